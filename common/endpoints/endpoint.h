@@ -1,0 +1,62 @@
+// Endpoint types: how a turn becomes an HTTP request and how a response becomes content.
+// Follows AIPerf 0.6 (aiperf-spec.md §5.1-5.8).
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "dataset.pb.h"
+#include "metrics/parsed_record.h"
+#include "raw_record.pb.h"
+
+namespace aiperf::endpoints {
+
+struct EndpointInfo {
+  std::string_view type;            // --endpoint-type value
+  std::string_view path;            // default path, e.g. "/v1/chat/completions"
+  std::string_view stream_path;     // empty = same as path
+  std::string_view metrics_title;   // console title, e.g. "LLM Metrics"
+  bool supports_streaming;
+  bool produces_tokens;
+  bool tokenizes_input;
+};
+
+// nullptr for an unknown type.
+const EndpointInfo* find_endpoint(std::string_view type);
+std::vector<std::string> endpoint_type_names();
+
+// Spec §5.2: base URL + (custom endpoint | default path), "/v1" de-duplication, http://
+// prepended when the URL has no scheme.
+std::string build_url(const std::string& base_url, const EndpointInfo& info,
+                      const std::string& custom_endpoint, bool streaming);
+
+struct PayloadOptions {
+  std::string model;
+  bool streaming = false;
+  bool use_legacy_max_tokens = false;
+  bool use_server_token_count = false;
+  const nlohmann::json* extra_inputs = nullptr;  // object merged last (overrides)
+};
+
+// JSON request body for the last turn of `turns` with the earlier turns as history
+// (spec §5.4). `system_message` / `user_context_message` may be empty.
+std::string build_payload(const EndpointInfo& info, const PayloadOptions& options,
+                          const std::vector<const proto::Turn*>& turns,
+                          const std::string& system_message,
+                          const std::string& user_context_message);
+
+struct ParseResult {
+  std::vector<metrics::ContentResponse> responses;  // content responses, in arrival order
+  std::optional<metrics::Usage> usage;               // last usage block seen
+  std::optional<proto::ErrorDetails> error;          // transport, HTTP, SSE or parse error
+};
+
+// Turns the raw bytes of a record into content responses (spec §5.7-5.8). A record that
+// had no transport error but yields no content response gets
+// InvalidInferenceResultError; malformed JSON or an SSE `event: error` become errors too.
+ParseResult parse_response(const EndpointInfo& info, const proto::RawRecord& raw);
+
+}  // namespace aiperf::endpoints

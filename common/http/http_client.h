@@ -1,0 +1,94 @@
+// HttpClient: one worker's HTTP/1.1 client (Boost.Beast over Asio), with keep-alive pooling
+// per scheme://host:port, HTTPS with SNI and certificate verification, and per-chunk
+// monotonic receive timestamps. Runs entirely on the io_context given at construction;
+// every method must be called from that io_context's thread.
+//
+// Failures are data, never exceptions: connection refused, TLS errors, timeouts, resets and
+// cancellation all complete the request with Result::error set.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace boost::asio { class io_context; }
+
+namespace aiperf::http {
+
+struct Error {
+  std::optional<int> code;  // HTTP status for status errors, 499 for cancellation
+  std::string type;         // e.g. "ClientConnectorError", "TimeoutError", "Not Found"
+  std::string message;
+};
+
+struct Chunk {
+  int64_t perf_ns;          // steady clock when these bytes were read
+  std::string data;         // de-chunked body bytes
+};
+
+struct Request {
+  std::string method = "POST";
+  std::string url;          // absolute: http(s)://host[:port]/path[?query]
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+};
+
+struct Result {
+  int status = 0;           // 0 = no response
+  std::string reason;
+  std::string content_type;
+  int64_t start_perf_ns = 0;  // taken right before pool acquisition / connect / send
+  int64_t start_wall_ns = 0;  // wall clock taken together with start_perf_ns
+  int64_t ack_perf_ns = 0;    // response headers parsed (0 = never)
+  int64_t end_perf_ns = 0;    // body complete or failure
+  std::vector<Chunk> chunks;  // body as received (for status != 200: the error body)
+  std::optional<Error> error; // set on any failure, including HTTP status != 2xx
+  bool connection_reused = false;
+  bool cancelled = false;
+};
+
+enum class ConnectionReuse { kPooled, kNever };
+
+struct ClientOptions {
+  bool verify_tls = true;               // AIPERF_HTTP_SSL_VERIFY
+  std::string ca_file;                  // extra CA bundle (tests); empty = system default
+  ConnectionReuse reuse = ConnectionReuse::kPooled;
+  size_t max_idle_per_host = 4096;
+};
+
+// Handle to cancel one in-flight request; cancelling a finished request is a no-op.
+class CancelHandle {
+ public:
+  virtual ~CancelHandle() = default;
+  virtual void cancel() = 0;
+};
+using CancelHandlePtr = std::shared_ptr<CancelHandle>;
+
+struct SendOptions {
+  double timeout_seconds = 21600;       // total: connect + send + receive
+  // Called on the io thread for each body chunk as it arrives (e.g. first-token notice).
+  std::function<void(int64_t perf_ns, const std::string& data)> on_chunk;
+};
+
+class HttpClient {
+ public:
+  HttpClient(boost::asio::io_context& io, ClientOptions options);
+  ~HttpClient();
+  HttpClient(const HttpClient&) = delete;
+  HttpClient& operator=(const HttpClient&) = delete;
+
+  // Starts the request; `done` runs exactly once on the io thread with the result.
+  CancelHandlePtr send(Request request, SendOptions options, std::function<void(Result&&)> done);
+
+  // Closes idle pooled connections.
+  void close_idle();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace aiperf::http

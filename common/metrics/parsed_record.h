@@ -1,0 +1,45 @@
+// ParsedRecord: one request after response parsing and tokenization, the input of every
+// per-record metric. Produced by the record processor; all times are the worker host's
+// steady clock (ns) except start_wall_ns.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common.pb.h"
+
+namespace aiperf::metrics {
+
+// A response that carried content (text or reasoning); usage-only chunks, empty deltas and
+// [DONE] are not content responses.
+struct ContentResponse {
+  int64_t perf_ns = 0;
+  std::string text;       // output content
+  std::string reasoning;  // reasoning_content / reasoning
+};
+
+struct Usage {
+  std::optional<int64_t> prompt_tokens;
+  std::optional<int64_t> completion_tokens;
+  std::optional<int64_t> total_tokens;
+  std::optional<int64_t> reasoning_tokens;  // completion_tokens_details.reasoning_tokens
+};
+
+struct ParsedRecord {
+  int64_t start_perf_ns = 0;
+  int64_t ack_perf_ns = 0;   // 0 = no response headers
+  int64_t end_perf_ns = 0;
+  int64_t start_wall_ns = 0;
+  std::vector<ContentResponse> responses;
+  std::optional<Usage> usage;                 // last usage seen
+  std::optional<int64_t> input_tokens;        // ISL (client tokenizer or server usage)
+  std::optional<int64_t> output_tokens;       // tokens of "".join(text)
+  std::optional<int64_t> reasoning_tokens;    // tokens of "".join(reasoning)
+  std::optional<int64_t> requested_osl;       // turn max_tokens
+  std::optional<proto::ErrorDetails> error;   // set => error record
+
+  bool valid() const { return !error.has_value(); }
+};
+
+}  // namespace aiperf::metrics

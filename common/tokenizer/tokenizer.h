@@ -1,0 +1,54 @@
+// Tokenizer: counts and decodes tokens exactly as HuggingFace `tokenizers` does.
+// encode() == HF `encode(text, add_special_tokens=False)`: no BOS/EOS added, but added tokens
+// written in the text are recognised. Implementations are immutable after loading and every
+// method is safe to call from several threads at once.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace aiperf::tok {
+
+using TokenId = int32_t;
+
+// Thrown only while loading (configuration boundary); names the file and the problem.
+class TokenizerError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Tokenizer {
+ public:
+  virtual ~Tokenizer() = default;
+
+  virtual std::vector<TokenId> encode(std::string_view text) const = 0;
+
+  // Number of tokens encode(text) would return; may be faster than encode().size().
+  virtual size_t count(std::string_view text) const { return encode(text).size(); }
+
+  // HF `decode(ids, skip_special_tokens)` (no clean_up_tokenization).
+  virtual std::string decode(std::span<const TokenId> ids, bool skip_special_tokens = true) const = 0;
+
+  virtual size_t vocab_size() const = 0;
+
+  // Token used to separate hash-id blocks: BOS if the tokenizer has one, else EOS.
+  virtual std::optional<TokenId> block_separator() const = 0;
+};
+
+using TokenizerPtr = std::unique_ptr<Tokenizer>;
+
+// Resolves --tokenizer to a local path: an existing file or directory is used as is; the
+// name of a bundled tokenizer ("gpt2") resolves to the copy shipped with aiperf.
+// Throws TokenizerError with a one-line message when nothing matches.
+std::string resolve_tokenizer_path(const std::string& name_or_path);
+
+// Loads a local tokenizer: a directory holding tokenizer.json, or a tokenizer.json file.
+// Throws TokenizerError naming the file and the unsupported component or parse error.
+TokenizerPtr load_tokenizer(const std::string& path);
+
+}  // namespace aiperf::tok
