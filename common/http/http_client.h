@@ -70,6 +70,7 @@ using CancelHandlePtr = std::shared_ptr<CancelHandle>;
 struct SendOptions {
   double timeout_seconds = 21600;       // total: connect + send + receive
   // Called on the io thread for each body chunk as it arrives (e.g. first-token notice).
+  // Only for 2xx responses: an error body is not output.
   std::function<void(int64_t perf_ns, const std::string& data)> on_chunk;
 };
 

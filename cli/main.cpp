@@ -1,0 +1,75 @@
+// aiperf: `profile` runs a benchmark (this process becomes the controller); `service` and
+// `worker` run one service (children spawned by the controller, or workers on other hosts).
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "controller.h"
+#include "log/log.h"
+#include "options.h"
+#include "service_command.h"
+
+namespace {
+constexpr const char* kVersion = "0.1.0";
+
+void add_service_args(CLI::App& cmd, aiperf::cli::ServiceArgs& a) {
+  cmd.add_option("--controller", a.controller, "Controller address: tcp://HOST:PORT or ipc://DIR")->required();
+  cmd.add_option("--service-id", a.service_id, "Service id (default: <type>_<random>)");
+  cmd.add_option("--log-file", a.log_file, "Append logs to this file");
+  cmd.add_option("--log-level", a.log_level, "Log level");
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"aiperf: benchmark LLM inference servers (AIPerf-compatible, native)", "aiperf"};
+  app.set_version_flag("--version", std::string("aiperf ") + kVersion);
+  app.require_subcommand(1);
+
+  aiperf::cli::ProfileOptions profile;
+  CLI::App* profile_cmd = app.add_subcommand("profile", "Run a benchmark");
+  aiperf::cli::add_endpoint_options(*profile_cmd, profile);
+  aiperf::cli::add_input_options(*profile_cmd, profile);
+  aiperf::cli::add_output_options(*profile_cmd, profile);
+  aiperf::cli::add_load_options(*profile_cmd, profile);
+  aiperf::cli::add_service_options(*profile_cmd, profile);
+
+  aiperf::cli::ServiceArgs service;
+  CLI::App* service_cmd = app.add_subcommand("service", "Run one service (used by the controller)");
+  service_cmd->add_option("--type", service.type, "Service type")->required();
+  add_service_args(*service_cmd, service);
+
+  aiperf::cli::ServiceArgs worker;
+  worker.type = "worker";
+  CLI::App* worker_cmd = app.add_subcommand("worker", "Join a run as a worker (any host)");
+  add_service_args(*worker_cmd, worker);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+
+  if (*service_cmd) return aiperf::cli::run_service(service);
+  if (*worker_cmd) return aiperf::cli::run_service(worker);
+
+  std::vector<std::string> args(argv, argv + argc);
+  aiperf::config::RunConfig config;
+  try {
+    config = aiperf::cli::build_run_config(profile, args);
+  } catch (const std::exception& e) {
+    std::cerr << "Error: " << e.what() << "\n";
+    return 2;
+  }
+  aiperf::log::Level level = aiperf::log::Level::kInfo;
+  aiperf::log::parse_level(config.service.log_level, level);
+  aiperf::log::init("system_controller", config.output.artifact_dir + "/logs/aiperf.log", level);
+  const int rc = aiperf::controller::run_profile(config);
+  if (!config.service.zmq_ipc_path.empty() && config.service.zmq_ipc_path.rfind("/tmp/aiperf-", 0) == 0) {
+    std::error_code ec;
+    std::filesystem::remove_all(config.service.zmq_ipc_path, ec);
+  }
+  std::cout.flush();
+  _exit(rc);  // proxy threads block in zmq::proxy forever; skip static destructors
+}

@@ -1,0 +1,28 @@
+// Endpoint group (spec §2.1 "Endpoint").
+#include "options.h"
+
+namespace aiperf::cli {
+
+void add_endpoint_options(CLI::App& app, ProfileOptions& o) {
+  auto& e = o.config.endpoint;
+  const char* g = "Endpoint";
+  app.add_option("-m,--model,--model-names", e.model_names, "Model name(s); comma-separated or repeated")
+      ->required()->delimiter(',')->group(g);
+  app.add_option("--model-selection-strategy", e.model_selection_strategy, "round_robin or random")
+      ->check(CLI::IsMember({"round_robin", "random"}))->group(g);
+  app.add_option("--endpoint,--custom-endpoint", e.custom_endpoint, "Custom endpoint path")->group(g);
+  app.add_option("--endpoint-type", e.type, "Endpoint type (chat, completions)")->group(g);
+  app.add_flag("--streaming", e.streaming, "Use streaming (SSE)")->group(g);
+  app.add_option("-u,--url", e.urls, "Base URL(s) of the server")->delimiter(',')->group(g);
+  app.add_option("--url-strategy", "URL selection strategy")->check(CLI::IsMember({"round_robin"}))->group(g);
+  app.add_option("--request-timeout-seconds", e.timeout_seconds, "Per-request timeout")
+      ->check(CLI::PositiveNumber)->group(g);
+  app.add_option("--api-key", e.api_key, "Adds Authorization: Bearer <key>")->group(g);
+  app.add_option("--transport,--transport-type", "Transport")->check(CLI::IsMember({"http"}))->group(g);
+  app.add_flag("--use-legacy-max-tokens", e.use_legacy_max_tokens, "Send max_tokens instead of max_completion_tokens")->group(g);
+  app.add_flag("--use-server-token-count", e.use_server_token_count, "Use server usage token counts")->group(g);
+  app.add_option("--connection-reuse-strategy", e.connection_reuse_strategy, "pooled or never")
+      ->check(CLI::IsMember({"pooled", "never"}))->group(g);
+}
+
+}  // namespace aiperf::cli

@@ -1,0 +1,56 @@
+#include "service_command.h"
+
+#include <signal.h>
+
+#include <iostream>
+#include <memory>
+
+#include "dataset_service.h"
+#include "log/log.h"
+#include "record_processor_service.h"
+#include "records_service.h"
+#include "telemetry_service.h"
+#include "timing_service.h"
+#include "util/uuid.h"
+#include "worker_service.h"
+
+namespace aiperf::cli {
+
+int run_service(const ServiceArgs& args) {
+  log::Level level = log::Level::kInfo;
+  if (!log::parse_level(args.log_level, level)) {
+    std::cerr << "Error: --log-level: unknown level '" << args.log_level << "'\n";
+    return 2;
+  }
+  const std::string id = args.service_id.empty() ? args.type + "_" + util::short_id() : args.service_id;
+  log::init(id, args.log_file, level);
+  bus::Endpoints endpoints;
+  try {
+    endpoints = bus::Endpoints::from_controller_address(args.controller);
+  } catch (const std::exception& e) {
+    std::cerr << "Error: --controller: " << e.what() << "\n";
+    return 2;
+  }
+  service::Identity identity{id, args.type};
+  std::unique_ptr<service::Service> svc;
+  try {
+    if (args.type == "dataset") svc = std::make_unique<dataset::DatasetService>(identity, endpoints);
+    else if (args.type == "timing") svc = std::make_unique<timing::TimingService>(identity, endpoints);
+    else if (args.type == "worker") svc = std::make_unique<worker::WorkerService>(identity, endpoints);
+    else if (args.type == "record_processor") svc = std::make_unique<record_processor::RecordProcessorService>(identity, endpoints);
+    else if (args.type == "records") svc = std::make_unique<records::RecordsService>(identity, endpoints);
+    else if (args.type == "telemetry") svc = std::make_unique<telemetry::TelemetryService>(identity, endpoints);
+    else {
+      std::cerr << "Error: --type: unknown service type '" << args.type
+                << "'; valid: dataset, timing, worker, record_processor, records, telemetry\n";
+      return 2;
+    }
+  } catch (const std::exception& e) {
+    AIPERF_LOG(kError) << id << ": cannot start: " << e.what();
+    return 1;
+  }
+  AIPERF_LOG(kDebug) << id << " started";
+  return svc->run();
+}
+
+}  // namespace aiperf::cli

@@ -1,0 +1,19 @@
+// `aiperf service --type T ...` (spawned by the controller) and `aiperf worker --controller
+// tcp://HOST:PORT` (a worker started by hand, possibly on another host).
+#pragma once
+#include <string>
+
+namespace aiperf::cli {
+
+struct ServiceArgs {
+  std::string type;
+  std::string service_id;
+  std::string controller;  // ipc://DIR or tcp://HOST:PORT
+  std::string log_file;
+  std::string log_level = "INFO";
+};
+
+// Runs the service in this process; returns its exit code (2 for bad arguments).
+int run_service(const ServiceArgs& args);
+
+}  // namespace aiperf::cli

@@ -1,0 +1,65 @@
+#include "bus/bus_client.h"
+
+#include <stdexcept>
+
+#include "bus/socket.h"
+
+namespace aiperf::bus {
+
+namespace topic {
+std::string command_for(std::string_view id) { return "cmd." + std::string(id) + "$"; }
+std::string ack_for(std::string_view id) { return "ack." + std::string(id) + "$"; }
+std::string probe_for(std::string_view id) { return "probe." + std::string(id) + "$"; }
+}  // namespace topic
+
+BusClient::BusClient(const Endpoints& endpoints, std::string service_id)
+    : service_id_(std::move(service_id)),
+      pub_(make_socket(zmq::socket_type::pub)),
+      sub_(make_socket(zmq::socket_type::sub)) {
+  pub_.connect(endpoints.bus_frontend);
+  sub_.connect(endpoints.bus_backend);
+}
+
+void BusClient::subscribe(std::string_view t) { sub_.set(zmq::sockopt::subscribe, t); }
+
+void BusClient::publish(std::string_view t, proto::BusMessage& msg) {
+  msg.set_version(proto::PROTO_VERSION_CURRENT);
+  pub_.send(zmq::buffer(t), zmq::send_flags::sndmore);
+  send_proto(pub_, msg);
+}
+
+bool BusClient::receive(std::string& t, proto::BusMessage& msg) {
+  zmq::message_t topic_frame, body;
+  if (!sub_.recv(topic_frame, zmq::recv_flags::dontwait)) return false;
+  t.assign(static_cast<const char*>(topic_frame.data()), topic_frame.size());
+  // A multipart message arrives whole, so the body frame is already here.
+  if (!topic_frame.more() || !sub_.recv(body, zmq::recv_flags::dontwait)) return false;
+  if (!parse_proto(body, msg) || msg.version() != proto::PROTO_VERSION_CURRENT) {
+    t.clear();  // malformed or foreign version: caller sees an empty topic and ignores it
+  }
+  return true;
+}
+
+void BusClient::wait_ready(Nanos timeout_ns) {
+  const std::string probe_topic = topic::probe_for(service_id_);
+  subscribe(probe_topic);
+  const Nanos deadline = steady_now_ns() + timeout_ns;
+  while (steady_now_ns() < deadline) {
+    proto::BusMessage probe;
+    probe.mutable_probe()->set_service_id(service_id_);
+    publish(probe_topic, probe);
+    zmq::pollitem_t item{sub_.handle(), 0, ZMQ_POLLIN, 0};
+    zmq::poll(&item, 1, std::chrono::milliseconds(50));
+    std::string t;
+    proto::BusMessage msg;
+    while (receive(t, msg)) {
+      if (t == probe_topic) {
+        sub_.set(zmq::sockopt::unsubscribe, probe_topic);
+        return;
+      }
+    }
+  }
+  throw std::runtime_error("event bus not reachable within deadline (" + service_id_ + ")");
+}
+
+}  // namespace aiperf::bus

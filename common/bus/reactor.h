@@ -1,0 +1,55 @@
+// Reactor: a single-threaded poll loop over ZeroMQ sockets, raw fds and timers. Every
+// service's main thread runs one; handlers run on that thread only, so services need no locks
+// for state touched by handlers.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <vector>
+
+#include <zmq.hpp>
+
+#include "time/clock.h"
+
+namespace aiperf::bus {
+
+class Reactor {
+ public:
+  using Handler = std::function<void()>;
+  using TimerId = uint64_t;
+
+  explicit Reactor(const Clock& clock = system_clock()) : clock_(clock) {}
+
+  // `on_readable` runs while the socket has messages; it must read at least one.
+  void add_socket(zmq::socket_t& socket, Handler on_readable);
+  void add_fd(int fd, Handler on_readable);
+
+  // Runs `fn` once at steady time `at_ns` (or as soon as possible when in the past).
+  TimerId call_at(Nanos at_ns, Handler fn);
+  TimerId call_after(Nanos delay_ns, Handler fn) { return call_at(clock_.steady_now() + delay_ns, std::move(fn)); }
+  // Runs `fn` every `period_ns`, the first time one period from now.
+  TimerId call_every(Nanos period_ns, Handler fn);
+  void cancel(TimerId id);
+
+  // Runs until stop() is called from a handler.
+  void run();
+  void stop() { stopped_ = true; }
+  bool stopped() const { return stopped_; }
+
+ private:
+  struct Timer {
+    Handler fn;
+    Nanos period_ns;
+  };
+  void run_due_timers();
+
+  const Clock& clock_;
+  std::vector<zmq::pollitem_t> items_;
+  std::vector<Handler> handlers_;
+  std::multimap<Nanos, TimerId> schedule_;
+  std::map<TimerId, Timer> timers_;
+  TimerId next_id_ = 1;
+  bool stopped_ = false;
+};
+
+}  // namespace aiperf::bus

@@ -1,0 +1,33 @@
+// The endpoint types this build implements (spec §5.1). Only types whose payload and
+// response parsing exist are listed, so an unsupported --endpoint-type fails validation
+// instead of sending requests nobody can parse.
+#include <array>
+
+#include "endpoints/endpoint.h"
+
+namespace aiperf::endpoints {
+
+namespace {
+
+constexpr std::array<EndpointInfo, 2> kEndpoints = {{
+    {"chat", "/v1/chat/completions", "", "LLM Metrics", true, true, true},
+    {"completions", "/v1/completions", "", "LLM Metrics", true, true, true},
+}};
+
+}  // namespace
+
+const EndpointInfo* find_endpoint(std::string_view type) {
+  for (const EndpointInfo& info : kEndpoints) {
+    if (info.type == type) return &info;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> endpoint_type_names() {
+  std::vector<std::string> names;
+  names.reserve(kEndpoints.size());
+  for (const EndpointInfo& info : kEndpoints) names.emplace_back(info.type);
+  return names;
+}
+
+}  // namespace aiperf::endpoints

@@ -1,0 +1,85 @@
+#include "export/summary_csv.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "export/atomic_file.h"
+#include "export/number_format.h"
+#include "metrics/metric_flags.h"
+
+namespace aiperf::exporting {
+
+namespace {
+
+// csv.writer minimal quoting: quote only fields holding a delimiter, quote or line break.
+std::string field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+void row(std::string& out, const std::vector<std::string>& cells) {
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (i) out += ',';
+    out += field(cells[i]);
+  }
+  out += "\r\n";
+}
+
+std::string name(const proto::MetricResult& m) {
+  if (m.unit() == "count" || m.unit() == "requests") return m.header();
+  return m.header() + " (" + m.unit() + ")";
+}
+
+std::string float_cell(bool present, double v) { return present ? fixed2(v) : std::string(); }
+
+// min/max/sum and scalar values keep integers integral, as numpy ints print in AIPerf.
+std::string value_cell(const proto::MetricResult& m, bool present, double v) {
+  if (!present) return {};
+  return m.integer_values() ? plain_int(v) : fixed2(v);
+}
+
+}  // namespace
+
+std::string format_summary_csv(const proto::ProfileResults& results) {
+  std::vector<const proto::MetricResult*> records, scalars;
+  for (const auto& m : results.records()) {
+    if (metrics::has_any_flag(m.flags(), metrics::flags::kHiddenFromExports)) continue;
+    (m.is_record_metric() ? records : scalars).push_back(&m);
+  }
+  auto by_tag = [](auto* a, auto* b) { return a->tag() < b->tag(); };
+  std::sort(records.begin(), records.end(), by_tag);
+  std::sort(scalars.begin(), scalars.end(), by_tag);
+
+  std::string out;
+  if (!records.empty()) {
+    row(out, {"Metric", "avg", "min", "max", "sum", "p1", "p5", "p10", "p25", "p50", "p75", "p90",
+              "p95", "p99", "std"});
+    for (const auto* m : records) {
+      row(out, {name(*m), float_cell(m->has_avg(), m->avg()),
+                value_cell(*m, m->has_min(), m->min()), value_cell(*m, m->has_max(), m->max()),
+                value_cell(*m, m->has_sum(), m->sum()), float_cell(m->has_p1(), m->p1()),
+                float_cell(m->has_p5(), m->p5()), float_cell(m->has_p10(), m->p10()),
+                float_cell(m->has_p25(), m->p25()), float_cell(m->has_p50(), m->p50()),
+                float_cell(m->has_p75(), m->p75()), float_cell(m->has_p90(), m->p90()),
+                float_cell(m->has_p95(), m->p95()), float_cell(m->has_p99(), m->p99()),
+                float_cell(m->has_std(), m->std())});
+    }
+  }
+  if (!scalars.empty()) {
+    if (!records.empty()) out += "\r\n";
+    row(out, {"Metric", "Value"});
+    for (const auto* m : scalars) row(out, {name(*m), value_cell(*m, m->has_avg(), m->avg())});
+  }
+  return out;
+}
+
+void write_summary_csv(const std::string& path, const proto::ProfileResults& results) {
+  write_file_atomic(path, format_summary_csv(results));
+}
+
+}  // namespace aiperf::exporting

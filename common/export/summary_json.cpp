@@ -1,0 +1,186 @@
+#include "export/summary_json.h"
+
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <string_view>
+#include <vector>
+
+#include "export/atomic_file.h"
+#include "metrics/json_number.h"
+#include "metrics/metric_flags.h"
+
+namespace aiperf::exporting {
+
+namespace {
+
+using metrics::append_json_float;
+using metrics::append_json_int;
+using metrics::append_json_string;
+
+// Fields of AIPerf's JsonExportData declared before telemetry_data, in declaration order.
+constexpr std::string_view kPredeclared[] = {
+    "request_throughput",     "request_latency",
+    "request_count",          "time_to_first_token",
+    "time_to_second_token",   "inter_token_latency",
+    "output_token_throughput", "output_token_throughput_per_user",
+    "output_sequence_length", "input_sequence_length",
+    "goodput",                "good_request_count",
+    "output_token_count",     "reasoning_token_count",
+    "min_request_timestamp",  "max_response_timestamp",
+    "inter_chunk_latency",    "total_output_tokens",
+    "total_reasoning_tokens", "benchmark_duration",
+    "total_isl",              "total_osl",
+    "error_request_count",    "error_isl",
+    "total_error_isl",
+};
+
+bool predeclared(const std::string& tag) {
+  for (auto p : kPredeclared) {
+    if (p == tag) return true;
+  }
+  return false;
+}
+
+// Writes `"key": ` entries of the top-level object, with the separators between them.
+class TopLevel {
+ public:
+  explicit TopLevel(std::string& out) : out_(out) { out_ += "{"; }
+  std::string& key(std::string_view k) {
+    out_ += first_ ? "\n  " : ",\n  ";
+    first_ = false;
+    append_json_string(out_, std::string(k));
+    out_ += ": ";
+    return out_;
+  }
+  void close() { out_ += first_ ? "}" : "\n}"; }
+
+ private:
+  std::string& out_;
+  bool first_ = true;
+};
+
+void append_metric(std::string& out, const proto::MetricResult& m) {
+  out += "{\n    \"unit\": ";
+  append_json_string(out, m.unit());
+  auto stat = [&](const char* name, bool present, double v, bool integral) {
+    if (!present) return;
+    out += ",\n    \"";
+    out += name;
+    out += "\": ";
+    integral ? append_json_int(out, v) : append_json_float(out, v);
+  };
+  // The mean of a record metric is a float even over integers; a scalar keeps its type.
+  stat("avg", m.has_avg(), m.avg(), m.integer_values() && !m.is_record_metric());
+  stat("p1", m.has_p1(), m.p1(), false);
+  stat("p5", m.has_p5(), m.p5(), false);
+  stat("p10", m.has_p10(), m.p10(), false);
+  stat("p25", m.has_p25(), m.p25(), false);
+  stat("p50", m.has_p50(), m.p50(), false);
+  stat("p75", m.has_p75(), m.p75(), false);
+  stat("p90", m.has_p90(), m.p90(), false);
+  stat("p95", m.has_p95(), m.p95(), false);
+  stat("p99", m.has_p99(), m.p99(), false);
+  stat("min", m.has_min(), m.min(), m.integer_values());
+  stat("max", m.has_max(), m.max(), m.integer_values());
+  stat("std", m.has_std(), m.std(), false);
+  out += "\n  }";
+}
+
+void append_error_summary(std::string& out, const proto::ProfileResults& results) {
+  if (results.error_summary_size() == 0) {
+    out += "[]";
+    return;
+  }
+  out += "[";
+  for (int i = 0; i < results.error_summary_size(); ++i) {
+    const auto& e = results.error_summary(i);
+    const auto& d = e.error_details();
+    out += i ? ",\n    {\n" : "\n    {\n";
+    out += "      \"error_details\": {\n";
+    if (d.has_code()) out += "        \"code\": " + std::to_string(d.code()) + ",\n";
+    out += "        \"type\": ";
+    append_json_string(out, d.type());
+    out += ",\n        \"message\": ";
+    append_json_string(out, d.message());
+    out += "\n      },\n      \"count\": " + std::to_string(e.count()) + "\n    }";
+  }
+  out += "\n  ]";
+}
+
+// nlohmann's indent-2 dump nested one level deeper. Floats inside the user config keep
+// nlohmann's formatting, which agrees with ryu for the round values configs hold.
+std::string nested_json(const nlohmann::ordered_json& j) {
+  const std::string dumped = j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  std::string out;
+  for (char c : dumped) {
+    out += c;
+    if (c == '\n') out += "  ";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string local_iso_datetime(int64_t wall_ns) {
+  // Same float path as Python: seconds as a double, microseconds rounded half-even.
+  const double t = static_cast<double>(wall_ns) / 1e9;
+  double whole = 0;
+  const double frac = std::modf(t, &whole);
+  double micros = std::nearbyint(frac * 1e6);
+  if (micros >= 1e6) {
+    whole += 1;
+    micros -= 1e6;
+  }
+  const auto secs = static_cast<std::time_t>(whole);
+  std::tm tm{};
+  localtime_r(&secs, &tm);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1,
+                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+  std::string out = buf;
+  if (micros != 0) {
+    std::snprintf(buf, sizeof buf, ".%06d", static_cast<int>(micros));
+    out += buf;
+  }
+  return out;
+}
+
+std::string format_summary_json(const proto::ProfileResults& results, const SummaryInfo& info) {
+  std::vector<const proto::MetricResult*> exported;
+  for (const auto& m : results.records()) {
+    if (!metrics::has_any_flag(m.flags(), metrics::flags::kHiddenFromExports)) exported.push_back(&m);
+  }
+  auto lookup = [&](std::string_view tag) -> const proto::MetricResult* {
+    for (const auto* m : exported) {
+      if (m->tag() == tag) return m;
+    }
+    return nullptr;
+  };
+
+  std::string out;
+  TopLevel top(out);
+  top.key("schema_version") += "\"1.0\"";
+  append_json_string(top.key("aiperf_version"), info.aiperf_version);
+  append_json_string(top.key("benchmark_id"), info.benchmark_id);
+  for (auto tag : kPredeclared) {
+    if (const auto* m = lookup(tag)) append_metric(top.key(tag), *m);
+  }
+  if (!info.input_config.is_null()) top.key("input_config") += nested_json(info.input_config);
+  top.key("was_cancelled") += info.was_cancelled ? "true" : "false";
+  append_error_summary(top.key("error_summary"), results);
+  if (info.start_ns) append_json_string(top.key("start_time"), local_iso_datetime(info.start_ns));
+  if (info.end_ns) append_json_string(top.key("end_time"), local_iso_datetime(info.end_ns));
+  for (const auto* m : exported) {
+    if (!predeclared(m->tag())) append_metric(top.key(m->tag()), *m);
+  }
+  top.close();
+  return out;
+}
+
+void write_summary_json(const std::string& path, const proto::ProfileResults& results,
+                        const SummaryInfo& info) {
+  write_file_atomic(path, format_summary_json(results, info));
+}
+
+}  // namespace aiperf::exporting

@@ -1,0 +1,58 @@
+// The machinery behind HttpClient: TLS context, idle pool, DNS cache and the request flow
+// (one coroutine per request). Shared-owned so that request coroutines still running
+// after the HttpClient is destroyed keep it alive until they unwind.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ssl/context.hpp>
+
+#include "http/connection_pool.h"
+#include "http/dns_cache.h"
+#include "http/http_client.h"
+#include "http/request_state.h"
+#include "http/url.h"
+
+namespace aiperf::http {
+
+class ClientCore : public std::enable_shared_from_this<ClientCore> {
+ public:
+  ClientCore(net::io_context& io, ClientOptions options);
+
+  CancelHandlePtr send(Request request, SendOptions options, std::function<void(Result&&)> done);
+  void close_idle() { pool_.clear(); }
+  // The HttpClient is being destroyed: abort every in-flight request without calling back.
+  void shutdown();
+
+ private:
+  // How one request/response exchange on a connection ended.
+  enum class Outcome {
+    kReusable,  // complete; the connection may carry another request
+    kClose,     // complete; the server closes (or reuse is off)
+    kStale,     // a pooled connection was dead before any response byte: retry
+    kFailed,    // result.error is set
+  };
+
+  net::awaitable<void> run(std::shared_ptr<RequestState> st);
+  net::awaitable<std::unique_ptr<Connection>> connect(RequestState& s, const ParsedUrl& url);
+  net::awaitable<std::optional<DnsCache::Endpoints>> resolve(RequestState& s, const ParsedUrl& url);
+  net::awaitable<Outcome> exchange(RequestState& s, Connection& c, const std::string& head,
+                                   bool reused);
+  void arm_deadline(const std::shared_ptr<RequestState>& st);
+  // Ends the request (first call only): stops the deadline and calls back.
+  void finish(RequestState& s);
+  void fail(RequestState& s, Error error);
+
+  net::io_context& io_;
+  ClientOptions options_;
+  net::ssl::context tls_;
+  std::optional<Error> tls_setup_error_;  // a bad ca_file fails every https request
+  ConnectionPool pool_;
+  DnsCache dns_;
+  RequestState* inflight_ = nullptr;      // head of the in-flight list
+};
+
+}  // namespace aiperf::http

@@ -1,0 +1,46 @@
+// One client connection, plain TCP or TLS over TCP, with the read buffer that outlives a
+// single response (a keep-alive connection may carry the next one). Owned by exactly one
+// request at a time, or by the idle pool.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <tuple>
+#include <variant>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+
+namespace aiperf::http {
+
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+using error_code = boost::system::error_code;
+
+class Connection {
+ public:
+  explicit Connection(const net::any_io_executor& ex);                // plain TCP
+  Connection(const net::any_io_executor& ex, net::ssl::context& tls);  // TLS
+
+  tcp::socket& socket();
+  net::ssl::stream<tcp::socket>* tls() { return std::get_if<1>(&stream_); }
+
+  // Reads what is available (at least one byte) into `buffer`'s free space.
+  net::awaitable<std::tuple<error_code, size_t>> read_some(net::mutable_buffer buffer);
+  // Writes `head` then `body` completely.
+  net::awaitable<std::tuple<error_code, size_t>> write(std::array<net::const_buffer, 2> parts);
+
+  // Closes the socket: pending operations complete with operation_aborted. No TLS
+  // close_notify: the connection is being abandoned and a shutdown could block.
+  void close();
+
+  boost::beast::flat_buffer& buffer() { return buffer_; }
+
+ private:
+  std::variant<tcp::socket, net::ssl::stream<tcp::socket>> stream_;
+  boost::beast::flat_buffer buffer_;  // received but not yet parsed bytes
+};
+
+}  // namespace aiperf::http

@@ -1,0 +1,240 @@
+// The life of one request, as one coroutine: pool or connect, write, read and parse, with
+// every socket read turned into one timestamped chunk.
+#include <algorithm>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/status.hpp>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
+#include "http/chunk_body.h"
+#include "http/client_core.h"
+#include "http/request_head.h"
+#include "http/transport_errors.h"
+#include "time/clock.h"
+
+namespace aiperf::http {
+
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+
+namespace {
+
+constexpr auto use_ec = net::as_tuple(net::use_awaitable);
+constexpr size_t kReadSize = 16 * 1024;        // per read: bounds one chunk, not the body
+constexpr uint32_t kHeaderLimit = 64 * 1024;
+
+using ResponseParser = bhttp::response_parser<ChunkBody>;
+
+bool is_eof(const error_code& ec) {
+  return ec == net::error::eof || ec == net::ssl::error::stream_truncated;
+}
+
+// Parses everything buffered; body bytes accumulate in the parser's body string.
+error_code parse_buffered(ResponseParser& parser, beast::flat_buffer& buffer) {
+  while (buffer.size() > 0 && !parser.is_done()) {
+    error_code ec;
+    const size_t used = parser.put(buffer.data(), ec);
+    buffer.consume(used);
+    if (ec == bhttp::error::need_more) return {};
+    if (ec) return ec;
+    if (used == 0) return {};
+  }
+  return {};
+}
+
+// Status errors carry the reason phrase as type and the body as message, like aiohttp.
+void set_status_error(Result& r) {
+  if (r.status >= 200 && r.status < 300) return;
+  Error e{r.status, r.reason, {}};
+  if (e.type.empty()) e.type = std::string(bhttp::obsolete_reason(bhttp::int_to_status(r.status)));
+  for (const Chunk& c : r.chunks) e.message += c.data;
+  r.error = std::move(e);
+}
+
+}  // namespace
+
+net::awaitable<void> ClientCore::run(std::shared_ptr<RequestState> st) {
+  RequestState& s = *st;
+  std::optional<ParsedUrl> url = parse_url(s.request.url);
+  s.result.start_perf_ns = steady_now_ns();
+  s.result.start_wall_ns = wall_now_ns();
+  std::optional<Error> early;
+  std::optional<std::string> head;
+  if (!url) {
+    early = Error{std::nullopt, "InvalidURL", s.request.url};
+  } else if (!(head = build_request_head(s.request, *url))) {
+    early = Error{std::nullopt, "InvalidHeader", "a header contains CR, LF or NUL"};
+  } else if (url->tls && tls_setup_error_) {
+    early = tls_setup_error_;
+  }
+  if (early || s.aborted()) {
+    // co_spawn starts the flow inside send(): never call back before send() has returned.
+    co_await net::post(io_, net::use_awaitable);
+    fail(s, early.value_or(Error{}));
+    co_return;
+  }
+  arm_deadline(st);
+
+  // A pooled connection found dead is retried on a fresh one; fresh ones are never stale,
+  // so the loop runs at most twice.
+  for (bool fresh_only = options_.reuse == ConnectionReuse::kNever;; fresh_only = true) {
+    std::unique_ptr<Connection> conn = fresh_only ? nullptr : pool_.take(url->origin);
+    const bool reused = conn != nullptr;
+    if (!conn) {
+      conn = co_await connect(s, *url);
+      if (!conn) co_return finish(s);
+    }
+    s.result.connection_reused = reused;
+    s.active = conn.get();
+    const Outcome outcome = co_await exchange(s, *conn, *head, reused);
+    s.active = nullptr;
+    if (outcome == Outcome::kStale) continue;
+    // Pool before calling back: a follow-up request sent from `done` can take it.
+    if (outcome == Outcome::kReusable && options_.reuse == ConnectionReuse::kPooled) {
+      pool_.put(url->origin, std::move(conn));
+    }
+    co_return finish(s);
+  }
+}
+
+net::awaitable<std::optional<DnsCache::Endpoints>> ClientCore::resolve(RequestState& s,
+                                                                       const ParsedUrl& url) {
+  error_code not_ip;
+  const auto address = net::ip::make_address(url.host, not_ip);
+  if (!not_ip) co_return DnsCache::Endpoints{tcp::endpoint(address, url.port)};
+  const std::string key = url.host + ":" + std::to_string(url.port);
+  const int64_t now = steady_now_ns();
+  if (const auto* cached = dns_.find(key, now)) co_return *cached;
+
+  s.resolver.emplace(io_);
+  auto [rec, results] = co_await s.resolver->async_resolve(url.host, std::to_string(url.port), use_ec);
+  s.resolver.reset();
+  if (s.aborted()) co_return std::nullopt;
+  if (rec) {
+    s.result.error = connect_error(url, rec, /*dns=*/true);
+    co_return std::nullopt;
+  }
+  DnsCache::Endpoints endpoints(results.begin(), results.end());
+  // IPv4 first, as aiohttp's connector (family=AF_INET) would only use those.
+  std::stable_partition(endpoints.begin(), endpoints.end(),
+                        [](const tcp::endpoint& e) { return e.address().is_v4(); });
+  dns_.store(key, endpoints, now);
+  co_return endpoints;
+}
+
+net::awaitable<std::unique_ptr<Connection>> ClientCore::connect(RequestState& s,
+                                                                const ParsedUrl& url) {
+  // A copy (one or two addresses): the cache entry may be replaced while connecting.
+  const std::optional<DnsCache::Endpoints> endpoints = co_await resolve(s, url);
+  if (!endpoints) co_return nullptr;
+
+  auto conn = url.tls ? std::make_unique<Connection>(io_.get_executor(), tls_)
+                      : std::make_unique<Connection>(io_.get_executor());
+  s.active = conn.get();
+  auto [ec, endpoint] = co_await net::async_connect(conn->socket(), *endpoints, use_ec);
+  if (s.aborted()) co_return nullptr;
+  if (ec) {
+    s.result.error = connect_error(url, ec, /*dns=*/false);
+    co_return nullptr;
+  }
+  error_code ignored;
+  conn->socket().set_option(tcp::no_delay(true), ignored);
+
+  if (auto* tls = conn->tls()) {
+    SSL* ssl = tls->native_handle();
+    error_code not_ip;
+    net::ip::make_address(url.host, not_ip);
+    // SNI is for names only (RFC 6066). The peer name is checked by OpenSSL itself, which
+    // also records why it failed (hostname mismatch) for the error message.
+    if (not_ip) SSL_set_tlsext_host_name(ssl, url.host.c_str());
+    if (options_.verify_tls) {
+      X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
+      if (not_ip) {
+        X509_VERIFY_PARAM_set1_host(param, url.host.c_str(), url.host.size());
+      } else {
+        X509_VERIFY_PARAM_set1_ip_asc(param, url.host.c_str());
+      }
+    }
+    auto [hec] = co_await tls->async_handshake(net::ssl::stream_base::client, use_ec);
+    if (s.aborted()) co_return nullptr;
+    if (hec) {
+      s.result.error = tls_error(url, hec, ssl);
+      co_return nullptr;
+    }
+  }
+  co_return conn;
+}
+
+net::awaitable<ClientCore::Outcome> ClientCore::exchange(RequestState& s, Connection& c,
+                                                         const std::string& head, bool reused) {
+  auto [wec, written] = co_await c.write({net::buffer(head), net::buffer(s.request.body)});
+  if (s.aborted()) co_return Outcome::kFailed;
+  if (wec) {
+    if (reused) co_return Outcome::kStale;
+    s.result.error = io_error(wec);
+    co_return Outcome::kFailed;
+  }
+
+  ResponseParser parser;
+  parser.eager(true);
+  parser.body_limit(boost::none);
+  parser.header_limit(kHeaderLimit);
+  if (s.request.method == "HEAD") parser.skip(true);
+  Result& r = s.result;
+  beast::flat_buffer& buffer = c.buffer();
+  bool any_byte = buffer.size() > 0;
+
+  for (;;) {
+    auto [ec, n] = co_await c.read_some(buffer.prepare(kReadSize));
+    const int64_t now = steady_now_ns();
+    if (s.aborted()) co_return Outcome::kFailed;
+    if (ec) {
+      // A kept-alive connection the server had already closed: nothing of ours was answered.
+      if (reused && !any_byte) co_return Outcome::kStale;
+      error_code eof_ec;
+      if (is_eof(ec)) parser.put_eof(eof_ec);
+      if (is_eof(ec) && !eof_ec && parser.is_done()) {
+        r.end_perf_ns = now;  // body delimited by connection close (HTTP/1.0 style)
+        set_status_error(r);
+        co_return Outcome::kClose;
+      }
+      r.error = io_error(ec);
+      co_return Outcome::kFailed;
+    }
+    any_byte = true;
+    buffer.commit(n);
+    if (const error_code pec = parse_buffered(parser, buffer)) {
+      r.error = protocol_error(pec);
+      co_return Outcome::kFailed;
+    }
+    if (r.ack_perf_ns == 0 && parser.is_header_done()) {
+      const auto& msg = parser.get();
+      r.ack_perf_ns = now;
+      r.status = msg.result_int();
+      r.reason = std::string(msg.reason());
+      r.content_type = std::string(msg[bhttp::field::content_type]);
+    }
+    if (std::string& body = parser.get().body(); !body.empty()) {
+      r.chunks.push_back(Chunk{now, std::move(body)});
+      body.clear();
+      if (s.options.on_chunk && r.status >= 200 && r.status < 300) {
+        s.options.on_chunk(now, r.chunks.back().data);
+        if (s.aborted()) co_return Outcome::kFailed;  // cancelled from the callback
+      }
+    }
+    if (parser.is_done()) {
+      r.end_perf_ns = now;
+      set_status_error(r);
+      co_return parser.keep_alive() && buffer.size() == 0 ? Outcome::kReusable : Outcome::kClose;
+    }
+  }
+}
+
+}  // namespace aiperf::http

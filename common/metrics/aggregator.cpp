@@ -1,0 +1,180 @@
+#include "metrics/aggregator.h"
+
+#include <algorithm>
+
+#include "metrics/metric_registry.h"
+#include "metrics/metric_units.h"
+#include "stats/stats.h"
+
+namespace aiperf::metrics {
+
+namespace {
+
+constexpr std::size_t kNoColumn = static_cast<std::size_t>(-1);
+
+proto::MetricResult header_of(const MetricDescriptor& m) {
+  proto::MetricResult r;
+  r.set_tag(std::string(m.tag));
+  r.set_header(std::string(m.header));
+  r.set_unit(std::string(m.display_unit));
+  r.set_flags(m.flags);
+  r.set_display_order(m.display_order);
+  r.set_integer_values(m.integer_display());
+  return r;
+}
+
+proto::MetricResult record_result(const MetricDescriptor& m, const stats::Summary& s) {
+  auto display = [&](double v) { return units::convert(v, m.unit, m.display_unit); };
+  proto::MetricResult r = header_of(m);
+  r.set_is_record_metric(true);
+  r.set_count(s.count);
+  r.set_avg(display(s.avg));
+  r.set_min(display(s.min));
+  r.set_max(display(s.max));
+  r.set_sum(display(s.sum));
+  r.set_std(display(s.std));
+  void (proto::MetricResult::*setters[])(double) = {
+      &proto::MetricResult::set_p1,  &proto::MetricResult::set_p5,  &proto::MetricResult::set_p10,
+      &proto::MetricResult::set_p25, &proto::MetricResult::set_p50, &proto::MetricResult::set_p75,
+      &proto::MetricResult::set_p90, &proto::MetricResult::set_p95, &proto::MetricResult::set_p99};
+  for (std::size_t i = 0; i < s.percentiles.size(); ++i) (r.*setters[i])(display(s.percentiles[i]));
+  return r;
+}
+
+proto::MetricResult scalar_result(const MetricDescriptor& m, double value) {
+  proto::MetricResult r = header_of(m);
+  r.set_count(1);
+  r.set_avg(units::convert(value, m.unit, m.display_unit));
+  return r;
+}
+
+// Grouping key of an error: (code or none, type, message); \x1f cannot appear in a code.
+std::string error_key(const proto::ErrorDetails& e) {
+  std::string key = e.has_code() ? std::to_string(e.code()) : std::string();
+  key += '\x1f';
+  key += e.type();
+  key += '\x1f';
+  key += e.message();
+  return key;
+}
+
+}  // namespace
+
+Aggregator::Aggregator(MetricContext ctx) : metrics_(builtin_metrics().applicable(ctx)) {
+  for (const MetricDescriptor* m : metrics_) {
+    if (m->kind == MetricKind::kRecord) {
+      column_index_.emplace(std::string(m->tag), columns_.size());
+      columns_.push_back({m, {}});
+    } else if (m->kind == MetricKind::kAggregate) {
+      aggregates_.push_back({m});
+    }
+  }
+}
+
+Aggregator::Column* Aggregator::column_at(int position, const std::string& tag) {
+  const auto pos = static_cast<std::size_t>(position);
+  if (pos < column_by_position_.size()) {
+    const std::size_t hint = column_by_position_[pos];
+    if (hint != kNoColumn && columns_[hint].metric->tag == tag) return &columns_[hint];
+  } else {
+    column_by_position_.resize(pos + 1, kNoColumn);
+  }
+  auto it = column_index_.find(tag);
+  column_by_position_[pos] = it == column_index_.end() ? kNoColumn : it->second;
+  return it == column_index_.end() ? nullptr : &columns_[it->second];
+}
+
+void Aggregator::add(const proto::MetricRecord& rec) {
+  if (rec.metadata().phase() == proto::PHASE_WARMUP) return;
+  ++completed_;
+  const bool is_error = rec.has_error();
+  if (is_error) add_error(rec.error());
+
+  for (int i = 0; i < rec.metrics_size(); ++i) {
+    const proto::MetricValue& mv = rec.metrics(i);
+    Column* column = column_at(i, mv.tag());
+    if (!column) continue;
+    if (mv.is_list()) {
+      column->values.insert(column->values.end(), mv.values().begin(), mv.values().end());
+    } else {
+      column->values.push_back(mv.value());
+    }
+  }
+
+  for (Running& a : aggregates_) {
+    if (has_flags(a.metric->flags, flags::kErrorOnly) != is_error) continue;
+    std::optional<double> v = a.metric->aggregate(rec);
+    if (!v) continue;
+    if (!a.seen) {
+      a.value = *v;
+      a.seen = true;
+      continue;
+    }
+    switch (a.metric->aggregate_op) {
+      case AggregateOp::kSum: a.value += *v; break;
+      case AggregateOp::kMin: a.value = std::min(a.value, *v); break;
+      case AggregateOp::kMax: a.value = std::max(a.value, *v); break;
+    }
+  }
+}
+
+void Aggregator::add_error(const proto::ErrorDetails& details) {
+  auto [it, inserted] = error_index_.emplace(error_key(details), errors_.size());
+  if (inserted) errors_.push_back({details, 0});
+  ++errors_[it->second].count;
+}
+
+proto::ProfileResults Aggregator::finalize() const {
+  proto::ProfileResults out;
+  ResultValues values;
+  auto column_of = [&](const MetricDescriptor* m) -> const Column* {
+    for (const Column& c : columns_) {
+      if (c.metric == m) return &c;
+    }
+    return nullptr;
+  };
+  auto running_of = [&](const MetricDescriptor* m) -> const Running* {
+    for (const Running& a : aggregates_) {
+      if (a.metric == m) return &a;
+    }
+    return nullptr;
+  };
+
+  // metrics_ is dependency-ordered, so derived metrics find their inputs already set.
+  for (const MetricDescriptor* m : metrics_) {
+    switch (m->kind) {
+      case MetricKind::kRecord: {
+        const Column* c = column_of(m);
+        if (c->values.empty()) break;
+        stats::Summary s = stats::summarize(c->values);
+        values.set_sum(m->tag, s.sum);
+        *out.add_records() = record_result(*m, s);
+        break;
+      }
+      case MetricKind::kAggregate: {
+        const Running* a = running_of(m);
+        if (!a->seen) break;
+        values.set_scalar(m->tag, a->value);
+        *out.add_records() = scalar_result(*m, a->value);
+        break;
+      }
+      case MetricKind::kDerived: {
+        std::optional<double> v = m->derive(values);
+        if (!v) break;
+        values.set_scalar(m->tag, *v);
+        *out.add_records() = scalar_result(*m, *v);
+        break;
+      }
+    }
+  }
+
+  for (const ErrorGroup& g : errors_) {
+    proto::ErrorSummaryEntry* e = out.add_error_summary();
+    *e->mutable_error_details() = g.details;
+    e->set_count(g.count);
+  }
+  out.set_completed(completed_);
+  return out;
+}
+
+}  // namespace aiperf::metrics

@@ -1,0 +1,62 @@
+// Aggregator: folds per-record MetricRecords into run-level ProfileResults (records service
+// side). Record metrics are stored columnar (one std::vector<double> per tag, list metrics
+// flattened) so a million records cost ~8 bytes per value; aggregates fold as they arrive.
+// Not thread-safe: one instance per consumer thread.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "metric_record.pb.h"
+#include "metrics/metric_context.h"
+#include "metrics/metric_descriptor.h"
+#include "results.pb.h"
+
+namespace aiperf::metrics {
+
+class Aggregator {
+ public:
+  explicit Aggregator(MetricContext ctx);
+
+  // Accumulates one profiling record (success or error). Warmup records are ignored: they
+  // must not move benchmark_duration or the counts. Unknown or inapplicable tags are ignored.
+  void add(const proto::MetricRecord& rec);
+
+  // Statistics of everything added so far, in display units (spec §6.3): record metrics get
+  // avg/min/max/sum/p1..p99/std and count; aggregate and derived metrics only avg, count 1.
+  // Metrics without any value are left out. Also fills error_summary (grouped by identical
+  // code/type/message, first-seen order) and completed. Can be called repeatedly.
+  proto::ProfileResults finalize() const;
+
+ private:
+  struct Column {
+    const MetricDescriptor* metric;
+    std::vector<double> values;  // base units, arrival order
+  };
+  struct Running {
+    const MetricDescriptor* metric;
+    double value = 0;
+    bool seen = false;  // an aggregate nobody contributed to is not reported
+  };
+  struct ErrorGroup {
+    proto::ErrorDetails details;
+    uint64_t count = 0;
+  };
+
+  Column* column_at(int position, const std::string& tag);
+  void add_error(const proto::ErrorDetails& details);
+
+  std::vector<const MetricDescriptor*> metrics_;  // applicable, dependencies first
+  std::vector<Column> columns_;
+  std::unordered_map<std::string, std::size_t> column_index_;
+  // Records from one processor list metrics in the same order; remembering which column the
+  // i-th value went to turns the per-value hash lookup into one string compare.
+  std::vector<std::size_t> column_by_position_;
+  std::vector<Running> aggregates_;
+  std::vector<ErrorGroup> errors_;
+  std::unordered_map<std::string, std::size_t> error_index_;
+  uint64_t completed_ = 0;
+};
+
+}  // namespace aiperf::metrics

@@ -1,0 +1,140 @@
+#include "metrics/record_jsonl.h"
+
+#include "metrics/json_number.h"
+#include "metrics/metric_registry.h"
+#include "metrics/metric_units.h"
+
+namespace aiperf::metrics {
+
+namespace {
+
+void key(std::string& out, const char* name) {
+  out += '"';
+  out += name;
+  out += "\":";
+}
+
+void append_metadata(std::string& out, const proto::RecordMetadata& md) {
+  out += '{';
+  key(out, "session_num");
+  out += std::to_string(md.session_num());
+  out += ',';
+  key(out, "x_request_id");
+  append_json_string(out, md.x_request_id());
+  out += ',';
+  key(out, "x_correlation_id");
+  append_json_string(out, md.x_correlation_id());
+  out += ',';
+  key(out, "conversation_id");
+  append_json_string(out, md.conversation_id());
+  out += ',';
+  key(out, "turn_index");
+  out += std::to_string(md.turn_index());
+  out += ',';
+  key(out, "credit_issued_ns");
+  out += std::to_string(md.credit_issued_ns());
+  out += ',';
+  key(out, "request_start_ns");
+  out += std::to_string(md.request_start_ns());
+  if (md.has_request_ack_ns()) {
+    out += ',';
+    key(out, "request_ack_ns");
+    out += std::to_string(md.request_ack_ns());
+  }
+  out += ',';
+  key(out, "request_end_ns");
+  out += std::to_string(md.request_end_ns());
+  out += ',';
+  key(out, "worker_id");
+  append_json_string(out, md.worker_id());
+  out += ',';
+  key(out, "record_processor_id");
+  append_json_string(out, md.record_processor_id());
+  out += ',';
+  key(out, "benchmark_phase");
+  out += md.phase() == proto::PHASE_WARMUP ? "\"warmup\"" : "\"profiling\"";
+  out += ',';
+  key(out, "was_cancelled");
+  out += md.was_cancelled() ? "true" : "false";
+  if (md.has_cancellation_time_ns()) {
+    out += ',';
+    key(out, "cancellation_time_ns");
+    out += std::to_string(md.cancellation_time_ns());
+  }
+  out += '}';
+}
+
+void append_display_value(std::string& out, const MetricDescriptor& m, double base_value) {
+  if (m.integer_display()) {
+    append_json_int(out, base_value);
+  } else {
+    append_json_float(out, units::convert(base_value, m.unit, m.display_unit));
+  }
+}
+
+void append_metrics(std::string& out, const proto::MetricRecord& rec, const MetricContext& ctx) {
+  const MetricRegistry& registry = builtin_metrics();
+  out += '{';
+  bool first = true;
+  for (const proto::MetricValue& mv : rec.metrics()) {
+    const MetricDescriptor* m = registry.find(mv.tag());
+    if (!m || has_flags(m->flags, flags::kNoIndividualRecords) || !exported(m->flags, ctx)) {
+      continue;
+    }
+    if (!first) out += ',';
+    first = false;
+    append_json_string(out, mv.tag());
+    out += ":{\"value\":";
+    if (mv.is_list()) {
+      out += '[';
+      for (int i = 0; i < mv.values_size(); ++i) {
+        if (i) out += ',';
+        append_display_value(out, *m, mv.values(i));
+      }
+      out += ']';
+    } else {
+      append_display_value(out, *m, mv.value());
+    }
+    out += ",\"unit\":";
+    append_json_string(out, std::string(m->display_unit));
+    out += '}';
+  }
+  out += '}';
+}
+
+void append_error(std::string& out, const proto::ErrorDetails& e) {
+  out += '{';
+  if (e.has_code()) {
+    key(out, "code");
+    out += std::to_string(e.code());
+    out += ',';
+  }
+  key(out, "type");
+  append_json_string(out, e.type());
+  out += ',';
+  key(out, "message");
+  append_json_string(out, e.message());
+  out += '}';
+}
+
+}  // namespace
+
+std::string format_record_jsonl(const proto::MetricRecord& rec, const MetricContext& ctx) {
+  std::string out;
+  out.reserve(1024);
+  out += '{';
+  key(out, "metadata");
+  append_metadata(out, rec.metadata());
+  out += ',';
+  key(out, "metrics");
+  append_metrics(out, rec, ctx);
+  if (rec.has_error()) {
+    out += ',';
+    key(out, "error");
+    append_error(out, rec.error());
+  }
+  out += '}';
+  return out;
+}
+
+}  // namespace aiperf::metrics

@@ -1,0 +1,17 @@
+// One line of profile_export.jsonl (spec §7.5).
+#pragma once
+#include <string>
+
+#include "metric_record.pb.h"
+#include "metrics/metric_context.h"
+
+namespace aiperf::metrics {
+
+// Compact JSON object {"metadata":{…},"metrics":{…},"error":{…}} without a trailing newline.
+// Metadata keys in AIPerf order, optional ones (request_ack_ns, cancellation_time_ns) only
+// when set; metrics in display units as {"value":v,"unit":u} (lists as arrays), leaving out
+// NO_INDIVIDUAL_RECORDS metrics, INTERNAL/EXPERIMENTAL ones unless ctx shows them, and tags
+// the registry does not know; "error" only for error records, its "code" only when set.
+std::string format_record_jsonl(const proto::MetricRecord& rec, const MetricContext& ctx);
+
+}  // namespace aiperf::metrics

@@ -1,0 +1,58 @@
+// The built-in metric catalogue: one factory per file in this folder, each returning the
+// metric's descriptor. register_builtin_metrics() (builtin_metrics.cpp) lists them all.
+#pragma once
+#include <optional>
+#include <string_view>
+
+#include "metrics/metric_descriptor.h"
+#include "metrics/metric_units.h"
+
+namespace aiperf::metrics::types {
+
+// Record metrics.
+MetricDescriptor time_to_first_token();
+MetricDescriptor time_to_second_token();
+MetricDescriptor time_to_first_output_token();
+MetricDescriptor request_latency();
+MetricDescriptor inter_token_latency();
+MetricDescriptor output_token_throughput_per_user();
+MetricDescriptor output_sequence_length();
+MetricDescriptor input_sequence_length();
+MetricDescriptor inter_chunk_latency();
+MetricDescriptor output_token_count();
+MetricDescriptor reasoning_token_count();
+MetricDescriptor prefill_throughput_per_user();
+MetricDescriptor error_isl();
+// Aggregate metrics.
+MetricDescriptor request_count();
+MetricDescriptor error_request_count();
+MetricDescriptor min_request_timestamp();
+MetricDescriptor max_response_timestamp();
+// Derived metrics.
+MetricDescriptor benchmark_duration();
+MetricDescriptor request_throughput();
+MetricDescriptor output_token_throughput();
+MetricDescriptor total_output_tokens();
+MetricDescriptor total_reasoning_tokens();
+MetricDescriptor total_osl();
+MetricDescriptor total_isl();
+MetricDescriptor total_token_throughput();
+MetricDescriptor total_error_isl();
+
+// Scalar value of a metric already in the record (base units), nullopt if absent.
+inline std::optional<double> find_value(const proto::MetricRecord& rec, std::string_view tag) {
+  for (const auto& m : rec.metrics()) {
+    if (m.tag() == tag && !m.is_list()) return m.value();
+  }
+  return std::nullopt;
+}
+
+// amount / (duration_ns / 1e9); nullopt when an input is missing or the duration is not
+// positive (a single instantaneous request has no rate).
+inline std::optional<double> per_second(std::optional<double> amount,
+                                        std::optional<double> duration_ns) {
+  if (!amount || !duration_ns || *duration_ns <= 0) return std::nullopt;
+  return *amount / (*duration_ns / 1e9);
+}
+
+}  // namespace aiperf::metrics::types

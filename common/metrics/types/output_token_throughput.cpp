@@ -1,0 +1,23 @@
+// Output Token Throughput: total_osl / benchmark_duration_sec, the system-wide generation rate.
+#include "metrics/types/builtin_metrics.h"
+
+namespace aiperf::metrics::types {
+
+MetricDescriptor output_token_throughput() {
+  MetricDescriptor d;
+  d.tag = "output_token_throughput";
+  d.header = "Output Token Throughput";
+  d.short_header = "Output TPS";
+  d.unit = units::kTokensPerSecond;
+  d.display_unit = units::kTokensPerSecond;
+  d.flags = flags::kProducesTokensOnly | flags::kLargerIsBetter;
+  d.display_order = 800;
+  d.kind = MetricKind::kDerived;
+  d.required = {"total_osl", "benchmark_duration"};
+  d.derive = [](const ResultValues& v) -> std::optional<double> {
+    return per_second(v.scalar("total_osl"), v.scalar("benchmark_duration"));
+  };
+  return d;
+}
+
+}  // namespace aiperf::metrics::types

@@ -1,0 +1,150 @@
+#include "service/service.h"
+
+#include <unistd.h>
+
+#include <stdexcept>
+
+#include "log/log.h"
+
+namespace aiperf::service {
+namespace {
+constexpr Nanos kSecond = 1'000'000'000;
+constexpr Nanos kProbeTimeout = 30 * kSecond;
+constexpr Nanos kRegisterInterval = kSecond;
+constexpr Nanos kRegisterTimeout = 60 * kSecond;
+constexpr Nanos kHeartbeatInterval = 2 * kSecond;
+
+std::string host_name() {
+  char buf[256] = {};
+  gethostname(buf, sizeof buf - 1);
+  return buf;
+}
+}  // namespace
+
+Service::Service(Identity identity, bus::Endpoints endpoints)
+    : identity_(std::move(identity)), endpoints_(std::move(endpoints)), bus_(endpoints_, identity_.id) {}
+
+int Service::run() {
+  try {
+    bus_.wait_ready(kProbeTimeout);
+  } catch (const std::exception& e) {
+    AIPERF_LOG(kError) << e.what();
+    return 1;
+  }
+  bus_.subscribe(bus::topic::kCommand);
+  bus_.subscribe(bus::topic::command_for(identity_.id));
+  bus_.subscribe(bus::topic::ack_for(identity_.id));
+  reactor_.add_socket(bus_.sub_socket(), [this] { on_bus_readable(); });
+
+  // Register until acknowledged; give up after the deadline (controller gone or mesh broken).
+  const Nanos give_up = steady_now_ns() + kRegisterTimeout;
+  send_register();
+  reactor_.call_every(kRegisterInterval, [this, give_up] {
+    if (registered_) return;
+    if (steady_now_ns() > give_up) {
+      AIPERF_LOG(kError) << identity_.id << ": no registration acknowledgement from the controller";
+      exit_code_ = 1;
+      reactor_.stop();
+      return;
+    }
+    send_register();
+  });
+  reactor_.call_every(kHeartbeatInterval, [this] {
+    proto::BusMessage msg;
+    auto* hb = msg.mutable_heartbeat();
+    hb->set_service_id(identity_.id);
+    hb->set_service_type(identity_.type);
+    hb->set_state(proto::STATE_RUNNING);
+    bus_.publish(bus::topic::kHeartbeat, msg);
+  });
+  reactor_.run();
+  return exit_code_;
+}
+
+void Service::send_register() {
+  proto::BusMessage msg;
+  auto* reg = msg.mutable_register_();
+  reg->set_service_id(identity_.id);
+  reg->set_service_type(identity_.type);
+  reg->set_pid(getpid());
+  reg->set_hostname(host_name());
+  reg->set_wall_ns(wall_now_ns());
+  bus_.publish(bus::topic::kRegister, msg);
+}
+
+void Service::on_bus_readable() {
+  std::string topic;
+  proto::BusMessage msg;
+  while (!reactor_.stopped() && bus_.receive(topic, msg)) {
+    if (topic.empty()) continue;  // malformed frame
+    if (msg.has_register_ack()) {
+      registered_ = true;
+    } else if (msg.has_command()) {
+      handle_command(msg.command());
+    } else {
+      on_bus(topic, msg);
+    }
+  }
+}
+
+void Service::handle_command(const proto::Command& cmd) {
+  switch (cmd.kind()) {
+    case proto::COMMAND_CONFIGURE: {
+      configure_deferred_ = false;
+      pending_configure_id_ = cmd.command_id();
+      try {
+        on_configure(config::run_config_from_json(nlohmann::json::parse(cmd.config_json())));
+      } catch (const std::exception& e) {
+        respond(cmd.command_id(), false, e.what());
+        return;
+      }
+      if (!configure_deferred_) respond(cmd.command_id(), true, "");
+      return;
+    }
+    case proto::COMMAND_START:
+      on_start();
+      respond(cmd.command_id(), true, "");
+      return;
+    case proto::COMMAND_CANCEL:
+      on_cancel();
+      respond(cmd.command_id(), true, "");
+      return;
+    case proto::COMMAND_SHUTDOWN:
+      reactor_.stop();
+      return;
+    default:
+      return;
+  }
+}
+
+void Service::complete_configure(bool ok, const std::string& error) {
+  respond(pending_configure_id_, ok, error);
+}
+
+void Service::respond(const std::string& command_id, bool ok, const std::string& error) {
+  proto::BusMessage msg;
+  auto* r = msg.mutable_command_response();
+  r->set_command_id(command_id);
+  r->set_service_id(identity_.id);
+  r->set_ok(ok);
+  if (!ok) {
+    r->mutable_error()->set_type("ServiceError");
+    r->mutable_error()->set_message(error);
+    AIPERF_LOG(kError) << identity_.id << ": " << error;
+  }
+  bus_.publish(bus::topic::kResponse, msg);
+}
+
+void Service::fail(const std::string& message) {
+  AIPERF_LOG(kError) << identity_.id << " failed: " << message;
+  proto::BusMessage msg;
+  auto* f = msg.mutable_service_failed();
+  f->set_service_id(identity_.id);
+  f->mutable_error()->set_type("ServiceError");
+  f->mutable_error()->set_message(message);
+  bus_.publish(bus::topic::kFailed, msg);
+  exit_code_ = 1;
+  reactor_.stop();
+}
+
+}  // namespace aiperf::service

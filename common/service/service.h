@@ -1,0 +1,66 @@
+// Service: the lifecycle every child process shares. run() connects to the event bus,
+// proves it delivers (probe), registers with the controller (retried until acknowledged),
+// then dispatches commands (configure, start, cancel, shutdown) and heartbeats on one
+// reactor thread. Every wait has a deadline; a fatal error is published as ServiceFailed
+// and the process exits non-zero.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "bus/bus_client.h"
+#include "bus/endpoints.h"
+#include "bus/reactor.h"
+#include "config/run_config.h"
+
+namespace aiperf::service {
+
+struct Identity {
+  std::string id;    // e.g. "worker_1a2b3c4d"
+  std::string type;  // e.g. "worker"
+};
+
+class Service {
+ public:
+  Service(Identity identity, bus::Endpoints endpoints);
+  virtual ~Service() = default;
+
+  // Returns the process exit code.
+  int run();
+
+ protected:
+  // Hooks, all on the reactor thread. Throwing from on_configure fails the configure command.
+  virtual void on_configure(const config::RunConfig& config) = 0;
+  virtual void on_start() {}
+  virtual void on_cancel() {}
+  virtual void on_bus(std::string_view topic, const proto::BusMessage& msg) {}
+
+  // Call inside on_configure to answer later with complete_configure().
+  void defer_configure_response() { configure_deferred_ = true; }
+  void complete_configure(bool ok, const std::string& error = "");
+
+  void subscribe(std::string_view topic) { bus_.subscribe(topic); }
+  void publish(std::string_view topic, proto::BusMessage& msg) { bus_.publish(topic, msg); }
+  void fail(const std::string& message);  // publish ServiceFailed, exit 1
+
+  bus::Reactor& reactor() { return reactor_; }
+  const bus::Endpoints& endpoints() const { return endpoints_; }
+  const Identity& identity() const { return identity_; }
+
+ private:
+  void on_bus_readable();
+  void handle_command(const proto::Command& cmd);
+  void respond(const std::string& command_id, bool ok, const std::string& error);
+  void send_register();
+
+  Identity identity_;
+  bus::Endpoints endpoints_;
+  bus::Reactor reactor_;
+  bus::BusClient bus_;
+  bool registered_ = false;
+  bool configure_deferred_ = false;
+  std::string pending_configure_id_;
+  int exit_code_ = 0;
+};
+
+}  // namespace aiperf::service

@@ -1,0 +1,238 @@
+#include "tokenizer/bpe_model.h"
+
+#include <nlohmann/json.hpp>
+#include <queue>
+
+#include "tokenizer/unicode_util.h"
+
+namespace aiperf::tok {
+
+namespace {
+
+// Pre-tokens longer than this are rarely repeated, so they are not cached (HF uses 256 too).
+constexpr size_t kMaxCachedPieceBytes = 256;
+
+std::pair<std::string, std::string> parse_merge(const nlohmann::json& m) {
+  if (m.is_string()) {
+    const auto& s = m.get_ref<const std::string&>();
+    auto space = s.find(' ');
+    if (space == std::string::npos || s.find(' ', space + 1) != std::string::npos) {
+      throw TokenizerError("malformed merge '" + s + "'");
+    }
+    return {s.substr(0, space), s.substr(space + 1)};
+  }
+  if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
+    return {m[0].get<std::string>(), m[1].get<std::string>()};
+  }
+  throw TokenizerError("malformed merge " + m.dump());
+}
+
+bool is_null_or_empty(const nlohmann::json& model, const char* key) {
+  return !model.contains(key) || model[key].is_null() || model[key] == "";
+}
+
+}  // namespace
+
+BpeModel::BpeModel(const nlohmann::json& model, bool byte_input) : byte_input_(byte_input) {
+  if (!is_null_or_empty(model, "continuing_subword_prefix") || !is_null_or_empty(model, "end_of_word_suffix")) {
+    throw TokenizerError("unsupported BPE option continuing_subword_prefix/end_of_word_suffix");
+  }
+  if (model.contains("dropout") && model["dropout"].is_number() && model["dropout"].get<double>() > 0.0) {
+    throw TokenizerError("unsupported BPE option dropout");
+  }
+  byte_fallback_ = model.value("byte_fallback", false);
+  fuse_unk_ = model.value("fuse_unk", false);
+  ignore_merges_ = model.value("ignore_merges", false);
+
+  const auto& vocab = model.at("vocab");
+  vocab_.reserve(vocab.size());
+  for (const auto& [token, id] : vocab.items()) {
+    auto tid = id.get<TokenId>();
+    if (tid < 0) throw TokenizerError("negative id for token '" + token + "'");
+    vocab_.emplace(token, tid);
+    if (static_cast<size_t>(tid) >= id_to_token_.size()) {
+      id_to_token_.resize(tid + 1);
+      has_id_.resize(tid + 1, false);
+    }
+    id_to_token_[tid] = token;
+    has_id_[tid] = true;
+    size_t i = 0;
+    if (!token.empty()) {
+      char32_t cp = uni::next_code_point(token, i);
+      if (i == token.size()) char_ids_.emplace(cp, tid);
+    }
+  }
+
+  const auto& merges = model.at("merges");
+  merges_.reserve(merges.size());
+  int32_t rank = 0;
+  for (const auto& m : merges) {
+    auto [a, b] = parse_merge(m);
+    auto ia = vocab_.find(a), ib = vocab_.find(b), im = vocab_.find(a + b);
+    if (ia == vocab_.end() || ib == vocab_.end() || im == vocab_.end()) {
+      throw TokenizerError("merge '" + a + " " + b + "' uses a token missing from the vocab");
+    }
+    merges_.insert(ia->second, ib->second, {rank++, im->second});
+  }
+
+  if (model.contains("unk_token") && model["unk_token"].is_string()) {
+    auto it = vocab_.find(model["unk_token"].get<std::string>());
+    if (it == vocab_.end()) throw TokenizerError("unk_token is not in the vocab");
+    unk_id_ = it->second;
+  }
+  const auto& alphabet = uni::byte_to_char();
+  for (int b = 0; b < 256; ++b) {
+    auto it = char_ids_.find(alphabet[b]);
+    byte_ids_[b] = it == char_ids_.end() ? -1 : it->second;
+    static const char* hex = "0123456789ABCDEF";
+    std::string name = std::string("<0x") + hex[b >> 4] + hex[b & 15] + ">";
+    auto fb = vocab_.find(name);
+    fallback_ids_[b] = fb == vocab_.end() ? -1 : fb->second;
+  }
+}
+
+std::optional<TokenId> BpeModel::token_to_id(std::string_view token) const {
+  auto it = vocab_.find(std::string(token));
+  if (it == vocab_.end()) return std::nullopt;
+  return it->second;
+}
+
+const std::string* BpeModel::id_to_token(TokenId id) const {
+  if (id < 0 || static_cast<size_t>(id) >= id_to_token_.size() || !has_id_[id]) return nullptr;
+  return &id_to_token_[id];
+}
+
+std::optional<TokenId> BpeModel::whole_piece_id(std::string_view piece) const {
+  if (!byte_input_) return token_to_id(piece);
+  std::string mapped;
+  const auto& alphabet = uni::byte_to_char();
+  for (unsigned char c : piece) uni::append_utf8(mapped, alphabet[c]);
+  return token_to_id(mapped);
+}
+
+void BpeModel::tokenize(std::string_view piece, std::vector<TokenId>& out) const {
+  if (piece.empty()) return;
+  if (ignore_merges_) {
+    if (auto id = whole_piece_id(piece)) {
+      out.push_back(*id);
+      return;
+    }
+  }
+  bool cacheable = piece.size() <= kMaxCachedPieceBytes;
+  if (cacheable && cache_.lookup(piece, out)) return;
+  size_t first = out.size();
+  merge_word(piece, out);
+  if (cacheable) cache_.insert(piece, out.data() + first, out.size() - first);
+}
+
+namespace {
+
+struct Symbol {
+  TokenId id;
+  int32_t prev;
+  int32_t next;
+  bool alive;
+};
+
+// A candidate merge of symbols[pos] with its right neighbour; ordered lowest rank first, then
+// leftmost first, which is the order HF applies merges in.
+struct Candidate {
+  int32_t rank;
+  int32_t pos;
+  TokenId merged;
+  bool operator>(const Candidate& o) const { return rank != o.rank ? rank > o.rank : pos > o.pos; }
+};
+
+}  // namespace
+
+void BpeModel::merge_word(std::string_view piece, std::vector<TokenId>& out) const {
+  std::vector<Symbol> syms;
+  syms.reserve(piece.size());
+  auto add = [&](TokenId id) {
+    auto n = static_cast<int32_t>(syms.size());
+    syms.push_back({id, n - 1, -1, true});
+    if (n > 0) syms[n - 1].next = n;
+  };
+  // HF merge_word: unknown characters fall back to <0xXX> tokens when all exist, else to a
+  // pending unk that is flushed before the next known character (fused when fuse_unk).
+  bool unk_pending = false;
+  auto unknown = [&](std::string_view ch) {
+    if (byte_fallback_) {
+      bool all = true;
+      for (unsigned char c : ch) all = all && fallback_ids_[c] >= 0;
+      if (all) {
+        for (unsigned char c : ch) add(fallback_ids_[c]);
+        return;
+      }
+    }
+    if (!unk_id_) return;
+    if (unk_pending && !fuse_unk_) add(*unk_id_);
+    unk_pending = true;
+  };
+  auto known = [&](TokenId id) {
+    if (unk_pending) add(*unk_id_);
+    unk_pending = false;
+    add(id);
+  };
+
+  if (byte_input_) {
+    std::string ch;
+    for (unsigned char c : piece) {
+      if (byte_ids_[c] >= 0) {
+        known(byte_ids_[c]);
+      } else {
+        ch.clear();
+        uni::append_utf8(ch, uni::byte_to_char()[c]);
+        unknown(ch);
+      }
+    }
+  } else {
+    size_t i = 0;
+    while (i < piece.size()) {
+      size_t begin = i;
+      char32_t cp = uni::next_code_point(piece, i);
+      auto it = char_ids_.find(cp);
+      if (it != char_ids_.end()) {
+        known(it->second);
+      } else {
+        unknown(piece.substr(begin, i - begin));
+      }
+    }
+  }
+  if (unk_pending) add(*unk_id_);
+
+  // The initial candidates are heapified in one O(n) step; long words (a 1 MB segment without
+  // pre-tokenizer is one word) would otherwise pay n pushes and repeated reallocations.
+  std::vector<Candidate> initial;
+  initial.reserve(syms.size() * 2);
+  for (int32_t p = 0; p + 1 < static_cast<int32_t>(syms.size()); ++p) {
+    if (const Merge* m = merges_.find(syms[p].id, syms[p + 1].id)) initial.push_back({m->rank, p, m->merged});
+  }
+  std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> heap(std::greater<>{}, std::move(initial));
+  auto consider = [&](int32_t pos) {
+    int32_t next = syms[pos].next;
+    if (next < 0) return;
+    if (const Merge* m = merges_.find(syms[pos].id, syms[next].id)) heap.push({m->rank, pos, m->merged});
+  };
+
+  while (!heap.empty()) {
+    Candidate c = heap.top();
+    heap.pop();
+    Symbol& left = syms[c.pos];
+    if (!left.alive || left.next < 0) continue;
+    // Skip stale candidates: either side may have been merged since this one was queued.
+    const Merge* m = merges_.find(left.id, syms[left.next].id);
+    if (m == nullptr || m->merged != c.merged) continue;
+    Symbol& right = syms[left.next];
+    left.id = c.merged;
+    right.alive = false;
+    left.next = right.next;
+    if (left.next >= 0) syms[left.next].prev = c.pos;
+    if (left.prev >= 0) consider(left.prev);
+    consider(c.pos);
+  }
+
+  for (int32_t p = syms.empty() ? -1 : 0; p >= 0; p = syms[p].next) out.push_back(syms[p].id);
+}
+
+}  // namespace aiperf::tok

@@ -1,0 +1,55 @@
+// HF BPE model: vocab + ranked merges, with byte_fallback, unk/fuse_unk and ignore_merges.
+// Immutable after construction; tokenize() is thread-safe (the cache is internally locked).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "tokenizer/bpe_cache.h"
+#include "tokenizer/merge_table.h"
+#include "tokenizer/tokenizer.h"
+
+namespace aiperf::tok {
+
+class BpeModel {
+ public:
+  // `model` is tokenizer.json's `model` object. With `byte_input`, tokenize() receives raw
+  // bytes and maps each byte to its GPT-2 alphabet character itself (the deferred final step
+  // of a ByteLevel pre-tokenizer). Throws TokenizerError on malformed or unsupported models.
+  BpeModel(const nlohmann::json& model, bool byte_input);
+
+  // Appends the ids of one pre-token to `out`.
+  void tokenize(std::string_view piece, std::vector<TokenId>& out) const;
+
+  std::optional<TokenId> token_to_id(std::string_view token) const;
+  // The vocab string of `id`, or nullptr when the model has no such id.
+  const std::string* id_to_token(TokenId id) const;
+  size_t vocab_size() const { return vocab_.size(); }
+
+ private:
+  // Appends the ids of `piece` after running all merges (HF BPE::merge_word + merge_all).
+  void merge_word(std::string_view piece, std::vector<TokenId>& out) const;
+  // Id of the whole piece when it is a vocab entry (ignore_merges shortcut).
+  std::optional<TokenId> whole_piece_id(std::string_view piece) const;
+
+  std::unordered_map<std::string, TokenId> vocab_;
+  std::vector<std::string> id_to_token_;
+  std::vector<bool> has_id_;
+  MergeTable merges_;
+  std::unordered_map<char32_t, TokenId> char_ids_;  // single-character vocab entries
+  std::array<TokenId, 256> byte_ids_{};             // byte -> id of its alphabet char, or -1
+  std::array<TokenId, 256> fallback_ids_{};         // byte -> id of "<0xXX>", or -1
+  bool byte_input_ = false;
+  bool byte_fallback_ = false;
+  bool fuse_unk_ = false;
+  bool ignore_merges_ = false;
+  std::optional<TokenId> unk_id_;
+  BpeCache cache_;
+};
+
+}  // namespace aiperf::tok

@@ -1,0 +1,18 @@
+// Where a run writes its files: AIPerf's names under the artifact directory, with
+// --profile-export-prefix P mapping profile_export_aiperf.json -> P.json, .csv -> P.csv,
+// profile_export.jsonl -> P.jsonl, profile_export_raw.jsonl -> P_raw.jsonl.
+#pragma once
+#include <string>
+#include <string_view>
+
+#include "config/run_config.h"
+
+namespace aiperf::util {
+
+std::string artifact_file(const config::RunConfig& config, std::string_view default_name);
+
+// Writes `content` to `path` + ".tmp" then renames, so readers never see half a file.
+// Throws std::runtime_error naming the path on failure.
+void write_file_atomically(const std::string& path, const std::string& content);
+
+}  // namespace aiperf::util

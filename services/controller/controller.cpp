@@ -1,0 +1,287 @@
+#include "controller.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include "bus/bus_client.h"
+#include "bus/reactor.h"
+#include "log/log.h"
+#include "process_manager.h"
+#include "proxies.h"
+#include "report.h"
+#include "util/uuid.h"
+
+namespace aiperf::controller {
+namespace {
+
+constexpr int64_t kSecond = 1'000'000'000;
+constexpr int64_t kRegistrationTimeout = 30 * kSecond;    // AIPERF_SERVICE_REGISTRATION_TIMEOUT
+constexpr int64_t kConfigureTimeout = 300 * kSecond;      // AIPERF_SERVICE_PROFILE_CONFIGURE_TIMEOUT
+constexpr int64_t kRemoteWorkerTimeout = 120 * kSecond;
+
+int g_signal_pipe[2] = {-1, -1};
+void on_signal(int sig) {
+  char c = static_cast<char>(sig);
+  (void)!::write(g_signal_pipe[1], &c, 1);
+}
+
+enum class Stage { kRegistering, kConfiguring, kWaitingRemote, kRunning, kDone };
+
+class Controller {
+ public:
+  explicit Controller(const config::RunConfig& config)
+      : config_(config),
+        endpoints_(config.service.zmq_host.empty()
+                       ? bus::Endpoints::ipc(config.service.zmq_ipc_path)
+                       : bus::Endpoints::tcp(config.service.zmq_host, config.service.zmq_base_port)),
+        proxies_(endpoints_),
+        bus_(endpoints_, "system_controller") {}
+
+  int run();
+
+ private:
+  void spawn_services();
+  void on_bus();
+  void on_register(const proto::Register& reg);
+  void on_response(const proto::CommandResponse& resp);
+  void send_command(proto::CommandKind kind, const std::string& target_topic);
+  void maybe_start();
+  void abort(const std::string& reason);
+  void check_children();
+  void on_signal_pipe();
+
+  const config::RunConfig& config_;
+  bus::Endpoints endpoints_;
+  Proxies proxies_;
+  bus::BusClient bus_;
+  bus::Reactor reactor_;
+  ProcessManager processes_;
+
+  Stage stage_ = Stage::kRegistering;
+  std::set<std::string> expected_;          // spawned service ids
+  std::set<std::string> registered_;
+  std::set<std::string> remote_workers_;
+  std::set<std::string> configured_;
+  std::map<std::string, std::string> pending_configure_;  // command id -> service id
+  std::string failure_;
+  std::optional<proto::ProfileResults> results_;
+  int64_t stage_deadline_ = 0;
+  int64_t last_activity_ = 0;
+  uint64_t last_completed_ = 0;
+  int signals_ = 0;
+};
+
+void Controller::spawn_services() {
+  const std::string address = config_.service.zmq_host.empty()
+                                  ? "ipc://" + config_.service.zmq_ipc_path
+                                  : "tcp://" + config_.service.zmq_host + ":" + std::to_string(config_.service.zmq_base_port);
+  const std::string log_file = config_.output.artifact_dir + "/logs/aiperf.log";
+  auto spawn = [&](const std::string& type) {
+    const std::string id = type + "_" + util::short_id();
+    processes_.spawn(id, {"service", "--type", type, "--service-id", id, "--controller", address,
+                          "--log-file", log_file, "--log-level", config_.service.log_level});
+    expected_.insert(id);
+  };
+  spawn("dataset");
+  spawn("timing");
+  spawn("records");
+  spawn("telemetry");
+  for (uint32_t i = 0; i < config_.service.record_processors; ++i) spawn("record_processor");
+  for (uint32_t i = 0; i < config_.service.workers; ++i) spawn("worker");
+}
+
+int Controller::run() {
+  if (pipe(g_signal_pipe) == 0) {
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    reactor_.add_fd(g_signal_pipe[0], [this] { on_signal_pipe(); });
+  }
+  bus_.wait_ready(30 * kSecond);
+  bus_.subscribe(bus::topic::kRegister);
+  bus_.subscribe(bus::topic::kResponse);
+  bus_.subscribe(bus::topic::kPhase);
+  bus_.subscribe(bus::topic::kResults);
+  bus_.subscribe(bus::topic::kFailed);
+  bus_.subscribe(bus::topic::kProgress);
+  reactor_.add_socket(bus_.sub_socket(), [this] { on_bus(); });
+
+  spawn_services();
+  stage_deadline_ = steady_now_ns() + kRegistrationTimeout;
+  last_activity_ = steady_now_ns();
+  reactor_.call_every(100'000'000, [this] { check_children(); });
+  reactor_.run();
+
+  bus_.subscribe("");  // nothing more to read; shut everyone down
+  proto::BusMessage shutdown;
+  shutdown.mutable_command()->set_kind(proto::COMMAND_SHUTDOWN);
+  bus_.publish(bus::topic::kCommand, shutdown);
+  processes_.stop_all(2000);
+
+  if (!failure_.empty()) {
+    std::cerr << "Error: " << failure_ << "\n";
+    AIPERF_LOG(kError) << failure_;
+  }
+  if (!results_) {
+    std::cout << "No profile results to export\nLog File: " << config_.output.artifact_dir << "/logs/aiperf.log\n";
+    return signals_ > 1 ? 130 : 1;
+  }
+  return write_report(config_, *results_, failure_.empty());
+}
+
+void Controller::check_children() {
+  for (const auto& exit : processes_.reap()) {
+    if (stage_ != Stage::kDone) {
+      abort("service " + exit.service_id + " exited unexpectedly with code " + std::to_string(exit.exit_code));
+      return;
+    }
+  }
+  const int64_t now = steady_now_ns();
+  if (stage_ != Stage::kRunning && stage_ != Stage::kDone && now > stage_deadline_) {
+    if (stage_ == Stage::kRegistering) {
+      std::string missing;
+      for (const auto& id : expected_)
+        if (!registered_.count(id)) missing += " " + id;
+      abort("services did not register in time:" + missing);
+    } else if (stage_ == Stage::kConfiguring) {
+      abort("services did not finish configuring in time");
+    } else {
+      abort("expected " + std::to_string(config_.service.workers_remote) + " remote workers, " +
+            std::to_string(remote_workers_.size()) + " joined before the deadline");
+    }
+  }
+  // Inactivity watchdog: every request ends by its timeout, so a run that completes nothing
+  // for longer than that is stuck, not slow.
+  const int64_t idle_limit = static_cast<int64_t>((config_.endpoint.timeout_seconds + 60) * kSecond);
+  if (stage_ == Stage::kRunning && now - last_activity_ > idle_limit) abort("no progress within the request timeout");
+}
+
+void Controller::abort(const std::string& reason) {
+  if (failure_.empty()) failure_ = reason;
+  stage_ = Stage::kDone;
+  reactor_.stop();
+}
+
+void Controller::on_signal_pipe() {
+  char c;
+  while (::read(g_signal_pipe[0], &c, 1) == 1) {
+    if (++signals_ == 1 && stage_ == Stage::kRunning) {
+      std::cerr << "BENCHMARK CANCELLED: finishing in-flight requests (interrupt again to force)\n";
+      send_command(proto::COMMAND_CANCEL, std::string(bus::topic::kCommand));
+    } else {
+      abort("interrupted");
+    }
+  }
+}
+
+void Controller::on_bus() {
+  std::string topic;
+  proto::BusMessage msg;
+  while (!reactor_.stopped() && bus_.receive(topic, msg)) {
+    if (topic.empty()) continue;
+    if (msg.has_register_()) {
+      on_register(msg.register_());
+    } else if (msg.has_command_response()) {
+      on_response(msg.command_response());
+    } else if (msg.has_service_failed()) {
+      abort(msg.service_failed().service_id() + ": " + msg.service_failed().error().message());
+    } else if (msg.has_phase_event()) {
+      const auto& ev = msg.phase_event();
+      if (ev.completed() != last_completed_ || ev.kind() != proto::PHASE_EVENT_PROGRESS) {
+        last_completed_ = ev.completed();
+        last_activity_ = steady_now_ns();
+      }
+      if (ev.kind() == proto::PHASE_EVENT_COMPLETE)
+        AIPERF_LOG(kInfo) << (ev.phase() == proto::PHASE_WARMUP ? "warmup" : "profiling") << " phase complete: "
+                          << ev.completed() << " of " << ev.sent() << " requests returned";
+    } else if (msg.has_records_progress()) {
+      last_activity_ = steady_now_ns();
+    } else if (msg.has_profile_results()) {
+      results_ = msg.profile_results();
+      stage_ = Stage::kDone;
+      reactor_.stop();
+    }
+  }
+}
+
+void Controller::on_register(const proto::Register& reg) {
+  const std::string& id = reg.service_id();
+  proto::BusMessage ack;
+  ack.mutable_register_ack()->set_service_id(id);
+  bus_.publish(bus::topic::ack_for(id), ack);
+  if (registered_.count(id)) return;  // a retry
+  registered_.insert(id);
+  const int64_t offset_ms = (wall_now_ns() - reg.wall_ns()) / 1'000'000;
+  AIPERF_LOG(kInfo) << "registered " << id << " (pid " << reg.pid() << " on " << reg.hostname()
+                    << ", clock offset ~" << offset_ms << " ms)";
+  if (!expected_.count(id)) {
+    if (reg.service_type() != "worker") return;  // only workers may join from outside
+    remote_workers_.insert(id);
+    if (stage_ != Stage::kRegistering) send_command(proto::COMMAND_CONFIGURE, bus::topic::command_for(id));
+    if (stage_ == Stage::kRunning) send_command(proto::COMMAND_START, bus::topic::command_for(id));
+    return;
+  }
+  if (stage_ == Stage::kRegistering &&
+      std::includes(registered_.begin(), registered_.end(), expected_.begin(), expected_.end())) {
+    stage_ = Stage::kConfiguring;
+    stage_deadline_ = steady_now_ns() + kConfigureTimeout;
+    send_command(proto::COMMAND_CONFIGURE, std::string(bus::topic::kCommand));
+  }
+}
+
+void Controller::send_command(proto::CommandKind kind, const std::string& target_topic) {
+  proto::BusMessage msg;
+  auto* cmd = msg.mutable_command();
+  cmd->set_kind(kind);
+  cmd->set_command_id(util::uuid4());
+  if (kind == proto::COMMAND_CONFIGURE) {
+    cmd->set_config_json(config::to_json(config_).dump());
+    pending_configure_[cmd->command_id()] = target_topic;
+  }
+  bus_.publish(target_topic, msg);
+}
+
+void Controller::on_response(const proto::CommandResponse& resp) {
+  if (!pending_configure_.count(resp.command_id())) return;
+  if (!resp.ok()) {
+    abort("configure failed in " + resp.service_id() + ": " + resp.error().message());
+    return;
+  }
+  configured_.insert(resp.service_id());
+  maybe_start();
+}
+
+void Controller::maybe_start() {
+  if (stage_ == Stage::kConfiguring &&
+      std::includes(configured_.begin(), configured_.end(), expected_.begin(), expected_.end())) {
+    stage_ = Stage::kWaitingRemote;
+    stage_deadline_ = steady_now_ns() + kRemoteWorkerTimeout;
+  }
+  if (stage_ != Stage::kWaitingRemote) return;
+  size_t remote_ready = 0;
+  for (const auto& id : remote_workers_) remote_ready += configured_.count(id);
+  if (remote_ready < config_.service.workers_remote) return;
+  stage_ = Stage::kRunning;
+  last_activity_ = steady_now_ns();
+  AIPERF_LOG(kInfo) << "all services configured; starting the benchmark";
+  send_command(proto::COMMAND_START, std::string(bus::topic::kCommand));
+}
+
+}  // namespace
+
+int run_profile(const config::RunConfig& config) {
+  try {
+    Controller controller(config);
+    return controller.run();
+  } catch (const std::exception& e) {
+    std::cerr << "Error: " << e.what() << "\n";
+    AIPERF_LOG(kError) << e.what();
+    return 1;
+  }
+}
+
+}  // namespace aiperf::controller

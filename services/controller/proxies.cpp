@@ -1,0 +1,43 @@
+#include "proxies.h"
+
+#include <stdexcept>
+
+#include <zmq.hpp>
+
+#include "bus/socket.h"
+
+namespace aiperf::controller {
+namespace {
+
+void bind_or_throw(zmq::socket_t& s, const std::string& endpoint) {
+  try {
+    s.bind(endpoint);
+  } catch (const zmq::error_t& e) {
+    throw std::runtime_error("cannot bind " + endpoint + ": " + e.what());
+  }
+}
+
+void start_proxy(zmq::socket_type front_type, zmq::socket_type back_type, const std::string& front,
+                 const std::string& back) {
+  auto frontend = std::make_shared<zmq::socket_t>(bus::make_socket(front_type));
+  auto backend = std::make_shared<zmq::socket_t>(bus::make_socket(back_type));
+  if (back_type == zmq::socket_type::xpub) backend->set(zmq::sockopt::xpub_verbose, 1);
+  bind_or_throw(*frontend, front);
+  bind_or_throw(*backend, back);
+  // Detached: the proxy lives as long as the process; the context is never terminated.
+  std::thread([frontend, backend] {
+    try {
+      zmq::proxy(*frontend, *backend);
+    } catch (const zmq::error_t&) {
+    }
+  }).detach();
+}
+
+}  // namespace
+
+Proxies::Proxies(const bus::Endpoints& e) {
+  start_proxy(zmq::socket_type::xsub, zmq::socket_type::xpub, e.bus_frontend, e.bus_backend);
+  start_proxy(zmq::socket_type::pull, zmq::socket_type::push, e.raw_frontend, e.raw_backend);
+}
+
+}  // namespace aiperf::controller

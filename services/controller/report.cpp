@@ -1,0 +1,78 @@
+#include "report.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "endpoints/endpoint.h"
+#include "export/console_table.h"
+#include "export/summary_csv.h"
+#include "export/summary_json.h"
+#include "log/log.h"
+#include "util/output_paths.h"
+
+namespace aiperf::controller {
+namespace {
+
+const proto::MetricResult* find(const proto::ProfileResults& r, std::string_view tag) {
+  for (const auto& m : r.records())
+    if (m.tag() == tag) return &m;
+  return nullptr;
+}
+
+}  // namespace
+
+int write_report(const config::RunConfig& config, const proto::ProfileResults& results, bool services_ok) {
+  exporting::SummaryInfo info;
+  info.aiperf_version = "0.1.0";
+  info.benchmark_id = config.benchmark_id;
+  info.input_config = config::input_config_json(config);
+  info.was_cancelled = results.was_cancelled();
+  info.start_ns = results.start_ns();
+  info.end_ns = results.end_ns();
+
+  const std::string json_path = util::artifact_file(config, "profile_export_aiperf.json");
+  const std::string csv_path = util::artifact_file(config, "profile_export_aiperf.csv");
+  exporting::write_summary_json(json_path, results, info);
+  exporting::write_summary_csv(csv_path, results);
+
+  const endpoints::EndpointInfo* ep = endpoints::find_endpoint(config.endpoint.type);
+  const bool tty = isatty(STDOUT_FILENO);
+  std::cout << exporting::format_console_table(results, std::string(ep ? ep->metrics_title : "LLM Metrics"), tty);
+  std::cout << exporting::format_error_table(results);
+
+  const proto::MetricResult* duration = find(results, "benchmark_duration");
+  const proto::MetricResult* count = find(results, "request_count");
+  const proto::MetricResult* error_count = find(results, "error_request_count");
+  const double ok = count && count->has_avg() ? count->avg() : 0;
+  const double failed = error_count && error_count->has_avg() ? error_count->avg() : 0;
+
+  std::cout << "\nCLI Command: " << config.service.cli_command << "\n";
+  if (duration && duration->has_avg()) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2f", duration->avg());
+    std::cout << "Benchmark Duration: " << buf << " sec" << (results.was_cancelled() ? " (cancelled early)" : "") << "\n";
+  }
+  std::cout << "CSV Export: " << csv_path << "\n";
+  std::cout << "JSON Export: " << json_path << "\n";
+  std::cout << "Log File: " << config.output.artifact_dir << "/logs/aiperf.log\n";
+
+  int rc = services_ok ? 0 : 1;
+  if (ok == 0) {
+    std::cerr << "Error: no request succeeded (" << static_cast<uint64_t>(failed) << " failed)\n";
+    rc = 1;
+  }
+  if (config.service.fail_on_error_rate && ok + failed > 0) {
+    const double rate = 100.0 * failed / (ok + failed);
+    if (rate > *config.service.fail_on_error_rate) {
+      std::fprintf(stderr, "Error: error rate %.2f%% exceeds --fail-on-error-rate %.2f%%\n", rate,
+                   *config.service.fail_on_error_rate);
+      rc = 1;
+    }
+  }
+  AIPERF_LOG(kInfo) << "run finished: " << ok << " successful, " << failed << " failed, exit code " << rc;
+  return rc;
+}
+
+}  // namespace aiperf::controller

@@ -1,0 +1,14 @@
+// The end of a run: summary files (JSON, CSV), the console report and the exit code.
+#pragma once
+#include "config/run_config.h"
+#include "results.pb.h"
+
+namespace aiperf::controller {
+
+// Writes profile_export_aiperf.{json,csv}, prints the metrics and error tables and the
+// footer (CLI command, duration, export paths, log file). Returns the exit code: 1 when no
+// request succeeded, when `services_ok` is false, or when the error rate exceeds
+// --fail-on-error-rate; else 0.
+int write_report(const config::RunConfig& config, const proto::ProfileResults& results, bool services_ok);
+
+}  // namespace aiperf::controller

@@ -1,0 +1,127 @@
+#include "dataset_service.h"
+
+#include <cstdio>
+#include <fstream>
+#include <random>
+
+#include <nlohmann/json.hpp>
+
+#include "bus/socket.h"
+#include "corpus.h"
+#include "endpoints/endpoint.h"
+#include "log/log.h"
+#include "prompt_generator.h"
+#include "util/output_paths.h"
+#include "util/uuid.h"
+
+namespace aiperf::dataset {
+
+DatasetService::DatasetService(service::Identity identity, bus::Endpoints endpoints)
+    : Service(std::move(identity), std::move(endpoints)), router_(bus::make_socket(zmq::socket_type::router)) {
+  router_.bind(this->endpoints().dataset);
+  reactor().add_socket(router_, [this] { on_requests(); });
+}
+
+std::vector<proto::Conversation> build_synthetic_dataset(const config::RunConfig& config) {
+  auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path);
+  PromptGenerator prompts(*tokenizer, generate_corpus());
+  std::mt19937_64 rng(config.input.random_seed ? *config.input.random_seed : std::random_device{}());
+  const auto& in = config.input;
+  const auto& models = config.endpoint.model_names;
+
+  std::vector<proto::Conversation> out;
+  out.reserve(in.num_dataset_entries);
+  size_t turn_counter = 0;
+  for (uint32_t c = 0; c < in.num_dataset_entries; ++c) {
+    proto::Conversation conv;
+    conv.set_session_id(util::uuid4(rng));
+    const uint32_t turns = sample_positive_normal_int(in.turn_mean, in.turn_stddev, rng);
+    for (uint32_t t = 0; t < turns; ++t, ++turn_counter) {
+      proto::Turn* turn = conv.add_turns();
+      if (models.size() > 1) {
+        const size_t m = config.endpoint.model_selection_strategy == "random"
+                             ? std::uniform_int_distribution<size_t>(0, models.size() - 1)(rng)
+                             : turn_counter % models.size();
+        turn->set_model(models[m]);
+      }
+      proto::Text* text = turn->add_texts();
+      text->set_name("text");
+      for (uint32_t b = 0; b < std::max<uint32_t>(1, in.batch_size); ++b) {
+        text->add_contents(prompts.generate(sample_positive_normal_int(in.isl_mean, in.isl_stddev, rng), rng));
+      }
+      if (in.osl_mean) turn->set_max_tokens(sample_positive_normal_int(*in.osl_mean, in.osl_stddev, rng));
+      if (t > 0 && in.turn_delay_mean > 0) {
+        turn->set_delay_ms(sample_positive_normal_int(in.turn_delay_mean, in.turn_delay_stddev, rng) *
+                           in.turn_delay_ratio);
+      }
+    }
+    out.push_back(std::move(conv));
+  }
+  return out;
+}
+
+void write_inputs_json(const std::string& path, const config::RunConfig& config,
+                       const std::vector<proto::Conversation>& conversations) {
+  const endpoints::EndpointInfo* info = endpoints::find_endpoint(config.endpoint.type);
+  endpoints::PayloadOptions opts;
+  opts.streaming = config.endpoint.streaming;
+  opts.use_legacy_max_tokens = config.endpoint.use_legacy_max_tokens;
+  opts.use_server_token_count = config.endpoint.use_server_token_count;
+  opts.extra_inputs = &config.input.extra_inputs;
+
+  nlohmann::ordered_json data = nlohmann::ordered_json::array();
+  for (const auto& conv : conversations) {
+    nlohmann::ordered_json entry;
+    entry["session_id"] = conv.session_id();
+    auto& payloads = entry["payloads"] = nlohmann::ordered_json::array();
+    for (const auto& turn : conv.turns()) {
+      opts.model = turn.model().empty() ? config.endpoint.model_names.at(0) : turn.model();
+      payloads.push_back(nlohmann::ordered_json::parse(endpoints::build_payload(
+          *info, opts, {&turn}, conv.system_message(), conv.user_context_message())));
+    }
+    data.push_back(std::move(entry));
+  }
+  nlohmann::ordered_json root;
+  root["data"] = std::move(data);
+  util::write_file_atomically(path, root.dump(2) + "\n");
+}
+
+void DatasetService::on_configure(const config::RunConfig& config) {
+  conversations_ = build_synthetic_dataset(config);
+  index_.clear();
+  for (size_t i = 0; i < conversations_.size(); ++i) index_[conversations_[i].session_id()] = i;
+  write_inputs_json(util::artifact_file(config, "inputs.json"), config, conversations_);
+  AIPERF_LOG(kInfo) << "dataset: " << conversations_.size() << " conversations ready";
+
+  proto::BusMessage msg;
+  auto* ready = msg.mutable_dataset_ready();
+  for (const auto& conv : conversations_) {
+    ready->add_conversation_ids(conv.session_id());
+    ready->add_turn_counts(static_cast<uint32_t>(conv.turns_size()));
+  }
+  publish(bus::topic::kDataset, msg);
+}
+
+void DatasetService::on_requests() {
+  zmq::message_t identity, body;
+  while (router_.recv(identity, zmq::recv_flags::dontwait)) {
+    if (!identity.more() || !router_.recv(body, zmq::recv_flags::dontwait)) continue;
+    proto::ConversationRequest req;
+    proto::ConversationResponse resp;
+    resp.set_version(proto::PROTO_VERSION_CURRENT);
+    if (!bus::parse_proto(body, req)) {
+      resp.mutable_error()->set_type("ProtocolError");
+      resp.mutable_error()->set_message("malformed conversation request");
+    } else if (auto it = index_.find(req.conversation_id()); it == index_.end()) {
+      resp.mutable_conversation()->set_session_id(req.conversation_id());
+      resp.mutable_error()->set_type("NotFound");
+      resp.mutable_error()->set_message("unknown conversation " + req.conversation_id());
+    } else {
+      *resp.mutable_conversation() = conversations_[it->second];
+    }
+    router_.send(identity, zmq::send_flags::sndmore);
+    bus::send_proto(router_, resp);
+  }
+}
+
+}  // namespace aiperf::dataset

@@ -1,0 +1,65 @@
+#include "cli_options.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace aiperf::mock {
+namespace {
+
+CLI::Option* env(CLI::Option* opt, const char* name) {
+  return opt->envname(std::string("MOCK_SERVER_") + name);
+}
+
+std::string to_upper(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
+  return s;
+}
+
+}  // namespace
+
+void add_mock_options(CLI::App& app, MockConfig& config) {
+  env(app.add_option("--host", config.host, "Address to listen on")->capture_default_str(), "HOST");
+  env(app.add_option("--port,-p", config.port, "TCP port; 0 picks a free port (printed on start)")
+          ->capture_default_str(),
+      "PORT");
+  env(app.add_option("--workers,-w", config.workers, "I/O threads serving connections")
+          ->check(CLI::Range(1u, 256u))
+          ->capture_default_str(),
+      "WORKERS");
+  env(app.add_option("--ttft,-t", config.ttft_ms, "Time to first token, ms")
+          ->check(CLI::NonNegativeNumber)
+          ->capture_default_str(),
+      "TTFT");
+  env(app.add_option("--itl", config.itl_ms, "Inter-token latency, ms")
+          ->check(CLI::NonNegativeNumber)
+          ->capture_default_str(),
+      "ITL");
+  env(app.add_flag("--fast,-f", config.fast, "All latencies 0"), "FAST");
+  env(app.add_option("--error-rate", config.error_rate_percent,
+                     "Percentage of generation requests answered with HTTP 500")
+          ->check(CLI::Range(0.0, 100.0))
+          ->capture_default_str(),
+      "ERROR_RATE");
+  env(app.add_option_function<uint64_t>(
+          "--random-seed", [&config](const uint64_t& seed) { config.random_seed = seed; },
+          "Seed for reproducible error injection"),
+      "RANDOM_SEED");
+  env(app.add_option("--tokenizer", config.tokenizer,
+                     "Tokenizer (bundled name or tokenizer.json path) the output text is made for")
+          ->capture_default_str(),
+      "TOKENIZER");
+  env(app.add_flag("--no-tokenizer", config.no_tokenizer,
+                   "Emit built-in English words instead of tokenizer-verified pieces"),
+      "NO_TOKENIZER");
+  env(app.add_option("--log-level", config.log_level, "DEBUG, INFO, WARNING or ERROR")
+          ->transform(to_upper)
+          ->check(CLI::IsMember({"DEBUG", "INFO", "WARNING", "ERROR"}))
+          ->capture_default_str(),
+      "LOG_LEVEL");
+  env(app.add_flag_callback(
+          "--verbose,-v", [&config] { config.log_level = "DEBUG"; }, "Same as --log-level DEBUG"),
+      "VERBOSE");
+  env(app.add_flag("--access-logs", config.access_logs, "Log every request to stderr"), "ACCESS_LOGS");
+}
+
+}  // namespace aiperf::mock

@@ -1,0 +1,90 @@
+#include "completion_format.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace aiperf::mock {
+namespace {
+
+bool is_chat(const GenerationRequest& r) { return r.api == Api::chat; }
+
+std::string make_envelope(const GenerationRequest& request, uint64_t id, int64_t created, bool stream) {
+  const char* prefix = is_chat(request) ? "chatcmpl-" : "cmpl-";
+  const char* object = is_chat(request) ? (stream ? "chat.completion.chunk" : "chat.completion") : "text_completion";
+  char head[160];
+  std::snprintf(head, sizeof head, "{\"id\":\"%s%016llx\",\"object\":\"%s\",\"created\":%lld,\"model\":", prefix,
+                static_cast<unsigned long long>(id), object, static_cast<long long>(created));
+  std::string envelope = head;
+  envelope += request.model_json;
+  envelope += ',';
+  return envelope;
+}
+
+}  // namespace
+
+CompletionFormatter::CompletionFormatter(GenerationRequest request, const TextPool& pool, uint64_t id,
+                                         int64_t created)
+    : request_(std::move(request)),
+      pool_(pool),
+      pool_offset_(request_.prompt_hash % pool.size()),
+      envelope_(make_envelope(request_, id, created, request_.stream)) {}
+
+std::string_view CompletionFormatter::finish_reason() const { return request_.hit_limit ? "length" : "stop"; }
+
+void CompletionFormatter::append_token_event(std::string& out, int index) const {
+  out += "data: ";
+  out += envelope_;
+  if (is_chat(request_))
+    out += index == 0 ? R"("choices":[{"index":0,"delta":{"role":"assistant","content":")"
+                      : R"("choices":[{"index":0,"delta":{"content":")";
+  else
+    out += R"("choices":[{"index":0,"text":")";
+  out += pool_.piece(pool_offset_, static_cast<size_t>(index));
+  out += is_chat(request_) ? R"("},"finish_reason":)" : R"(","finish_reason":)";
+  if (index + 1 == request_.output_tokens) {
+    out += '"';
+    out += finish_reason();
+    out += '"';
+  } else {
+    out += "null";
+  }
+  out += "}]}\n\n";
+}
+
+void CompletionFormatter::append_usage(std::string& out) const {
+  out += R"("usage":{"prompt_tokens":)";
+  out += std::to_string(request_.prompt_tokens);
+  out += R"(,"completion_tokens":)";
+  out += std::to_string(request_.output_tokens);
+  out += R"(,"total_tokens":)";
+  out += std::to_string(request_.prompt_tokens + request_.output_tokens);
+  out += '}';
+}
+
+void CompletionFormatter::append_usage_event(std::string& out) const {
+  out += "data: ";
+  out += envelope_;
+  out += R"("choices":[],)";
+  append_usage(out);
+  out += "}\n\n";
+}
+
+std::string CompletionFormatter::full_body() const {
+  std::string body = envelope_;
+  body.reserve(body.size() + 160 + static_cast<size_t>(request_.output_tokens) * 8);
+  body += is_chat(request_) ? R"("choices":[{"index":0,"message":{"role":"assistant","content":")"
+                            : R"("choices":[{"index":0,"text":")";
+  for (int i = 0; i < request_.output_tokens; ++i) body += pool_.piece(pool_offset_, static_cast<size_t>(i));
+  body += is_chat(request_) ? R"("},"finish_reason":")" : R"(","finish_reason":")";
+  body += finish_reason();
+  body += R"("}],)";
+  append_usage(body);
+  body += '}';
+  return body;
+}
+
+std::string error_body(std::string_view message, std::string_view type, int status) {
+  return nlohmann::json{{"error", {{"message", message}, {"type", type}, {"code", status}}}}.dump();
+}
+
+}  // namespace aiperf::mock

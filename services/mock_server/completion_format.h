@@ -1,0 +1,46 @@
+// JSON and SSE bodies of OpenAI chat/completions responses (spec §5.7-5.8, §8.1). Bodies are
+// assembled as text: pieces never need escaping and the model name is escaped once per request,
+// which keeps per-token cost to a few short appends.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "generation_request.h"
+#include "text_pool.h"
+
+namespace aiperf::mock {
+
+inline constexpr std::string_view kDoneEvent = "data: [DONE]\n\n";
+
+class CompletionFormatter {
+ public:
+  // `id` makes the response id unique; `created` is the Unix time of the request.
+  CompletionFormatter(GenerationRequest request, const TextPool& pool, uint64_t id, int64_t created);
+
+  const GenerationRequest& request() const { return request_; }
+
+  // `data: {...}\n\n` carrying output token `index`; the first one carries the assistant role
+  // (chat), the last one the finish_reason.
+  void append_token_event(std::string& out, int index) const;
+
+  // `data: {...}\n\n` with "choices": [] and the usage block.
+  void append_usage_event(std::string& out) const;
+
+  // The whole non-streaming response body.
+  std::string full_body() const;
+
+ private:
+  void append_usage(std::string& out) const;
+  std::string_view finish_reason() const;
+
+  GenerationRequest request_;
+  const TextPool& pool_;
+  size_t pool_offset_;
+  std::string envelope_;  // {"id":…,"object":…,"created":…,"model":… up to the comma before "choices"
+};
+
+// {"error":{"message":…,"type":…,"code":status}}
+std::string error_body(std::string_view message, std::string_view type, int status);
+
+}  // namespace aiperf::mock

@@ -1,0 +1,44 @@
+// aiperf-mock-server: OpenAI-compatible mock LLM server for tests, benchmarks and the quick start.
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <cstdio>
+#include <exception>
+
+#include "cli_options.h"
+#include "mock_server.h"
+#include "text_pool_loader.h"
+
+int main(int argc, char** argv) {
+  using namespace aiperf::mock;
+  CLI::App app{"aiperf-mock-server: OpenAI-compatible mock LLM inference server"};
+  MockConfig config;
+  add_mock_options(app, config);
+  CLI11_PARSE(app, argc, argv);
+
+  // Blocked before any io thread starts, so only sigwait below receives them.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  try {
+    TextPool pool = load_text_pool(config);
+    if (config.logs_info())
+      std::fprintf(stderr, "aiperf-mock-server: %zu output pieces (%s), %u io threads, ttft %.3g ms, itl %.3g ms\n",
+                   pool.size(), config.no_tokenizer ? "built-in words" : config.tokenizer.c_str(), config.workers,
+                   config.effective_ttft_ms(), config.effective_itl_ms());
+    MockServer server(config, std::move(pool));
+    server.start();
+    // Scripts and tests wait for this exact line.
+    std::printf("aiperf-mock-server listening on %s\n", server.url().c_str());
+    std::fflush(stdout);
+    int received = 0;
+    sigwait(&signals, &received);
+    server.stop();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "aiperf-mock-server: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,25 @@
+// The mock server's URL routes and the HTTP status codes it answers with.
+#pragma once
+#include <array>
+#include <ostream>  // Boost 1.81's verb.hpp uses std::ostream without including it
+#include <string_view>
+
+#include <boost/beast/http/verb.hpp>
+
+namespace aiperf::mock {
+
+enum class Route { chat_completions, completions, models, health, root, metrics, not_found, method_not_allowed };
+inline constexpr size_t kRouteCount = 8;
+
+// Label used in /metrics for each route, in enum order.
+inline constexpr std::array<std::string_view, kRouteCount> kRouteLabels = {
+    "/v1/chat/completions", "/v1/completions", "/v1/models", "/health", "/", "/metrics", "not_found",
+    "method_not_allowed"};
+
+// Every status the server sends; metrics keep one counter per (route, status).
+inline constexpr std::array<int, 5> kStatusCodes = {200, 400, 404, 405, 500};
+
+// `target` may carry a query string, which is ignored.
+Route match_route(boost::beast::http::verb method, std::string_view target);
+
+}  // namespace aiperf::mock

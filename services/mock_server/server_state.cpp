@@ -1,0 +1,43 @@
+#include "server_state.h"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace aiperf::mock {
+namespace {
+
+std::chrono::nanoseconds from_ms(double ms) { return std::chrono::nanoseconds(std::llround(ms * 1e6)); }
+
+// The model is named after the tokenizer the output text was made for, so a client that picks
+// the model from /v1/models also picks the matching tokenizer.
+std::string make_models_body(const MockConfig& config) {
+  return nlohmann::json{{"object", "list"},
+                        {"data",
+                         {{{"id", config.tokenizer},
+                           {"object", "model"},
+                           {"created", 0},
+                           {"owned_by", "aiperf-mock-server"}}}}}
+      .dump();
+}
+
+std::string make_root_body() {
+  return nlohmann::json{{"name", "aiperf-mock-server"},
+                        {"endpoints",
+                         {"POST /v1/chat/completions", "POST /v1/completions", "GET /v1/models", "GET /health",
+                          "GET /metrics"}}}
+      .dump();
+}
+
+}  // namespace
+
+ServerState::ServerState(MockConfig config_in, TextPool pool_in)
+    : config(std::move(config_in)),
+      pool(std::move(pool_in)),
+      ttft(from_ms(config.effective_ttft_ms())),
+      itl(from_ms(config.effective_itl_ms())),
+      models_body(make_models_body(config)),
+      root_body(make_root_body()),
+      metrics(config.workers),
+      errors(config.error_rate_percent, config.random_seed) {}
+
+}  // namespace aiperf::mock

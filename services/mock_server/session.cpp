@@ -1,0 +1,203 @@
+#include "session.h"
+
+#include <boost/asio/write.hpp>
+#include <boost/beast/http/read.hpp>
+#include <cstdio>
+#include <ctime>
+
+namespace aiperf::mock {
+
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+using boost::system::error_code;
+
+namespace {
+
+constexpr uint64_t kBodyLimit = 64ull << 20;  // long-context prompts are megabytes at most
+constexpr uint32_t kHeaderLimit = 64u << 10;
+constexpr std::string_view kJson = "application/json";
+
+}  // namespace
+
+Session::Session(asio::ip::tcp::socket socket, ServerState& state, MetricsShard& metrics)
+    : socket_(std::move(socket)), timer_(socket_.get_executor()), state_(state), metrics_(metrics) {}
+
+void Session::read_header() {
+  parser_.emplace();
+  parser_->body_limit(kBodyLimit);
+  parser_->header_limit(kHeaderLimit);
+  http::async_read_header(socket_, buffer_, *parser_, [self = shared_from_this()](error_code ec, size_t) {
+    if (ec) return self->close();  // includes the client closing between requests
+    // curl sends Expect: 100-continue for larger bodies and waits for this before sending them.
+    if (self->parser_->get()[http::field::expect] == "100-continue") {
+      self->out_ = "HTTP/1.1 100 Continue\r\n\r\n";
+      return self->write_then(&Session::read_body);
+    }
+    self->read_body();
+  });
+}
+
+void Session::read_body() {
+  http::async_read(socket_, buffer_, *parser_, [self = shared_from_this()](error_code ec, size_t) {
+    if (ec) return self->close();
+    self->handle_request();
+  });
+}
+
+void Session::handle_request() {
+  arrival_ = Clock::now();
+  const auto& request = parser_->get();
+  mode_ = {request.keep_alive(), request.version() < 11};
+  route_ = match_route(request.method(), request.target());
+  switch (route_) {
+    case Route::chat_completions: return handle_generation(Api::chat);
+    case Route::completions: return handle_generation(Api::completions);
+    case Route::models: return respond(200, kJson, state_.models_body);
+    case Route::health: return respond(200, kJson, R"({"status":"healthy"})");
+    case Route::root: return respond(200, kJson, state_.root_body);
+    case Route::metrics: return respond(200, "text/plain; version=0.0.4; charset=utf-8", state_.metrics.render());
+    case Route::not_found:
+      return respond_error(404, "no route for " + std::string(request.target()), "not_found_error");
+    case Route::method_not_allowed:
+      return respond_error(405, "method not allowed", "invalid_request_error");
+  }
+}
+
+void Session::handle_generation(Api api) {
+  auto parsed = parse_generation_request(api, parser_->get().body());
+  if (auto* bad = std::get_if<BadRequest>(&parsed)) return respond_error(400, bad->message, "invalid_request_error");
+  if (state_.errors.should_fail()) return respond_error(500, "injected error (--error-rate)", "server_error");
+  start_generation(std::move(std::get<GenerationRequest>(parsed)));
+}
+
+void Session::respond(int status, std::string_view content_type, std::string_view body) {
+  metrics_.count_request(route_, status);
+  log_access(status);
+  out_.clear();
+  append_response_head(out_, status, content_type, body.size(), mode_);
+  out_ += body;
+  write_then(&Session::next_request);
+}
+
+void Session::respond_error(int status, std::string_view message, std::string_view type) {
+  respond(status, kJson, error_body(message, type, status));
+}
+
+void Session::start_generation(GenerationRequest request) {
+  metrics_.count_request(route_, 200);
+  metrics_.prompt_tokens.add(request.prompt_tokens);
+  metrics_.running.add(1);
+  log_access(200);
+  const auto id = state_.next_response_id.fetch_add(1, std::memory_order_relaxed);
+  completion_.emplace(std::move(request), state_.pool, id, static_cast<int64_t>(std::time(nullptr)));
+  next_token_ = 0;
+  if (!completion_->request().stream) {
+    // The whole answer is ready when its last token would have been streamed, so streaming and
+    // non-streaming requests of the same length take the same time.
+    const auto last_token = completion_->request().output_tokens - 1;
+    return at(arrival_ + state_.ttft + last_token * state_.itl, &Session::send_full_completion);
+  }
+  if (mode_.http10) mode_.keep_alive = false;  // the stream ends when the connection does
+  send_stream_head();
+}
+
+// Runs `step` at the absolute `deadline`, at once if it has passed: late tokens catch up rather
+// than shifting every later one (no accumulated drift).
+void Session::at(Clock::time_point deadline, Step step) {
+  if (deadline <= Clock::now()) return (this->*step)();
+  timer_.expires_at(deadline);
+  timer_.async_wait([self = shared_from_this(), step](error_code ec) {
+    if (ec) return self->close();
+    (self.get()->*step)();
+  });
+}
+
+void Session::send_full_completion() {
+  const std::string body = completion_->full_body();
+  metrics_.generation_tokens.add(completion_->request().output_tokens);
+  out_.clear();
+  append_response_head(out_, 200, kJson, body.size(), mode_);
+  out_ += body;
+  write_then(&Session::finish_generation);
+}
+
+// Headers go out at once, as a real server's would; the first token follows at arrival + ttft.
+void Session::send_stream_head() {
+  out_.clear();
+  append_stream_head(out_, mode_);
+  write_then(&Session::send_token);
+}
+
+// Token i leaves at arrival + ttft + i*itl, each in its own write so the client sees one arrival
+// per token.
+void Session::send_token() {
+  const auto deadline = arrival_ + state_.ttft + next_token_ * state_.itl;
+  if (deadline > Clock::now()) return at(deadline, &Session::send_token);
+  const auto now = Clock::now();
+  if (next_token_ == 0)
+    metrics_.time_to_first_token.observe_ns((now - arrival_).count());
+  else
+    metrics_.inter_token_latency.observe_ns((now - last_token_sent_).count());
+  last_token_sent_ = now;
+
+  event_.clear();
+  completion_->append_token_event(event_, next_token_);
+  out_.clear();
+  append_stream_data(out_, event_, !mode_.http10);
+  metrics_.generation_tokens.add(1);
+  ++next_token_;
+  write_then(next_token_ < completion_->request().output_tokens ? &Session::send_token : &Session::send_stream_tail);
+}
+
+void Session::send_stream_tail() {
+  const bool chunked = !mode_.http10;
+  out_.clear();
+  if (completion_->request().include_usage) {
+    event_.clear();
+    completion_->append_usage_event(event_);
+    append_stream_data(out_, event_, chunked);
+  }
+  append_stream_data(out_, kDoneEvent, chunked);
+  if (chunked) out_ += kLastChunk;
+  write_then(&Session::finish_generation);
+}
+
+void Session::finish_generation() {
+  metrics_.request_latency.observe_ns((Clock::now() - arrival_).count());
+  metrics_.running.add(-1);
+  completion_.reset();
+  next_request();
+}
+
+void Session::write_then(Step next) {
+  asio::async_write(socket_, asio::buffer(out_), [self = shared_from_this(), next](error_code ec, size_t) {
+    if (ec) {
+      if (self->completion_) self->metrics_.running.add(-1);  // client went away mid-response
+      self->completion_.reset();
+      return self->close();
+    }
+    (self.get()->*next)();
+  });
+}
+
+void Session::next_request() {
+  if (mode_.keep_alive) return read_header();
+  close();
+}
+
+void Session::close() {
+  error_code ignored;
+  timer_.cancel();
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+  socket_.close(ignored);
+}
+
+void Session::log_access(int status) const {
+  if (!state_.config.access_logs) return;
+  const auto& request = parser_->get();
+  std::fprintf(stderr, "%.*s %.*s %d\n", static_cast<int>(request.method_string().size()),
+               request.method_string().data(), static_cast<int>(request.target().size()), request.target().data(),
+               status);
+}
+
+}  // namespace aiperf::mock

@@ -1,0 +1,71 @@
+// Session: one client connection, served entirely on the io thread that owns its socket (so it
+// needs no strand). HTTP/1.1 keep-alive: requests are handled one after another; a generation
+// response paces its tokens on an absolute schedule from the request's arrival.
+#pragma once
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "completion_format.h"
+#include "http_wire.h"
+#include "routes.h"
+#include "server_state.h"
+
+namespace aiperf::mock {
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(boost::asio::ip::tcp::socket socket, ServerState& state, MetricsShard& metrics);
+
+  // Must run on the socket's executor.
+  void start() { read_header(); }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  using Step = void (Session::*)();
+
+  void read_header();
+  void read_body();
+  void handle_request();
+  void handle_generation(Api api);
+  void respond(int status, std::string_view content_type, std::string_view body);
+  void respond_error(int status, std::string_view message, std::string_view type);
+
+  void start_generation(GenerationRequest request);
+  void at(Clock::time_point deadline, Step step);
+  void send_full_completion();
+  void send_stream_head();
+  void send_token();
+  void send_stream_tail();
+  void finish_generation();
+
+  void write_then(Step next);
+  void next_request();
+  void close();
+  void log_access(int status) const;
+
+  boost::asio::ip::tcp::socket socket_;
+  boost::asio::steady_timer timer_;
+  boost::beast::flat_buffer buffer_;
+  std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
+  ServerState& state_;
+  MetricsShard& metrics_;
+  std::string out_;    // bytes of the write in flight
+  std::string event_;  // scratch for one SSE event before framing
+
+  // The request being answered.
+  Route route_ = Route::not_found;
+  ConnectionMode mode_;
+  Clock::time_point arrival_;
+  std::optional<CompletionFormatter> completion_;
+  int next_token_ = 0;
+  Clock::time_point last_token_sent_;
+};
+
+}  // namespace aiperf::mock

@@ -1,0 +1,149 @@
+#include "record_processor_service.h"
+
+#include "bus/socket.h"
+#include "log/log.h"
+#include "metrics/record_metrics.h"
+
+namespace aiperf::record_processor {
+namespace {
+
+// ISL text as AIPerf builds it: " ".join([system?, user_context?] + ["".join(contents) per text]).
+std::string input_text(const proto::RawRecord& raw) {
+  std::string out;
+  auto add = [&out, first = true](std::string_view part) mutable {
+    if (!first) out.push_back(' ');
+    out.append(part);
+    first = false;
+  };
+  if (!raw.system_message().empty()) add(raw.system_message());
+  if (!raw.user_context_message().empty()) add(raw.user_context_message());
+  for (const auto& turn : raw.sent_turns()) {
+    for (const auto& text : turn.texts()) {
+      std::string joined;
+      for (const auto& c : text.contents()) joined += c;
+      add(joined);
+    }
+  }
+  return out;
+}
+
+void fill_metadata(const proto::RawRecord& raw, const std::string& processor_id, proto::RecordMetadata* m) {
+  const auto& credit = raw.credit();
+  const int64_t wall0 = raw.start_wall_ns();
+  auto to_wall = [&](int64_t perf) { return wall0 + (perf - raw.start_perf_ns()); };
+  m->set_session_num(credit.id());
+  m->set_x_request_id(raw.x_request_id());
+  m->set_x_correlation_id(credit.x_correlation_id());
+  m->set_conversation_id(credit.conversation_id());
+  m->set_turn_index(credit.turn_index());
+  m->set_credit_issued_ns(credit.issued_at_wall_ns());
+  m->set_request_start_ns(wall0);
+  if (raw.ack_perf_ns() > 0 && raw.streaming()) m->set_request_ack_ns(to_wall(raw.ack_perf_ns()));
+  m->set_request_end_ns(to_wall(raw.end_perf_ns()));
+  m->set_worker_id(raw.worker_id());
+  m->set_record_processor_id(processor_id);
+  m->set_phase(credit.phase());
+  m->set_was_cancelled(raw.was_cancelled());
+  if (raw.was_cancelled()) m->set_cancellation_time_ns(to_wall(raw.cancellation_perf_ns()));
+  m->set_intended_start_ns(credit.intended_send_wall_ns());
+}
+
+}  // namespace
+
+metrics::MetricContext metric_context_for(const config::RunConfig& config, const endpoints::EndpointInfo& endpoint) {
+  metrics::MetricContext ctx;
+  ctx.streaming = config.endpoint.streaming && endpoint.supports_streaming;
+  ctx.produces_tokens = endpoint.produces_tokens;
+  ctx.tokenizes_input = endpoint.tokenizes_input;
+  ctx.use_server_token_count = config.endpoint.use_server_token_count;
+  return ctx;
+}
+
+proto::MetricRecord process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& endpoint,
+                                   const tok::Tokenizer& tokenizer, const metrics::MetricContext& ctx,
+                                   bool use_server_token_count, const std::string& processor_id) {
+  endpoints::ParseResult parsed = endpoints::parse_response(endpoint, raw);
+
+  metrics::ParsedRecord r;
+  r.start_perf_ns = raw.start_perf_ns();
+  r.ack_perf_ns = raw.ack_perf_ns();
+  r.end_perf_ns = raw.end_perf_ns();
+  r.start_wall_ns = raw.start_wall_ns();
+  r.responses = std::move(parsed.responses);
+  r.usage = parsed.usage;
+  r.error = std::move(parsed.error);
+  if (!raw.sent_turns().empty() && raw.sent_turns().rbegin()->has_max_tokens())
+    r.requested_osl = raw.sent_turns().rbegin()->max_tokens();
+
+  if (endpoint.tokenizes_input) {
+    if (use_server_token_count) {
+      if (r.usage && r.usage->prompt_tokens) r.input_tokens = r.usage->prompt_tokens;
+    } else {
+      r.input_tokens = static_cast<int64_t>(tokenizer.count(input_text(raw)));
+    }
+  }
+  if (r.valid() && endpoint.produces_tokens) {
+    if (use_server_token_count) {
+      if (r.usage && r.usage->completion_tokens) {
+        const int64_t reasoning = r.usage->reasoning_tokens.value_or(0);
+        r.output_tokens = *r.usage->completion_tokens - reasoning;
+        if (r.usage->reasoning_tokens) r.reasoning_tokens = reasoning;
+      }
+    } else {
+      // Count the concatenation, never per chunk: tokens merge across chunk boundaries.
+      std::string text, reasoning;
+      for (const auto& resp : r.responses) {
+        text += resp.text;
+        reasoning += resp.reasoning;
+      }
+      r.output_tokens = static_cast<int64_t>(tokenizer.count(text));
+      if (!reasoning.empty()) r.reasoning_tokens = static_cast<int64_t>(tokenizer.count(reasoning));
+    }
+  }
+
+  proto::MetricRecord rec;
+  rec.set_version(proto::PROTO_VERSION_CURRENT);
+  fill_metadata(raw, processor_id, rec.mutable_metadata());
+  metrics::compute_record_metrics(r, ctx, rec.mutable_metrics());
+  if (r.error) *rec.mutable_error() = *r.error;
+  return rec;
+}
+
+RecordProcessorService::RecordProcessorService(service::Identity identity, bus::Endpoints endpoints)
+    : Service(std::move(identity), std::move(endpoints)),
+      pull_(bus::make_socket(zmq::socket_type::pull)),
+      push_(bus::make_socket(zmq::socket_type::push)) {
+  pull_.connect(this->endpoints().raw_backend);
+  push_.connect(this->endpoints().records);
+  reactor().add_socket(pull_, [this] { on_raw_records(); });
+}
+
+void RecordProcessorService::on_configure(const config::RunConfig& config) {
+  endpoint_ = endpoints::find_endpoint(config.endpoint.type);
+  if (!endpoint_) throw std::runtime_error("unknown endpoint type " + config.endpoint.type);
+  if (!tokenizer_ || !config_ || config_->tokenizer.resolved_path != config.tokenizer.resolved_path)
+    tokenizer_ = tok::load_tokenizer(config.tokenizer.resolved_path);
+  context_ = metric_context_for(config, *endpoint_);
+  config_ = config;
+}
+
+void RecordProcessorService::on_raw_records() {
+  zmq::message_t frame;
+  // Bounded batch so bus commands are not starved under a flood of records.
+  for (int i = 0; i < 256 && pull_.recv(frame, zmq::recv_flags::dontwait); ++i) {
+    proto::RawRecord raw;
+    if (!bus::parse_proto(frame, raw) || raw.version() != proto::PROTO_VERSION_CURRENT) {
+      AIPERF_LOG(kError) << "dropping malformed raw record";
+      continue;
+    }
+    if (!config_) {
+      AIPERF_LOG(kError) << "raw record before configure";
+      continue;
+    }
+    proto::MetricRecord rec = process_record(raw, *endpoint_, *tokenizer_, context_,
+                                             config_->endpoint.use_server_token_count, identity().id);
+    bus::send_proto(push_, rec);
+  }
+}
+
+}  // namespace aiperf::record_processor

@@ -1,0 +1,44 @@
+// Record processor: raw records in (what the worker saw on the wire), metric records out.
+// Parses SSE/JSON, counts tokens with the run's tokenizer exactly as AIPerf does (ISL from
+// the prompt texts, OSL from the concatenated output, reasoning separately) and computes
+// every per-record metric. Replicated: raw records are fair-queued across processors.
+#pragma once
+#include <optional>
+#include <string>
+
+#include <zmq.hpp>
+
+#include "endpoints/endpoint.h"
+#include "metric_record.pb.h"
+#include "metrics/metric_context.h"
+#include "raw_record.pb.h"
+#include "service/service.h"
+#include "tokenizer/tokenizer.h"
+
+namespace aiperf::record_processor {
+
+class RecordProcessorService final : public service::Service {
+ public:
+  RecordProcessorService(service::Identity identity, bus::Endpoints endpoints);
+
+ private:
+  void on_configure(const config::RunConfig& config) override;
+  void on_raw_records();
+
+  zmq::socket_t pull_;
+  zmq::socket_t push_;
+  std::optional<config::RunConfig> config_;
+  const endpoints::EndpointInfo* endpoint_ = nullptr;
+  tok::TokenizerPtr tokenizer_;
+  metrics::MetricContext context_;
+};
+
+// Raw record -> metric record (exposed for tests). `tokenizer` counts ISL/OSL.
+proto::MetricRecord process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& endpoint,
+                                   const tok::Tokenizer& tokenizer, const metrics::MetricContext& ctx,
+                                   bool use_server_token_count, const std::string& processor_id);
+
+// AIPerf's metric context for a run configuration.
+metrics::MetricContext metric_context_for(const config::RunConfig& config, const endpoints::EndpointInfo& endpoint);
+
+}  // namespace aiperf::record_processor

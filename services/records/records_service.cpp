@@ -1,0 +1,101 @@
+#include "records_service.h"
+
+#include "bus/socket.h"
+#include "endpoints/endpoint.h"
+#include "log/log.h"
+#include "metrics/record_jsonl.h"
+#include "record_processor_service.h"
+#include "util/output_paths.h"
+
+namespace aiperf::records {
+namespace {
+constexpr int64_t kSecond = 1'000'000'000;
+// How long to wait for records still in the pipeline after the last credit returned.
+constexpr int64_t kRecordsDrainNs = 30 * kSecond;
+}  // namespace
+
+RecordsService::RecordsService(service::Identity identity, bus::Endpoints endpoints)
+    : Service(std::move(identity), std::move(endpoints)), pull_(bus::make_socket(zmq::socket_type::pull)) {
+  pull_.bind(this->endpoints().records);
+  reactor().add_socket(pull_, [this] { on_records(); });
+  subscribe(bus::topic::kPhase);
+  reactor().call_every(kSecond, [this] {
+    if (!config_) return;
+    proto::BusMessage msg;
+    auto* p = msg.mutable_records_progress();
+    p->set_phase(proto::PHASE_PROFILING);
+    p->set_success_records(success_);
+    p->set_error_records(errors_);
+    publish(bus::topic::kProgress, msg);
+  });
+}
+
+void RecordsService::on_configure(const config::RunConfig& config) {
+  const endpoints::EndpointInfo* ep = endpoints::find_endpoint(config.endpoint.type);
+  if (!ep) throw std::runtime_error("unknown endpoint type " + config.endpoint.type);
+  context_ = record_processor::metric_context_for(config, *ep);
+  aggregator_ = std::make_unique<metrics::Aggregator>(context_);
+  if (config.output.export_level != "summary") {
+    const std::string path = util::artifact_file(config, "profile_export.jsonl");
+    jsonl_.open(path, std::ios::binary | std::ios::trunc);
+    if (!jsonl_) throw std::runtime_error("cannot open " + path);
+  }
+  config_ = config;
+}
+
+void RecordsService::on_records() {
+  zmq::message_t frame;
+  for (int i = 0; i < 512 && pull_.recv(frame, zmq::recv_flags::dontwait); ++i) {
+    proto::MetricRecord rec;
+    if (!bus::parse_proto(frame, rec) || rec.version() != proto::PROTO_VERSION_CURRENT) {
+      AIPERF_LOG(kError) << "dropping malformed metric record";
+      continue;
+    }
+    if (rec.metadata().phase() != proto::PHASE_PROFILING || finished_ || !aggregator_) continue;
+    rec.has_error() ? ++errors_ : ++success_;
+    aggregator_->add(rec);
+    if (jsonl_.is_open()) {
+      jsonl_ << metrics::format_record_jsonl(rec, context_) << '\n';
+    }
+  }
+  maybe_finish();
+}
+
+void RecordsService::on_bus(std::string_view topic, const proto::BusMessage& msg) {
+  if (!msg.has_phase_event()) return;
+  const auto& ev = msg.phase_event();
+  if (ev.phase() != proto::PHASE_PROFILING) return;
+  if (ev.kind() == proto::PHASE_EVENT_START) profiling_start_wall_ns_ = ev.start_wall_ns();
+  if (ev.kind() == proto::PHASE_EVENT_COMPLETE && !profiling_complete_) {
+    profiling_complete_ = ev;
+    deadline_timer_ = reactor().call_after(kRecordsDrainNs, [this] {
+      if (finished_) return;
+      AIPERF_LOG(kError) << "records: only " << success_ + errors_ << " of " << profiling_complete_->completed()
+                         << " records arrived; finishing without the rest";
+      finish();
+    });
+    maybe_finish();
+  }
+}
+
+void RecordsService::maybe_finish() {
+  if (finished_ || !profiling_complete_) return;
+  if (success_ + errors_ >= profiling_complete_->completed()) finish();
+}
+
+void RecordsService::finish() {
+  finished_ = true;
+  reactor().cancel(deadline_timer_);
+  if (jsonl_.is_open()) jsonl_.flush();
+  proto::BusMessage msg;
+  proto::ProfileResults* results = msg.mutable_profile_results();
+  *results = aggregator_->finalize();
+  results->set_total_expected(profiling_complete_->completed());
+  results->set_start_ns(profiling_complete_->start_wall_ns());
+  results->set_end_ns(profiling_complete_->end_wall_ns());
+  results->set_was_cancelled(profiling_complete_->was_cancelled());
+  publish(bus::topic::kResults, msg);
+  AIPERF_LOG(kInfo) << "records: " << success_ << " successful, " << errors_ << " errors";
+}
+
+}  // namespace aiperf::records

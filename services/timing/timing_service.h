@@ -1,0 +1,61 @@
+// Timing service: owns the credit schedule. Binds the credit ROUTER, learns workers from
+// WorkerReady, runs the phases (warmup, then profiling) with PhaseRunner and publishes their
+// progress on the event bus.
+#pragma once
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <zmq.hpp>
+
+#include "phase_runner.h"
+#include "service/service.h"
+
+namespace aiperf::timing {
+
+class TimingService final : public service::Service, public CreditSink {
+ public:
+  TimingService(service::Identity identity, bus::Endpoints endpoints);
+
+ private:
+  // Service hooks.
+  void on_configure(const config::RunConfig& config) override;
+  void on_start() override;
+  void on_cancel() override;
+  void on_bus(std::string_view topic, const proto::BusMessage& msg) override;
+
+  // CreditSink.
+  std::string pick_worker() override;
+  void send(const std::string& worker_id, const proto::Credit& credit) override;
+  void cancel(const std::string& worker_id, const std::vector<uint64_t>& credit_ids) override;
+
+  void on_credit_socket();
+  void start_phase(size_t index);
+  void schedule_arrival();
+  void after_change();
+  void publish_phase(proto::PhaseEventKind kind);
+
+  zmq::socket_t router_;
+  std::optional<config::RunConfig> config_;
+  std::vector<ConversationInfo> conversations_;
+  bool dataset_ready_ = false;
+  bool configure_pending_ = false;
+
+  std::vector<PhaseConfig> phases_;
+  size_t phase_index_ = 0;
+  std::unique_ptr<PhaseRunner> runner_;
+  bool sending_complete_published_ = false;
+  int64_t phase_start_wall_ns_ = 0;
+  int64_t phase_start_ns_ = 0;
+  int64_t sent_end_wall_ns_ = 0;
+  int64_t next_arrival_ns_ = 0;
+  std::vector<bus::Reactor::TimerId> phase_timers_;
+  std::mt19937_64 rng_;
+  std::unordered_map<std::string, uint64_t> worker_load_;  // worker id -> credits in flight
+  std::unordered_map<uint64_t, std::string> credit_worker_;
+};
+
+}  // namespace aiperf::timing

@@ -1,0 +1,262 @@
+#include "worker_service.h"
+
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <boost/asio/post.hpp>
+#include <nlohmann/json.hpp>
+
+#include "bus/socket.h"
+#include "log/log.h"
+#include "raw_record.pb.h"
+#include "time/clock.h"
+#include "util/uuid.h"
+
+namespace aiperf::worker {
+namespace {
+constexpr const char* kUserAgent = "aiperf-cpp/0.1.0";
+
+void copy_error(const http::Error& from, proto::ErrorDetails* to) {
+  if (from.code) to->set_code(*from.code);
+  to->set_type(from.type);
+  to->set_message(from.message);
+}
+}  // namespace
+
+WorkerService::WorkerService(service::Identity identity, bus::Endpoints endpoints)
+    : Service(std::move(identity), std::move(endpoints)),
+      credit_(bus::make_socket(zmq::socket_type::dealer)),
+      dataset_(bus::make_socket(zmq::socket_type::dealer)),
+      raw_(bus::make_socket(zmq::socket_type::push)),
+      work_(boost::asio::make_work_guard(io_)) {
+  credit_.set(zmq::sockopt::routing_id, this->identity().id);
+  credit_.connect(this->endpoints().credit);
+  dataset_.connect(this->endpoints().dataset);
+  raw_.connect(this->endpoints().raw_frontend);
+  event_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  reactor().add_socket(credit_, [this] { on_credit_socket(); });
+  reactor().add_socket(dataset_, [this] { on_dataset_socket(); });
+  reactor().add_fd(event_fd_, [this] { on_completions(); });
+  io_thread_ = std::thread([this] { io_.run(); });
+}
+
+WorkerService::~WorkerService() {
+  work_.reset();
+  io_.stop();
+  if (io_thread_.joinable()) io_thread_.join();
+  if (event_fd_ >= 0) ::close(event_fd_);
+}
+
+void WorkerService::on_configure(const config::RunConfig& config) {
+  endpoint_ = endpoints::find_endpoint(config.endpoint.type);
+  if (!endpoint_) throw std::runtime_error("unknown endpoint type " + config.endpoint.type);
+  urls_.clear();
+  for (const auto& base : config.endpoint.urls) {
+    urls_.push_back(endpoints::build_url(base, *endpoint_, config.endpoint.custom_endpoint, config.endpoint.streaming));
+  }
+  http::ClientOptions opts;
+  opts.reuse = config.endpoint.connection_reuse_strategy == "never" ? http::ConnectionReuse::kNever
+                                                                     : http::ConnectionReuse::kPooled;
+  if (const char* verify = std::getenv("AIPERF_HTTP_SSL_VERIFY")) {
+    opts.verify_tls = std::string(verify) != "false" && std::string(verify) != "0";
+  }
+  const bool first = !config_.has_value();
+  config_ = config;
+  if (first) {
+    boost::asio::post(io_, [this, opts] { client_ = std::make_unique<http::HttpClient>(io_, opts); });
+    proto::CreditMessage ready;
+    ready.set_version(proto::PROTO_VERSION_CURRENT);
+    ready.mutable_ready()->set_worker_id(identity().id);
+    bus::send_proto(credit_, ready);
+  }
+}
+
+void WorkerService::on_credit_socket() {
+  zmq::message_t frame;
+  while (credit_.recv(frame, zmq::recv_flags::dontwait)) {
+    const int64_t now = steady_now_ns();
+    proto::CreditMessage msg;
+    if (!bus::parse_proto(frame, msg) || msg.version() != proto::PROTO_VERSION_CURRENT) continue;
+    if (msg.has_credit()) {
+      handle_credit(std::move(*msg.mutable_credit()), now);
+    } else if (msg.has_cancel()) {
+      std::vector<uint64_t> ids(msg.cancel().credit_ids().begin(), msg.cancel().credit_ids().end());
+      boost::asio::post(io_, [this, ids = std::move(ids)] {
+        for (uint64_t id : ids) {
+          auto k = credit_to_key_.find(id);
+          if (k == credit_to_key_.end()) continue;
+          if (auto c = cancels_.find(k->second); c != cancels_.end()) c->second->cancel();
+        }
+      });
+    }
+  }
+}
+
+void WorkerService::handle_credit(proto::Credit credit, int64_t received_perf_ns) {
+  auto it = conversations_.find(credit.conversation_id());
+  if (it != conversations_.end()) {
+    InFlight job;
+    job.credit = std::move(credit);
+    job.received_perf_ns = received_perf_ns;
+    job.conversation = it->second.get();
+    dispatch(std::move(job));
+    return;
+  }
+  auto& waiting = awaiting_conversation_[credit.conversation_id()];
+  if (waiting.empty()) {
+    proto::ConversationRequest req;
+    req.set_version(proto::PROTO_VERSION_CURRENT);
+    req.set_conversation_id(credit.conversation_id());
+    bus::send_proto(dataset_, req);
+  }
+  waiting.emplace_back(std::move(credit), received_perf_ns);
+}
+
+void WorkerService::on_dataset_socket() {
+  zmq::message_t frame;
+  while (dataset_.recv(frame, zmq::recv_flags::dontwait)) {
+    proto::ConversationResponse resp;
+    if (!bus::parse_proto(frame, resp)) continue;
+    const std::string id = resp.conversation().session_id();
+    auto waiting = awaiting_conversation_.extract(id);
+    if (waiting.empty()) continue;
+    if (resp.has_error()) {
+      // The credit still yields exactly one record: an error record.
+      AIPERF_LOG(kError) << "conversation fetch failed: " << resp.error().message();
+      for (auto& [credit, received] : waiting.mapped()) {
+        InFlight job;
+        job.credit = std::move(credit);
+        job.received_perf_ns = received;
+        const uint64_t key = next_key_++;
+        in_flight_.emplace(key, std::move(job));
+        http::Result failed;
+        failed.start_perf_ns = failed.end_perf_ns = steady_now_ns();
+        failed.start_wall_ns = wall_now_ns();
+        failed.error = http::Error{std::nullopt, resp.error().type(), resp.error().message()};
+        finish(key, std::move(failed));
+      }
+      continue;
+    }
+    auto& slot = conversations_[id];
+    slot = std::make_unique<proto::Conversation>(std::move(*resp.mutable_conversation()));
+    for (auto& [credit, received] : waiting.mapped()) {
+      InFlight job;
+      job.credit = std::move(credit);
+      job.received_perf_ns = received;
+      job.conversation = slot.get();
+      dispatch(std::move(job));
+    }
+  }
+}
+
+void WorkerService::dispatch(InFlight job) {
+  const proto::Conversation& conv = *job.conversation;
+  const uint32_t turn_index = std::min<uint32_t>(job.credit.turn_index(), conv.turns_size() - 1);
+  const proto::Turn& turn = conv.turns(turn_index);
+  const auto& ep = config_->endpoint;
+
+  job.model = turn.model().empty() ? ep.model_names.at(0) : turn.model();
+  endpoints::PayloadOptions popts;
+  popts.model = job.model;
+  popts.streaming = ep.streaming;
+  popts.use_legacy_max_tokens = ep.use_legacy_max_tokens;
+  popts.use_server_token_count = ep.use_server_token_count;
+  popts.extra_inputs = &config_->input.extra_inputs;
+  job.payload = endpoints::build_payload(*endpoint_, popts, {&turn}, conv.system_message(), conv.user_context_message());
+  job.x_request_id = util::uuid4();
+
+  http::Request req;
+  const uint32_t url_index = job.credit.has_url_index() ? job.credit.url_index() : 0;
+  req.url = urls_[url_index % urls_.size()];
+  req.headers = {{"User-Agent", kUserAgent},
+                 {"X-Request-ID", job.x_request_id},
+                 {"X-Correlation-ID", job.credit.x_correlation_id()}};
+  for (const auto& h : config_->input.headers) req.headers.push_back(h);
+  if (!ep.api_key.empty()) req.headers.emplace_back("Authorization", "Bearer " + ep.api_key);
+  req.headers.emplace_back("Content-Type", "application/json");
+  req.headers.emplace_back("Accept", ep.streaming ? "text/event-stream" : "application/json");
+  req.body = job.payload;
+
+  http::SendOptions sopts;
+  sopts.timeout_seconds = ep.timeout_seconds;
+  const uint64_t key = next_key_++;
+  const uint64_t credit_id = job.credit.id();
+  in_flight_.emplace(key, std::move(job));
+
+  boost::asio::post(io_, [this, key, credit_id, req = std::move(req), sopts]() mutable {
+    credit_to_key_[credit_id] = key;
+    cancels_[key] = client_->send(std::move(req), sopts, [this, key, credit_id](http::Result&& result) {
+      cancels_.erase(key);
+      credit_to_key_.erase(credit_id);
+      {
+        std::lock_guard lock(done_mu_);
+        done_.push_back(Done{key, std::move(result)});
+      }
+      const uint64_t one = 1;
+      (void)!::write(event_fd_, &one, sizeof one);
+    });
+  });
+}
+
+void WorkerService::on_completions() {
+  uint64_t count;
+  (void)!::read(event_fd_, &count, sizeof count);
+  std::vector<Done> batch;
+  {
+    std::lock_guard lock(done_mu_);
+    batch.swap(done_);
+  }
+  for (auto& d : batch) finish(d.key, std::move(d.result));
+}
+
+void WorkerService::finish(uint64_t key, http::Result&& result) {
+  auto node = in_flight_.extract(key);
+  if (node.empty()) return;
+  InFlight& job = node.mapped();
+
+  proto::RawRecord rec;
+  rec.set_version(proto::PROTO_VERSION_CURRENT);
+  *rec.mutable_credit() = job.credit;
+  rec.set_worker_id(identity().id);
+  rec.set_x_request_id(job.x_request_id);
+  rec.set_model(job.model);
+  rec.set_credit_received_perf_ns(job.received_perf_ns);
+  rec.set_start_perf_ns(result.start_perf_ns);
+  rec.set_ack_perf_ns(result.ack_perf_ns);
+  rec.set_end_perf_ns(result.end_perf_ns);
+  rec.set_start_wall_ns(result.start_wall_ns);
+  rec.set_status_code(result.status);
+  rec.set_content_type(std::move(result.content_type));
+  rec.set_streaming(config_->endpoint.streaming);
+  rec.mutable_chunks()->Reserve(static_cast<int>(result.chunks.size()));
+  for (auto& c : result.chunks) {
+    auto* chunk = rec.add_chunks();
+    chunk->set_perf_ns(c.perf_ns);
+    chunk->set_data(std::move(c.data));
+  }
+  if (result.error) copy_error(*result.error, rec.mutable_error());
+  rec.set_was_cancelled(result.cancelled);
+  if (result.cancelled) rec.set_cancellation_perf_ns(result.end_perf_ns);
+  if (const proto::Conversation* conv = job.conversation) {
+    const uint32_t turn_index = std::min<uint32_t>(job.credit.turn_index(), conv->turns_size() - 1);
+    *rec.add_sent_turns() = conv->turns(turn_index);
+    rec.set_system_message(conv->system_message());
+    rec.set_user_context_message(conv->user_context_message());
+  }
+  if (config_->output.export_level == "raw") rec.set_payload(std::move(job.payload));
+
+  bus::send_proto(raw_, rec);
+  return_credit(job.credit, result.cancelled, result.error ? result.error->message : "");
+}
+
+void WorkerService::return_credit(const proto::Credit& credit, bool cancelled, const std::string& error) {
+  proto::CreditMessage msg;
+  msg.set_version(proto::PROTO_VERSION_CURRENT);
+  auto* ret = msg.mutable_credit_return();
+  *ret->mutable_credit() = credit;
+  ret->set_cancelled(cancelled);
+  if (!error.empty()) ret->set_error(error);
+  bus::send_proto(credit_, msg);
+}
+
+}  // namespace aiperf::worker

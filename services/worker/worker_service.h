@@ -1,0 +1,86 @@
+// Worker: turns credits into HTTP requests. Two threads:
+//  - the reactor thread owns every ZeroMQ socket (credits, conversations, raw results) and
+//    builds request payloads;
+//  - the io thread owns the HttpClient and nothing else, so the hot path (send, receive,
+//    timestamp each chunk) never waits on ZeroMQ or JSON work.
+// Finished requests cross back through a mutex-guarded queue signalled by an eventfd.
+// Every credit is returned exactly once, after its record has been pushed.
+#pragma once
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <zmq.hpp>
+
+#include "credit.pb.h"
+#include "dataset.pb.h"
+#include "endpoints/endpoint.h"
+#include "http/http_client.h"
+#include "service/service.h"
+
+namespace aiperf::worker {
+
+class WorkerService final : public service::Service {
+ public:
+  WorkerService(service::Identity identity, bus::Endpoints endpoints);
+  ~WorkerService() override;
+
+ private:
+  struct InFlight {
+    proto::Credit credit;
+    int64_t received_perf_ns = 0;
+    std::string x_request_id;
+    std::string model;
+    std::string payload;
+    const proto::Conversation* conversation = nullptr;
+  };
+  struct Done {
+    uint64_t key;
+    http::Result result;
+  };
+
+  void on_configure(const config::RunConfig& config) override;
+
+  void on_credit_socket();
+  void on_dataset_socket();
+  void on_completions();
+  void handle_credit(proto::Credit credit, int64_t received_perf_ns);
+  void dispatch(InFlight job);
+  void finish(uint64_t key, http::Result&& result);
+  void return_credit(const proto::Credit& credit, bool cancelled, const std::string& error);
+
+  std::optional<config::RunConfig> config_;
+  const endpoints::EndpointInfo* endpoint_ = nullptr;
+  std::vector<std::string> urls_;
+
+  zmq::socket_t credit_;
+  zmq::socket_t dataset_;
+  zmq::socket_t raw_;
+
+  std::unordered_map<std::string, std::unique_ptr<proto::Conversation>> conversations_;
+  std::unordered_map<std::string, std::vector<std::pair<proto::Credit, int64_t>>> awaiting_conversation_;
+  std::unordered_map<uint64_t, InFlight> in_flight_;  // key: local request sequence
+  uint64_t next_key_ = 0;
+
+  // io thread
+  boost::asio::io_context io_;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
+  std::unique_ptr<http::HttpClient> client_;                  // io thread only
+  std::unordered_map<uint64_t, http::CancelHandlePtr> cancels_;  // io thread only
+  std::unordered_map<uint64_t, uint64_t> credit_to_key_;       // io thread only
+  std::thread io_thread_;
+
+  // io thread -> reactor thread
+  int event_fd_ = -1;
+  std::mutex done_mu_;
+  std::vector<Done> done_;
+};
+
+}  // namespace aiperf::worker

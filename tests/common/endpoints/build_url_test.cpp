@@ -1,0 +1,58 @@
+#include <catch2/catch.hpp>
+
+#include "endpoints/endpoint.h"
+
+using aiperf::endpoints::build_url;
+using aiperf::endpoints::EndpointInfo;
+using aiperf::endpoints::find_endpoint;
+
+TEST_CASE("endpoint table has chat and completions with spec values") {
+  const EndpointInfo* chat = find_endpoint("chat");
+  REQUIRE(chat);
+  CHECK(chat->path == "/v1/chat/completions");
+  CHECK(chat->metrics_title == "LLM Metrics");
+  CHECK(chat->supports_streaming);
+  CHECK(chat->produces_tokens);
+  CHECK(chat->tokenizes_input);
+  const EndpointInfo* completions = find_endpoint("completions");
+  REQUIRE(completions);
+  CHECK(completions->path == "/v1/completions");
+  CHECK(find_endpoint("nope") == nullptr);
+  CHECK(aiperf::endpoints::endpoint_type_names() == std::vector<std::string>{"chat", "completions"});
+}
+
+TEST_CASE("build_url follows spec 5.2") {
+  const EndpointInfo& chat = *find_endpoint("chat");
+  CHECK(build_url("http://localhost:8000", chat, "", true) ==
+        "http://localhost:8000/v1/chat/completions");
+  SECTION("trailing slashes stripped") {
+    CHECK(build_url("http://localhost:8000/", chat, "", false) ==
+          "http://localhost:8000/v1/chat/completions");
+    CHECK(build_url("http://localhost:8000//", chat, "", false) ==
+          "http://localhost:8000/v1/chat/completions");
+  }
+  SECTION("/v1 de-duplicated") {
+    CHECK(build_url("http://localhost:8000/v1", chat, "", false) ==
+          "http://localhost:8000/v1/chat/completions");
+    CHECK(build_url("http://localhost:8000/v1/", chat, "", false) ==
+          "http://localhost:8000/v1/chat/completions");
+    CHECK(build_url("http://localhost:8000/api/v2", chat, "", false) ==
+          "http://localhost:8000/api/v2/v1/chat/completions");
+  }
+  SECTION("custom endpoint replaces the path, leading slashes dropped") {
+    CHECK(build_url("http://localhost:8000", chat, "/custom/generate", false) ==
+          "http://localhost:8000/custom/generate");
+    CHECK(build_url("http://localhost:8000/v1", chat, "v1/chat/completions", false) ==
+          "http://localhost:8000/v1/v1/chat/completions");
+  }
+  SECTION("http:// prepended when there is no scheme") {
+    CHECK(build_url("localhost:8000", chat, "", false) == "http://localhost:8000/v1/chat/completions");
+    CHECK(build_url("https://api.example.com", chat, "", false) ==
+          "https://api.example.com/v1/chat/completions");
+  }
+  SECTION("query parameters of the base URL are kept") {
+    CHECK(build_url("http://h:1/v1?api-version=2", chat, "", false) ==
+          "http://h:1/v1/chat/completions?api-version=2");
+    CHECK(build_url("http://h:1?a=1", chat, "/x?b=2", false) == "http://h:1/x?a=1&b=2");
+  }
+}

@@ -1,0 +1,277 @@
+#include "http/http_client.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <catch2/catch.hpp>
+
+#include "client_test_support.h"
+#include "fakes/fake_http_server.h"
+
+using namespace aiperf;
+using aiperf::testing::body_of;
+using aiperf::testing::FakeHttpServer;
+using aiperf::testing::FakeRequest;
+using aiperf::testing::FakeResponse;
+using aiperf::testing::run_request;
+
+namespace {
+
+http::Request post(const FakeHttpServer& server, std::string body = "{}") {
+  http::Request r;
+  r.url = "http://127.0.0.1:" + std::to_string(server.port()) + "/v1/chat/completions";
+  r.headers = {{"Content-Type", "application/json"}, {"X-Request-ID", "req-1"}};
+  r.body = std::move(body);
+  return r;
+}
+
+FakeResponse ok(std::string body) {
+  FakeResponse r;
+  r.headers = {{"Content-Type", "application/json"}};
+  r.body_parts = {std::move(body)};
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("request is sent with the given headers, Host and Content-Length") {
+  FakeHttpServer server([](const FakeRequest&) { return ok(R"({"ok":true})"); });
+  boost::asio::io_context io;
+  http::HttpClient client(io, {});
+  const auto r = run_request(io, client, post(server, R"({"x":1})"));
+  REQUIRE_FALSE(r.error);
+  CHECK(r.status == 200);
+  CHECK(r.reason == "OK");
+  CHECK(r.content_type == "application/json");
+  CHECK(body_of(r) == R"({"ok":true})");
+  CHECK_FALSE(r.connection_reused);
+  CHECK(r.start_perf_ns > 0);
+  CHECK(r.start_wall_ns > 0);
+  CHECK(r.start_perf_ns <= r.ack_perf_ns);
+  CHECK(r.ack_perf_ns <= r.end_perf_ns);
+
+  const auto requests = server.requests();
+  REQUIRE(requests.size() == 1);
+  const FakeRequest& q = requests[0];
+  CHECK(q.method == "POST");
+  CHECK(q.target == "/v1/chat/completions");
+  CHECK(q.body == R"({"x":1})");
+  CHECK(q.header("Content-Type") == "application/json");
+  CHECK(q.header("X-Request-ID") == "req-1");
+  CHECK(q.header("Host") == "127.0.0.1:" + std::to_string(server.port()));
+  CHECK(q.header("Content-Length") == "7");
+  CHECK(q.header_count("Content-Length") == 1);
+  CHECK(q.header("User-Agent").empty());  // nothing added beyond Host and Content-Length
+}
+
+TEST_CASE("streaming body arrives as one chunk per part with increasing timestamps") {
+  const std::vector<std::string> parts = {"data: 1\n\n", "data: 2\n\n", "data: 3\n\n",
+                                          "data: [DONE]\n\n"};
+  FakeHttpServer server([&](const FakeRequest&) {
+    FakeResponse r;
+    r.headers = {{"Content-Type", "text/event-stream"}};
+    r.body_parts = parts;
+    r.chunked = true;
+    r.gate_parts = true;  // the next part goes out only once the client saw this one
+    return r;
+  });
+  boost::asio::io_context io;
+  http::HttpClient client(io, {});
+  std::vector<std::pair<int64_t, std::string>> seen;
+  http::SendOptions options;
+  options.on_chunk = [&](int64_t t, const std::string& data) {
+    seen.emplace_back(t, data);
+    server.release();
+  };
+  const auto r = run_request(io, client, post(server), options);
+  REQUIRE_FALSE(r.error);
+  CHECK(r.content_type == "text/event-stream");
+  REQUIRE(r.chunks.size() == parts.size());
+  REQUIRE(seen.size() == parts.size());
+  for (size_t i = 0; i < parts.size(); ++i) {
+    CHECK(r.chunks[i].data == parts[i]);
+    CHECK(seen[i].first == r.chunks[i].perf_ns);
+    CHECK(seen[i].second == parts[i]);
+    if (i > 0) CHECK(r.chunks[i].perf_ns > r.chunks[i - 1].perf_ns);
+  }
+  CHECK(r.ack_perf_ns == r.chunks.front().perf_ns);  // head and first part in one read
+  CHECK(r.end_perf_ns == r.chunks.back().perf_ns);
+}
+
+TEST_CASE("keep-alive: the second request reuses the pooled connection") {
+  FakeHttpServer server([](const FakeRequest&) { return ok("hi"); });
+  boost::asio::io_context io;
+  http::HttpClient client(io, {});
+  const auto first = run_request(io, client, post(server));
+  const auto second = run_request(io, client, post(server));
+  REQUIRE_FALSE(first.error);
+  REQUIRE_FALSE(second.error);
+  CHECK_FALSE(first.connection_reused);
+  CHECK(second.connection_reused);
+  CHECK(server.connections_accepted() == 1);
+}
+
+TEST_CASE("ConnectionReuse::kNever opens a connection per request") {
+  FakeHttpServer server([](const FakeRequest&) { return ok("hi"); });
+  boost::asio::io_context io;
+  http::ClientOptions options;
+  options.reuse = http::ConnectionReuse::kNever;
+  http::HttpClient client(io, options);
+  for (int i = 0; i < 3; ++i) {
+    const auto r = run_request(io, client, post(server));
+    REQUIRE_FALSE(r.error);
+    CHECK_FALSE(r.connection_reused);
+  }
+  CHECK(server.connections_accepted() == 3);
+}
+
+TEST_CASE("servers that close after every response work for sequential requests") {
+  SECTION("Connection: close") {
+    FakeHttpServer server([](const FakeRequest&) {
+      auto r = ok("bye");
+      r.close_after = true;
+      return r;
+    });
+    boost::asio::io_context io;
+    http::HttpClient client(io, {});
+    for (int i = 0; i < 5; ++i) {
+      const auto r = run_request(io, client, post(server));
+      REQUIRE_FALSE(r.error);
+      CHECK(body_of(r) == "bye");
+      CHECK_FALSE(r.connection_reused);
+    }
+    CHECK(server.connections_accepted() == 5);
+  }
+  SECTION("HTTP/1.0 with the body delimited by the close (llama.cpp style)") {
+    FakeHttpServer server([](const FakeRequest&) {
+      auto r = ok("data: x\n\n");
+      r.body_parts.push_back("data: y\n\n");
+      r.http10 = true;
+      return r;
+    });
+    boost::asio::io_context io;
+    http::HttpClient client(io, {});
+    for (int i = 0; i < 5; ++i) {
+      const auto r = run_request(io, client, post(server));
+      REQUIRE_FALSE(r.error);
+      CHECK(body_of(r) == "data: x\n\ndata: y\n\n");
+    }
+    CHECK(server.connections_accepted() == 5);
+  }
+}
+
+TEST_CASE("a pooled connection the server closed silently is retried on a fresh one") {
+  FakeHttpServer server([](const FakeRequest&) {
+    auto r = ok("once");
+    r.close_silently = true;
+    return r;
+  });
+  boost::asio::io_context io;
+  http::HttpClient client(io, {});
+  REQUIRE_FALSE(run_request(io, client, post(server)).error);
+  const auto second = run_request(io, client, post(server));
+  REQUIRE_FALSE(second.error);
+  CHECK(body_of(second) == "once");
+  CHECK_FALSE(second.connection_reused);
+  CHECK(server.connections_accepted() == 2);
+  CHECK(server.requests().size() <= 3);
+}
+
+TEST_CASE("connection refused is a ClientConnectorError naming host and port") {
+  boost::asio::io_context io;
+  uint16_t port;
+  {
+    boost::asio::ip::tcp::acceptor probe(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
+    port = probe.local_endpoint().port();
+  }  // closed: nothing listens there now
+  http::HttpClient client(io, {});
+  http::Request req;
+  req.url = "http://127.0.0.1:" + std::to_string(port) + "/v1/completions";
+  const auto r = run_request(io, client, req);
+  REQUIRE(r.error);
+  CHECK_FALSE(r.error->code);
+  CHECK(r.error->type == "ClientConnectorError");
+  CHECK(r.error->message == "Cannot connect to host 127.0.0.1:" + std::to_string(port) +
+                                " ssl:default [Connection refused]");
+  CHECK(r.status == 0);
+  CHECK(r.ack_perf_ns == 0);
+}
+
+TEST_CASE("HTTP 500 is an error with the reason as type and the body as message") {
+  FakeHttpServer server([](const FakeRequest&) {
+    FakeResponse r;
+    r.status = 500;
+    r.body_parts = {R"({"error":"model exploded"})"};
+    return r;
+  });
+  boost::asio::io_context io;
+  http::HttpClient client(io, {});
+  const auto r = run_request(io, client, post(server));
+  REQUIRE(r.error);
+  CHECK(r.error->code == 500);
+  CHECK(r.error->type == "Internal Server Error");
+  CHECK(r.error->message == R"({"error":"model exploded"})");
+  CHECK(r.status == 500);
+}
+
+TEST_CASE("a server that never answers times out") {
+  FakeHttpServer server([](const FakeRequest&) {
+    FakeResponse r;
+    r.never_answer = true;
+    return r;
+  });
+  boost::asio::io_context io;
+  http::HttpClient client(io, {});
+  http::SendOptions options;
+  options.timeout_seconds = 0.2;
+  const auto r = run_request(io, client, post(server), options);
+  REQUIRE(r.error);
+  CHECK_FALSE(r.error->code);
+  CHECK(r.error->type == "TimeoutError");
+  CHECK(r.error->message == "Request timed out after 0.2 seconds");
+  CHECK_FALSE(r.cancelled);
+}
+
+TEST_CASE("cancel mid-stream ends the request with 499") {
+  FakeHttpServer server([](const FakeRequest&) {
+    FakeResponse r;
+    r.headers = {{"Content-Type", "text/event-stream"}};
+    r.body_parts = {"data: 1\n\n", "data: 2\n\n"};
+    r.chunked = true;
+    r.gate_parts = true;  // never released: the stream stalls after the first part
+    return r;
+  });
+  boost::asio::io_context io;
+  http::HttpClient client(io, {});
+  http::CancelHandlePtr handle;
+  std::optional<http::Result> result;
+  http::SendOptions options;
+  options.on_chunk = [&](int64_t, const std::string&) { handle->cancel(); };
+  handle = client.send(post(server), options, [&](http::Result&& r) { result = std::move(r); });
+  io.run();
+  REQUIRE(result);
+  REQUIRE(result->error);
+  CHECK(result->error->code == 499);
+  CHECK(result->error->type == "RequestCancellationError");
+  CHECK(result->error->message == "Request cancelled by external signal");
+  CHECK(result->cancelled);
+  CHECK(result->chunks.size() == 1);
+  handle->cancel();  // after completion: a no-op
+}
+
+TEST_CASE("failures before any I/O call back after send() returns, exactly once") {
+  boost::asio::io_context io;
+  http::HttpClient client(io, {});
+  http::Request req;
+  req.url = "localhost:8000/v1";
+  int calls = 0;
+  std::optional<http::Result> result;
+  client.send(req, {}, [&](http::Result&& r) {
+    ++calls;
+    result = std::move(r);
+  });
+  CHECK(calls == 0);
+  io.run();
+  CHECK(calls == 1);
+  REQUIRE(result->error);
+  CHECK(result->error->type == "InvalidURL");
+}

@@ -1,0 +1,197 @@
+// End-to-end: the real `aiperf` binary against the real `aiperf-mock-server`, over loopback,
+// checking the files a user's scripts read.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <set>
+
+#include "process.h"
+
+using aiperf::test::MockServer;
+using aiperf::test::Process;
+using aiperf::test::read_file;
+using aiperf::test::read_lines;
+using nlohmann::json;
+
+namespace {
+
+const std::string kAiperf = std::string(AIPERF_BIN_DIR) + "/aiperf";
+
+struct Run {
+  int exit_code;
+  std::string out, err, dir;
+  json summary() const { return json::parse(read_file(dir + "/profile_export_aiperf.json")); }
+  std::vector<json> records() const {
+    std::vector<json> out;
+    for (const auto& l : read_lines(dir + "/profile_export.jsonl")) out.push_back(json::parse(l));
+    return out;
+  }
+};
+
+Run profile(const std::string& tmp, std::vector<std::string> args, double timeout_s = 120) {
+  const std::string dir = tmp + "/artifacts";
+  std::vector<std::string> full{"profile", "--artifact-dir", dir, "--tokenizer", "gpt2", "--ui-type", "none"};
+  full.insert(full.end(), args.begin(), args.end());
+  Process p(kAiperf, full, tmp, "aiperf");
+  auto rc = p.wait(timeout_s);
+  REQUIRE(rc.has_value());
+  return Run{*rc, p.out(), p.err(), dir};
+}
+
+}  // namespace
+
+TEST_CASE("streaming chat run writes AIPerf's files with exact token counts", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--ttft", "20", "--itl", "5"}, tmp);
+  Run run = profile(tmp, {"--model", "m", "--url", mock.url(), "--endpoint-type", "chat", "--streaming",
+                          "--concurrency", "4", "--request-count", "40", "--synthetic-input-tokens-mean", "100",
+                          "--output-tokens-mean", "12", "--extra-inputs", "ignore_eos:true", "--random-seed", "7"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.out.find("NVIDIA AIPerf | LLM Metrics") != std::string::npos);
+  CHECK(run.out.find("CLI Command: aiperf profile") != std::string::npos);
+
+  json s = run.summary();
+  CHECK(s["request_count"]["avg"] == 40);
+  CHECK(s["input_sequence_length"]["min"] == 100);
+  CHECK(s["input_sequence_length"]["max"] == 100);
+  CHECK(s["output_sequence_length"]["min"] == 12);
+  CHECK(s["output_sequence_length"]["max"] == 12);
+  CHECK(s["time_to_first_token"]["min"].get<double>() >= 20.0);  // the mock never answers earlier
+  CHECK(s["inter_token_latency"]["min"].get<double>() >= 4.0);
+  CHECK(s["time_to_first_token"]["unit"] == "ms");
+  CHECK(s.contains("error_summary"));
+
+  auto recs = run.records();
+  REQUIRE(recs.size() == 40);
+  std::set<uint64_t> session_nums;
+  for (const auto& r : recs) {
+    CHECK(r["metadata"]["benchmark_phase"] == "profiling");
+    CHECK(r["metrics"]["input_sequence_length"]["value"] == 100);
+    CHECK(r["metrics"]["output_sequence_length"]["value"] == 12);
+    CHECK(r["metrics"]["inter_chunk_latency"]["value"].size() == 11);
+    CHECK_FALSE(r.contains("error"));
+    session_nums.insert(r["metadata"]["session_num"].get<uint64_t>());
+  }
+  CHECK(session_nums.size() == 40);  // every credit produced exactly one record
+
+  json inputs = json::parse(read_file(run.dir + "/inputs.json"));
+  REQUIRE(inputs["data"].size() == 100);
+  CHECK(inputs["data"][0]["payloads"][0]["stream"] == true);
+  CHECK(inputs["data"][0]["payloads"][0]["ignore_eos"] == true);
+  CHECK(inputs["data"][0]["payloads"][0]["max_completion_tokens"] == 12);
+  CHECK(std::filesystem::exists(run.dir + "/profile_export_aiperf.csv"));
+  CHECK(read_file(run.dir + "/logs/aiperf.log").find(" - INFO - ") != std::string::npos);
+}
+
+TEST_CASE("same seed gives byte-identical inputs.json", "[e2e]") {
+  const std::string tmp1 = aiperf::test::make_temp_dir(), tmp2 = aiperf::test::make_temp_dir();
+  MockServer mock({"--fast"}, tmp1);
+  std::vector<std::string> args{"--model", "m", "--url", mock.url(), "--request-count", "4", "--concurrency", "2",
+                                "--num-dataset-entries", "5", "--random-seed", "42", "--isl", "30"};
+  Run a = profile(tmp1, args), b = profile(tmp2, args);
+  REQUIRE(a.exit_code == 0);
+  REQUIRE(b.exit_code == 0);
+  CHECK(read_file(a.dir + "/inputs.json") == read_file(b.dir + "/inputs.json"));
+}
+
+TEST_CASE("non-streaming completions run", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--fast"}, tmp);
+  Run run = profile(tmp, {"--model", "m", "--url", mock.url(), "--endpoint-type", "completions", "--request-count",
+                          "20", "--concurrency", "2", "--isl", "50", "--osl", "8", "--extra-inputs", "ignore_eos:true"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  json s = run.summary();
+  CHECK(s["request_count"]["avg"] == 20);
+  CHECK(s["output_sequence_length"]["avg"] == 8);
+  CHECK_FALSE(s.contains("time_to_first_token"));  // streaming-only metric
+  CHECK(run.records().size() == 20);
+}
+
+TEST_CASE("every request failing: error records, error summary, exit code 1", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--fast", "--error-rate", "100"}, tmp);
+  Run run = profile(tmp, {"--model", "m", "--url", mock.url(), "--request-count", "10", "--concurrency", "2"});
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 1);
+  json s = run.summary();
+  CHECK(s["error_request_count"]["avg"] == 10);
+  REQUIRE(s["error_summary"].size() == 1);
+  CHECK(s["error_summary"][0]["count"] == 10);
+  CHECK(s["error_summary"][0]["error_details"]["code"] == 500);
+  auto recs = run.records();
+  REQUIRE(recs.size() == 10);
+  for (const auto& r : recs) CHECK(r["error"]["code"] == 500);
+}
+
+TEST_CASE("connection refused becomes error records and the run ends", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  const int port = aiperf::test::free_port_range(1);
+  Run run = profile(tmp, {"--model", "m", "--url", "http://127.0.0.1:" + std::to_string(port), "--request-count", "6",
+                          "--concurrency", "2"});
+  CHECK(run.exit_code == 1);
+  auto recs = run.records();
+  REQUIRE(recs.size() == 6);
+  for (const auto& r : recs) CHECK(r["error"]["type"] == "ClientConnectorError");
+}
+
+TEST_CASE("killing the server mid-run: sent = completed + errors", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  auto mock = std::make_unique<MockServer>(std::vector<std::string>{"--ttft", "5", "--itl", "5"}, tmp);
+  const std::string dir = tmp + "/artifacts";
+  Process p(kAiperf,
+            {"profile", "--artifact-dir", dir, "--tokenizer", "gpt2", "--model", "m", "--url", mock->url(),
+             "--streaming", "--request-count", "400", "--concurrency", "4", "--osl", "20", "--extra-inputs",
+             "ignore_eos:true"},
+            tmp, "aiperf");
+  // Kill the server once some records exist, so the run has successes and failures.
+  REQUIRE(aiperf::test::wait_until([&] { return read_lines(dir + "/profile_export.jsonl").size() >= 20; }, 60));
+  mock->process().kill_now();
+  auto rc = p.wait(120);
+  REQUIRE(rc.has_value());
+  json s = json::parse(read_file(dir + "/profile_export_aiperf.json"));
+  const int ok = s["request_count"]["avg"].get<int>();
+  const int failed = s["error_request_count"]["avg"].get<int>();
+  CHECK(ok >= 20);
+  CHECK(failed > 0);
+  CHECK(ok + failed == 400);
+  CHECK(read_lines(dir + "/profile_export.jsonl").size() == 400);
+}
+
+TEST_CASE("a worker started separately over tcp joins the run", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--fast"}, tmp);
+  const int base = aiperf::test::free_port_range(7);
+  const std::string dir = tmp + "/artifacts";
+  Process controller(kAiperf,
+                     {"profile", "--artifact-dir", dir, "--tokenizer", "gpt2", "--model", "m", "--url", mock.url(),
+                      "--request-count", "30", "--concurrency", "3", "--zmq-host", "127.0.0.1", "--zmq-base-port",
+                      std::to_string(base), "--workers-max", "0", "--workers-remote", "1"},
+                     tmp, "aiperf");
+  Process worker(kAiperf, {"worker", "--controller", "tcp://127.0.0.1:" + std::to_string(base), "--service-id", "remote_worker_1"},
+                 tmp, "worker");
+  auto rc = controller.wait(120);
+  INFO(controller.out() << controller.err() << worker.err());
+  REQUIRE(rc.has_value());
+  CHECK(*rc == 0);
+  auto lines = read_lines(dir + "/profile_export.jsonl");
+  REQUIRE(lines.size() == 30);
+  for (const auto& l : lines) CHECK(json::parse(l)["metadata"]["worker_id"] == "remote_worker_1");
+  CHECK(worker.wait(30).has_value());  // the worker exits when the controller shuts the run down
+}
+
+TEST_CASE("invalid options: exit 2 naming the option, nothing written", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  Run bad_type = profile(tmp, {"--model", "m", "--endpoint-type", "bogus"});
+  CHECK(bad_type.exit_code == 2);
+  CHECK(bad_type.err.find("--endpoint-type") != std::string::npos);
+  Run bad_count = profile(tmp, {"--model", "m", "--concurrency", "10", "--request-count", "5"});
+  CHECK(bad_count.exit_code == 2);
+  CHECK(bad_count.err.find("--concurrency") != std::string::npos);
+  Run unknown = profile(tmp, {"--model", "m", "--no-such-option"});
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("--no-such-option") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(tmp + "/artifacts"));
+}
