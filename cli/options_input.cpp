@@ -27,9 +27,6 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--conversation-turn-mean,--session-turns-mean", in.turn_mean, "Mean turns per conversation")
       ->check(CLI::PositiveNumber)->group(c);
   app.add_option("--conversation-turn-stddev,--session-turns-stddev", in.turn_stddev, "")->group(c);
-  app.add_option("--conversation-turn-delay-mean,--session-turn-delay-mean", in.turn_delay_mean, "ms")->group(c);
-  app.add_option("--conversation-turn-delay-stddev,--session-turn-delay-stddev", in.turn_delay_stddev, "ms")->group(c);
-  app.add_option("--conversation-turn-delay-ratio,--session-delay-ratio", in.turn_delay_ratio, "")->group(c);
 }
 
 }  // namespace aiperf::cli

@@ -10,9 +10,11 @@ bool is_chat(const GenerationRequest& r) { return r.api == Api::chat; }
 
 std::string make_envelope(const GenerationRequest& request, uint64_t id, int64_t created, bool stream) {
   const char* prefix = is_chat(request) ? "chatcmpl-" : "cmpl-";
-  const char* object = is_chat(request) ? (stream ? "chat.completion.chunk" : "chat.completion") : "text_completion";
+  const char* object =
+      is_chat(request) ? (stream ? "chat.completion.chunk" : "chat.completion") : "text_completion";
   char head[160];
-  std::snprintf(head, sizeof head, "{\"id\":\"%s%016llx\",\"object\":\"%s\",\"created\":%lld,\"model\":", prefix,
+  std::snprintf(head, sizeof head,
+                "{\"id\":\"%s%016llx\",\"object\":\"%s\",\"created\":%lld,\"model\":", prefix,
                 static_cast<unsigned long long>(id), object, static_cast<long long>(created));
   std::string envelope = head;
   envelope += request.model_json;

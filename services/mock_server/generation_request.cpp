@@ -46,8 +46,7 @@ std::optional<int> optional_int(const json& body, const char* key, int minimum) 
   if (it == body.end() || it->is_null()) return std::nullopt;
   if (!it->is_number_integer()) throw BadRequest{std::string("'") + key + "' must be an integer"};
   const auto value = it->get<int64_t>();
-  if (value < minimum || value > 1'000'000)
-    throw BadRequest{std::string("'") + key + "' is out of range"};
+  if (value < minimum || value > 1'000'000) throw BadRequest{std::string("'") + key + "' is out of range"};
   return static_cast<int>(value);
 }
 

@@ -7,11 +7,16 @@ namespace {
 
 std::string_view status_line(int status) {
   switch (status) {
-    case 200: return "HTTP/1.1 200 OK\r\n";
-    case 400: return "HTTP/1.1 400 Bad Request\r\n";
-    case 404: return "HTTP/1.1 404 Not Found\r\n";
-    case 405: return "HTTP/1.1 405 Method Not Allowed\r\n";
-    default: return "HTTP/1.1 500 Internal Server Error\r\n";
+    case 200:
+      return "HTTP/1.1 200 OK\r\n";
+    case 400:
+      return "HTTP/1.1 400 Bad Request\r\n";
+    case 404:
+      return "HTTP/1.1 404 Not Found\r\n";
+    case 405:
+      return "HTTP/1.1 405 Method Not Allowed\r\n";
+    default:
+      return "HTTP/1.1 500 Internal Server Error\r\n";
   }
 }
 

@@ -25,9 +25,10 @@ int main(int argc, char** argv) {
   try {
     TextPool pool = load_text_pool(config);
     if (config.logs_info())
-      std::fprintf(stderr, "aiperf-mock-server: %zu output pieces (%s), %u io threads, ttft %.3g ms, itl %.3g ms\n",
-                   pool.size(), config.no_tokenizer ? "built-in words" : config.tokenizer.c_str(), config.workers,
-                   config.effective_ttft_ms(), config.effective_itl_ms());
+      std::fprintf(stderr,
+                   "aiperf-mock-server: %zu output pieces (%s), %u io threads, ttft %.3g ms, itl %.3g ms\n",
+                   pool.size(), config.no_tokenizer ? "built-in words" : config.tokenizer.c_str(),
+                   config.workers, config.effective_ttft_ms(), config.effective_itl_ms());
     MockServer server(config, std::move(pool));
     server.start();
     // Scripts and tests wait for this exact line.

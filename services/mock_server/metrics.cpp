@@ -43,8 +43,8 @@ std::string format_bound(double bound) {
 
 void LatencyHistogram::observe_ns(int64_t ns) {
   const double seconds = static_cast<double>(ns) * 1e-9;
-  const auto bucket = std::lower_bound(kLatencyBuckets.begin(), kLatencyBuckets.end(), seconds) -
-                      kLatencyBuckets.begin();
+  const auto bucket =
+      std::lower_bound(kLatencyBuckets.begin(), kLatencyBuckets.end(), seconds) - kLatencyBuckets.begin();
   buckets[bucket].add(1);
   sum_ns.add(ns);
 }
@@ -70,22 +70,31 @@ std::string Metrics::render() const {
   append_header(out, "requests_total", "counter", "Requests answered, by endpoint and HTTP status.");
   for (size_t route = 0; route < kRouteCount; ++route) {
     for (size_t code = 0; code < kStatusCodes.size(); ++code) {
-      const int64_t count = total([&](const MetricsShard& s) -> const ShardCounter& { return s.requests[route][code]; });
+      const int64_t count =
+          total([&](const MetricsShard& s) -> const ShardCounter& { return s.requests[route][code]; });
       if (count == 0) continue;
       const std::string labels = "{endpoint=\"" + std::string(kRouteLabels[route]) + "\",status=\"" +
                                  std::to_string(kStatusCodes[code]) + "\"}";
       append_sample(out, "requests_total", labels, static_cast<double>(count));
     }
   }
-  append_header(out, "prompt_tokens_total", "counter", "Prompt tokens received (character-based estimate).");
-  append_sample(out, "prompt_tokens_total", "",
-                static_cast<double>(total([](const MetricsShard& s) -> const ShardCounter& { return s.prompt_tokens; })));
-  append_header(out, "generation_tokens_total", "counter", "Output tokens sent.");
-  append_sample(out, "generation_tokens_total", "",
-                static_cast<double>(total([](const MetricsShard& s) -> const ShardCounter& { return s.generation_tokens; })));
-  append_header(out, "requests_running", "gauge", "Generation requests in progress.");
-  append_sample(out, "requests_running", "",
-                static_cast<double>(total([](const MetricsShard& s) -> const ShardCounter& { return s.running; })));
+  struct ScalarSpec {
+    const char* name;
+    const char* type;
+    const char* help;
+    ShardCounter MetricsShard::*member;
+  };
+  static constexpr ScalarSpec kScalars[] = {
+      {"prompt_tokens_total", "counter", "Prompt tokens received (character-based estimate).",
+       &MetricsShard::prompt_tokens},
+      {"generation_tokens_total", "counter", "Output tokens sent.", &MetricsShard::generation_tokens},
+      {"requests_running", "gauge", "Generation requests in progress.", &MetricsShard::running},
+  };
+  for (const ScalarSpec& spec : kScalars) {
+    append_header(out, spec.name, spec.type, spec.help);
+    const int64_t value = total([&](const MetricsShard& s) -> const ShardCounter& { return s.*spec.member; });
+    append_sample(out, spec.name, "", static_cast<double>(value));
+  }
 
   struct HistogramSpec {
     const char* name;
@@ -104,11 +113,13 @@ std::string Metrics::render() const {
     const std::string bucket_name = std::string(spec.name) + "_bucket";
     int64_t cumulative = 0;
     for (size_t b = 0; b <= kLatencyBuckets.size(); ++b) {
-      cumulative += total([&](const MetricsShard& s) -> const ShardCounter& { return (s.*spec.member).buckets[b]; });
+      cumulative +=
+          total([&](const MetricsShard& s) -> const ShardCounter& { return (s.*spec.member).buckets[b]; });
       const std::string le = b < kLatencyBuckets.size() ? format_bound(kLatencyBuckets[b]) : "+Inf";
       append_sample(out, bucket_name.c_str(), "{le=\"" + le + "\"}", static_cast<double>(cumulative));
     }
-    const int64_t sum_ns = total([&](const MetricsShard& s) -> const ShardCounter& { return (s.*spec.member).sum_ns; });
+    const int64_t sum_ns =
+        total([&](const MetricsShard& s) -> const ShardCounter& { return (s.*spec.member).sum_ns; });
     append_sample(out, (std::string(spec.name) + "_sum").c_str(), "", static_cast<double>(sum_ns) * 1e-9);
     append_sample(out, (std::string(spec.name) + "_count").c_str(), "", static_cast<double>(cumulative));
   }

@@ -8,7 +8,16 @@
 
 namespace aiperf::mock {
 
-enum class Route { chat_completions, completions, models, health, root, metrics, not_found, method_not_allowed };
+enum class Route {
+  chat_completions,
+  completions,
+  models,
+  health,
+  root,
+  metrics,
+  not_found,
+  method_not_allowed
+};
 inline constexpr size_t kRouteCount = 8;
 
 // Label used in /metrics for each route, in enum order.

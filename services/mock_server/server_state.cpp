@@ -11,20 +11,18 @@ std::chrono::nanoseconds from_ms(double ms) { return std::chrono::nanoseconds(st
 // The model is named after the tokenizer the output text was made for, so a client that picks
 // the model from /v1/models also picks the matching tokenizer.
 std::string make_models_body(const MockConfig& config) {
-  return nlohmann::json{{"object", "list"},
-                        {"data",
-                         {{{"id", config.tokenizer},
-                           {"object", "model"},
-                           {"created", 0},
-                           {"owned_by", "aiperf-mock-server"}}}}}
+  return nlohmann::json{
+      {"object", "list"},
+      {"data",
+       {{{"id", config.tokenizer}, {"object", "model"}, {"created", 0}, {"owned_by", "aiperf-mock-server"}}}}}
       .dump();
 }
 
 std::string make_root_body() {
   return nlohmann::json{{"name", "aiperf-mock-server"},
                         {"endpoints",
-                         {"POST /v1/chat/completions", "POST /v1/completions", "GET /v1/models", "GET /health",
-                          "GET /metrics"}}}
+                         {"POST /v1/chat/completions", "POST /v1/completions", "GET /v1/models",
+                          "GET /health", "GET /metrics"}}}
       .dump();
 }
 

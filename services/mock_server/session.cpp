@@ -50,12 +50,18 @@ void Session::handle_request() {
   mode_ = {request.keep_alive(), request.version() < 11};
   route_ = match_route(request.method(), request.target());
   switch (route_) {
-    case Route::chat_completions: return handle_generation(Api::chat);
-    case Route::completions: return handle_generation(Api::completions);
-    case Route::models: return respond(200, kJson, state_.models_body);
-    case Route::health: return respond(200, kJson, R"({"status":"healthy"})");
-    case Route::root: return respond(200, kJson, state_.root_body);
-    case Route::metrics: return respond(200, "text/plain; version=0.0.4; charset=utf-8", state_.metrics.render());
+    case Route::chat_completions:
+      return handle_generation(Api::chat);
+    case Route::completions:
+      return handle_generation(Api::completions);
+    case Route::models:
+      return respond(200, kJson, state_.models_body);
+    case Route::health:
+      return respond(200, kJson, R"({"status":"healthy"})");
+    case Route::root:
+      return respond(200, kJson, state_.root_body);
+    case Route::metrics:
+      return respond(200, "text/plain; version=0.0.4; charset=utf-8", state_.metrics.render());
     case Route::not_found:
       return respond_error(404, "no route for " + std::string(request.target()), "not_found_error");
     case Route::method_not_allowed:
@@ -65,7 +71,8 @@ void Session::handle_request() {
 
 void Session::handle_generation(Api api) {
   auto parsed = parse_generation_request(api, parser_->get().body());
-  if (auto* bad = std::get_if<BadRequest>(&parsed)) return respond_error(400, bad->message, "invalid_request_error");
+  if (auto* bad = std::get_if<BadRequest>(&parsed))
+    return respond_error(400, bad->message, "invalid_request_error");
   if (state_.errors.should_fail()) return respond_error(500, "injected error (--error-rate)", "server_error");
   start_generation(std::move(std::get<GenerationRequest>(parsed)));
 }
@@ -146,7 +153,8 @@ void Session::send_token() {
   append_stream_data(out_, event_, !mode_.http10);
   metrics_.generation_tokens.add(1);
   ++next_token_;
-  write_then(next_token_ < completion_->request().output_tokens ? &Session::send_token : &Session::send_stream_tail);
+  write_then(next_token_ < completion_->request().output_tokens ? &Session::send_token
+                                                                : &Session::send_stream_tail);
 }
 
 void Session::send_stream_tail() {
@@ -196,8 +204,8 @@ void Session::log_access(int status) const {
   if (!state_.config.access_logs) return;
   const auto& request = parser_->get();
   std::fprintf(stderr, "%.*s %.*s %d\n", static_cast<int>(request.method_string().size()),
-               request.method_string().data(), static_cast<int>(request.target().size()), request.target().data(),
-               status);
+               request.method_string().data(), static_cast<int>(request.target().size()),
+               request.target().data(), status);
 }
 
 }  // namespace aiperf::mock

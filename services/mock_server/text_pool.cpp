@@ -21,21 +21,21 @@ TextPool::TextPool(std::vector<std::string> pieces) : pieces_(std::move(pieces))
 }
 
 TextPool TextPool::builtin_words() {
-  return TextPool({" the",   " of",    " and",   " to",    " in",    " is",    " that",  " for",
-                   " it",    " with",  " as",    " was",   " on",    " be",    " at",    " by",
-                   " this",  " had",   " not",   " are",   " but",   " from",  " or",    " have",
-                   " an",    " they",  " which", " one",   " you",   " were",  " her",   " all",
-                   " she",   " there", " would", " their", " we",    " him",   " been",  " has",
-                   " when",  " who",   " will",  " more",  " no",    " if",    " out",   " so",
-                   " said",  " what",  " up",    " its",   " about", " into",  " than",  " them",
-                   " can",   " only",  " other", " new",   " some",  " could", " time",  " these",
-                   " two",   " may",   " then",  " do",    " first", " any",   " my",    " now",
-                   " such",  " like",  " our",   " over",  " man",   " me",    " even",  " most",
-                   " made",  " after", " also",  " did",   " many",  " before"," must",  " through",
-                   " years", " where", " much",  " your",  " way",   " well",  " down",  " should",
-                   " because", " each", " just", " those", " people", " how",  " too",   " little",
-                   " state", " good",  " very",  " make",  " world", " still", " own",   " see",
-                   " men",   " work",  " long",  " get",   " here",  " between", " both", " life"});
+  return TextPool({" the",     " of",    " and",   " to",    " in",     " is",      " that", " for",
+                   " it",      " with",  " as",    " was",   " on",     " be",      " at",   " by",
+                   " this",    " had",   " not",   " are",   " but",    " from",    " or",   " have",
+                   " an",      " they",  " which", " one",   " you",    " were",    " her",  " all",
+                   " she",     " there", " would", " their", " we",     " him",     " been", " has",
+                   " when",    " who",   " will",  " more",  " no",     " if",      " out",  " so",
+                   " said",    " what",  " up",    " its",   " about",  " into",    " than", " them",
+                   " can",     " only",  " other", " new",   " some",   " could",   " time", " these",
+                   " two",     " may",   " then",  " do",    " first",  " any",     " my",   " now",
+                   " such",    " like",  " our",   " over",  " man",    " me",      " even", " most",
+                   " made",    " after", " also",  " did",   " many",   " before",  " must", " through",
+                   " years",   " where", " much",  " your",  " way",    " well",    " down", " should",
+                   " because", " each",  " just",  " those", " people", " how",     " too",  " little",
+                   " state",   " good",  " very",  " make",  " world",  " still",   " own",  " see",
+                   " men",     " work",  " long",  " get",   " here",   " between", " both", " life"});
 }
 
 TextPool TextPool::from_tokenizer(const tok::Tokenizer& tokenizer) {
@@ -52,8 +52,7 @@ TextPool TextPool::from_tokenizer(const tok::Tokenizer& tokenizer) {
     if (!pieces.empty() && tokenizer.count(pieces.back() + text) != 2) continue;
     pieces.push_back(std::move(text));
   }
-  if (pieces.empty())
-    throw std::runtime_error("tokenizer has no ' word' tokens usable as mock output text");
+  if (pieces.empty()) throw std::runtime_error("tokenizer has no ' word' tokens usable as mock output text");
 
   // Pairwise checks cover the cycle except its wrap-around seam and longer-range merges; verify
   // one full turn plus the seam, dropping the last piece until it holds (rarely needed).

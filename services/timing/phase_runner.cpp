@@ -60,6 +60,8 @@ bool PhaseRunner::start_session(int64_t now_ns, int64_t now_wall_ns, int64_t int
   s.correlation_id = util::uuid4(rng_);
   s.num_turns = conv.turns;
   s.worker_id = std::move(worker);
+  // A session's turns all go to the URL its first turn used (AIPerf §3.11).
+  s.url_index = static_cast<uint32_t>(sessions_started_++ % std::max(1u, config_.url_count));
   issue(key, now_wall_ns, intended_wall_ns);
   return true;
 }
@@ -75,6 +77,7 @@ void PhaseRunner::issue(uint64_t key, int64_t now_wall_ns, int64_t intended_wall
   credit.set_num_turns(s.num_turns);
   credit.set_issued_at_wall_ns(now_wall_ns);
   credit.set_intended_send_wall_ns(intended_wall_ns);
+  if (config_.url_count > 1) credit.set_url_index(s.url_index);
   in_flight_[credit.id()] = InFlight{key, s.worker_id};
   ++stats_.sent;
   ++s.next_turn;

@@ -28,6 +28,7 @@ struct PhaseConfig {
   std::optional<int64_t> duration_ns;        // stop sending after this
   std::optional<uint32_t> concurrency;       // max sessions in flight (nullopt = unlimited)
   bool rate_mode = false;                    // new sessions come from arrivals, not slots
+  uint32_t url_count = 1;                    // --url list size: sessions round-robin over it
 };
 
 // The dataset as the timing service sees it.
@@ -87,6 +88,7 @@ class PhaseRunner {
     uint32_t num_turns = 1;
     uint32_t next_turn = 0;
     std::string worker_id;
+    uint32_t url_index = 0;
   };
   struct InFlight {
     uint64_t session;
@@ -109,6 +111,7 @@ class PhaseRunner {
   size_t order_pos_ = 0;
   int64_t start_ns_ = 0;
   uint64_t next_session_key_ = 0;
+  uint64_t sessions_started_ = 0;   // for URL round robin
   std::unordered_map<uint64_t, Session> sessions_;     // sessions holding a slot
   std::unordered_map<uint64_t, InFlight> in_flight_;   // credit id -> owner
   std::deque<uint64_t> waiting_for_worker_;            // sessions whose next turn is due

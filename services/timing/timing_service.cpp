@@ -28,6 +28,7 @@ void TimingService::on_configure(const config::RunConfig& config) {
   PhaseConfig base;
   base.concurrency = l.concurrency;
   base.rate_mode = l.request_rate.has_value();
+  base.url_count = static_cast<uint32_t>(config.endpoint.urls.size());
   if (l.warmup_request_count) {
     PhaseConfig warm = base;
     warm.phase = proto::PHASE_WARMUP;

@@ -162,7 +162,12 @@ void WorkerService::dispatch(InFlight job) {
   popts.use_legacy_max_tokens = ep.use_legacy_max_tokens;
   popts.use_server_token_count = ep.use_server_token_count;
   popts.extra_inputs = &config_->input.extra_inputs;
-  job.payload = endpoints::build_payload(*endpoint_, popts, {&turn}, conv.system_message(), conv.user_context_message());
+  if (auto h = history_.find(job.credit.x_correlation_id()); h != history_.end()) {
+    for (const proto::Turn& past : h->second) job.sent_turns.push_back(&past);
+  }
+  job.sent_turns.push_back(&turn);
+  job.payload = endpoints::build_payload(*endpoint_, popts, job.sent_turns, conv.system_message(),
+                                         conv.user_context_message());
   job.x_request_id = util::uuid4();
 
   http::Request req;
@@ -237,16 +242,33 @@ void WorkerService::finish(uint64_t key, http::Result&& result) {
   if (result.error) copy_error(*result.error, rec.mutable_error());
   rec.set_was_cancelled(result.cancelled);
   if (result.cancelled) rec.set_cancellation_perf_ns(result.end_perf_ns);
+  for (const proto::Turn* turn : job.sent_turns) *rec.add_sent_turns() = *turn;
   if (const proto::Conversation* conv = job.conversation) {
-    const uint32_t turn_index = std::min<uint32_t>(job.credit.turn_index(), conv->turns_size() - 1);
-    *rec.add_sent_turns() = conv->turns(turn_index);
     rec.set_system_message(conv->system_message());
     rec.set_user_context_message(conv->user_context_message());
   }
+  if (job.credit.num_turns() > 1) remember_turn(job, rec);
   if (config_->output.export_level == "raw") rec.set_payload(std::move(job.payload));
 
   bus::send_proto(raw_, rec);
   return_credit(job.credit, result.cancelled, result.error ? result.error->message : "");
+}
+
+void WorkerService::remember_turn(const InFlight& job, const proto::RawRecord& rec) {
+  const std::string& session = job.credit.x_correlation_id();
+  if (job.credit.turn_index() + 1 >= job.credit.num_turns()) {
+    history_.erase(session);
+    return;
+  }
+  std::vector<proto::Turn>& past = history_[session];
+  past.push_back(*job.sent_turns.back());
+  // The assistant's answer joins the history only when the turn produced text.
+  std::string answer;
+  for (const auto& r : endpoints::parse_response(*endpoint_, rec).responses) answer += r.text;
+  if (answer.empty()) return;
+  proto::Turn& assistant = past.emplace_back();
+  assistant.set_role("assistant");
+  assistant.add_texts()->add_contents(std::move(answer));
 }
 
 void WorkerService::return_credit(const proto::Credit& credit, bool cancelled, const std::string& error) {

@@ -40,6 +40,7 @@ class WorkerService final : public service::Service {
     std::string model;
     std::string payload;
     const proto::Conversation* conversation = nullptr;
+    std::vector<const proto::Turn*> sent_turns;  // history (if any) + the current turn
   };
   struct Done {
     uint64_t key;
@@ -54,6 +55,7 @@ class WorkerService final : public service::Service {
   void handle_credit(proto::Credit credit, int64_t received_perf_ns);
   void dispatch(InFlight job);
   void finish(uint64_t key, http::Result&& result);
+  void remember_turn(const InFlight& job, const proto::RawRecord& rec);
   void return_credit(const proto::Credit& credit, bool cancelled, const std::string& error);
 
   std::optional<config::RunConfig> config_;
@@ -67,6 +69,9 @@ class WorkerService final : public service::Service {
   std::unordered_map<std::string, std::unique_ptr<proto::Conversation>> conversations_;
   std::unordered_map<std::string, std::vector<std::pair<proto::Credit, int64_t>>> awaiting_conversation_;
   std::unordered_map<uint64_t, InFlight> in_flight_;  // key: local request sequence
+  // Multi-turn sessions: earlier user turns and the assistant's answers, keyed by
+  // x_correlation_id, resent with every later turn (AIPerf §3.13); dropped after the last turn.
+  std::unordered_map<std::string, std::vector<proto::Turn>> history_;
   uint64_t next_key_ = 0;
 
   // io thread

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "process.h"
@@ -194,4 +195,56 @@ TEST_CASE("invalid options: exit 2 naming the option, nothing written", "[e2e]")
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.err.find("--no-such-option") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(tmp + "/artifacts"));
+}
+
+namespace {
+// Output tokens a mock server generated so far, from its Prometheus /metrics.
+long generated_tokens(const MockServer& mock) {
+  FILE* p = popen(("curl -s " + mock.url() + "/metrics").c_str(), "r");
+  std::string text;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) text.append(buf, n);
+  pclose(p);
+  const std::string key = "\nmock_server_generation_tokens_total ";
+  const size_t at = text.find(key);
+  return at == std::string::npos ? -1 : std::stol(text.substr(at + key.size()));
+}
+}  // namespace
+
+TEST_CASE("several --url values share the sessions round robin", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  const std::string tmp_b = aiperf::test::make_temp_dir();
+  MockServer a({"--fast"}, tmp), b({"--fast"}, tmp_b);
+  Run run = profile(tmp, {"--model", "m", "--url", a.url(), "--url", b.url(), "--request-count", "20", "--concurrency",
+                          "2", "--isl", "20", "--osl", "4", "--extra-inputs", "ignore_eos:true"});
+  REQUIRE(run.exit_code == 0);
+  CHECK(generated_tokens(a) == 40);
+  CHECK(generated_tokens(b) == 40);
+}
+
+TEST_CASE("multi-turn sessions resend their history with the assistant's answers", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--fast"}, tmp);
+  Run run = profile(tmp, {"--model", "m", "--url", mock.url(), "--streaming", "--session-turns-mean", "3",
+                          "--num-dataset-entries", "4", "--request-count", "12", "--concurrency", "2", "--isl", "20",
+                          "--osl", "5", "--extra-inputs", "ignore_eos:true"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  std::map<std::string, std::map<int, int>> isl_by_session;  // session -> turn -> ISL
+  for (const auto& r : run.records()) {
+    isl_by_session[r["metadata"]["x_correlation_id"]][r["metadata"]["turn_index"]] =
+        r["metrics"]["input_sequence_length"]["value"];
+  }
+  // --request-count counts turns, so the last sessions may be cut short (AIPerf semantics).
+  size_t total = 0, complete_sessions = 0;
+  for (const auto& [session, turns] : isl_by_session) {
+    total += turns.size();
+    complete_sessions += turns.size() == 3;
+    CHECK(turns.at(0) == 20);
+    // Turn k carries turns 0..k-1 and k answers of 5 tokens: strictly longer each time.
+    if (turns.count(1)) CHECK(turns.at(1) >= 20 + 5 + 20 - 2);
+    if (turns.count(2)) CHECK(turns.at(2) >= turns.at(1) + 5 + 20 - 2);
+  }
+  CHECK(total == 12);
+  CHECK(complete_sessions >= 2);
 }

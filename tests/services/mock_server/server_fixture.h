@@ -32,7 +32,8 @@ struct ServerFixture {
 // The JSON payload of one `data: {...}\n\n` SSE event.
 inline nlohmann::json event_json(const std::string& event) {
   const std::string prefix = "data: ";
-  if (event.rfind(prefix, 0) != 0 || event.size() < prefix.size() + 2 || event.substr(event.size() - 2) != "\n\n")
+  if (event.rfind(prefix, 0) != 0 || event.size() < prefix.size() + 2 ||
+      event.substr(event.size() - 2) != "\n\n")
     throw std::runtime_error("not a single SSE data event: " + event);
   return nlohmann::json::parse(event.substr(prefix.size(), event.size() - prefix.size() - 2));
 }

@@ -33,8 +33,9 @@ TEST_CASE("defaults match AIPerf's mock server") {
 }
 
 TEST_CASE("options are parsed and --fast zeroes latencies") {
-  const MockConfig config = parse({"-p", "0", "-w", "3", "--ttft", "7.5", "--itl", "2", "--error-rate", "12.5",
-                                   "--random-seed", "42", "--no-tokenizer", "--log-level", "debug", "--access-logs"});
+  const MockConfig config =
+      parse({"-p", "0", "-w", "3", "--ttft", "7.5", "--itl", "2", "--error-rate", "12.5", "--random-seed",
+             "42", "--no-tokenizer", "--log-level", "debug", "--access-logs"});
   CHECK(config.port == 0);
   CHECK(config.workers == 3);
   CHECK(config.effective_ttft_ms() == 7.5);

@@ -16,7 +16,8 @@ namespace http = boost::beast::http;
 using Request = http::request<http::string_body>;
 using Response = http::response<http::string_body>;
 
-inline Request make_request(http::verb method, std::string target, std::string body = {}, unsigned version = 11) {
+inline Request make_request(http::verb method, std::string target, std::string body = {},
+                            unsigned version = 11) {
   Request request(method, target, version);
   request.set(http::field::host, "127.0.0.1");
   if (!body.empty()) request.set(http::field::content_type, "application/json");

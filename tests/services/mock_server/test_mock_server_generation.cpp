@@ -70,7 +70,8 @@ TEST_CASE("streaming chat sends one HTTP chunk per token, then usage and [DONE]"
 
 TEST_CASE("streaming chat without include_usage ends with [DONE] right after the last token") {
   ServerFixture fixture;
-  const auto streamed = fixture.client().send_streaming(post("/v1/chat/completions", chat_body(true, 3, false)));
+  const auto streamed =
+      fixture.client().send_streaming(post("/v1/chat/completions", chat_body(true, 3, false)));
   REQUIRE(streamed.chunks.size() == 4);
   CHECK(event_json(streamed.chunks[2])["choices"][0]["finish_reason"] == "length");
   CHECK(streamed.chunks[3] == "data: [DONE]\n\n");
@@ -111,7 +112,8 @@ TEST_CASE("output length without max tokens follows the prompt-based budget") {
 
 TEST_CASE("streaming completions use text_completion objects and choices[0].text") {
   ServerFixture fixture;
-  const json request = {{"model", "m"}, {"prompt", {"abcd efgh"}}, {"stream", true}, {"max_tokens", 4},
+  const json request = {{"model", "m"},       {"prompt", {"abcd efgh"}},
+                        {"stream", true},     {"max_tokens", 4},
                         {"ignore_eos", true}, {"stream_options", {{"include_usage", true}}}};
   const auto streamed = fixture.client().send_streaming(post("/v1/completions", request.dump()));
   REQUIRE(streamed.chunks.size() == 6);

@@ -107,7 +107,8 @@ TEST_CASE("/metrics counters advance with traffic") {
   const std::string& after = response.body();
 
   CHECK(sample(after, requests) - sample(before, requests) == 4);
-  CHECK(sample(after, "mock_server_generation_tokens_total") - sample(before, "mock_server_generation_tokens_total") ==
+  CHECK(sample(after, "mock_server_generation_tokens_total") -
+            sample(before, "mock_server_generation_tokens_total") ==
         3 * 2 + 4);
   CHECK(sample(after, "mock_server_time_to_first_token_seconds_count") == 1);
   CHECK(sample(after, "mock_server_inter_token_latency_seconds_count") == 3);
@@ -122,7 +123,8 @@ TEST_CASE("keep-alive serves several requests on one connection") {
   auto client = fixture.client();
   CHECK(client.send(post_chat()).result() == http::status::ok);
   CHECK(client.send(post_chat()).result() == http::status::ok);
-  CHECK(client.send_streaming(post_chat(R"({"messages":[],"max_tokens":2,"stream":true})")).chunks.size() == 3);
+  CHECK(client.send_streaming(post_chat(R"({"messages":[],"max_tokens":2,"stream":true})")).chunks.size() ==
+        3);
   CHECK(client.send(get("/health")).result() == http::status::ok);
 }
 

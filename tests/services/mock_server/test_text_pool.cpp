@@ -3,6 +3,7 @@
 #include <map>
 #include <numeric>
 
+#include "server_fixture.h"
 #include "text_pool.h"
 #include "text_pool_loader.h"
 
@@ -104,5 +105,20 @@ TEST_CASE("a GPT-2 pool re-tokenizes to exactly one token per piece") {
   // The --no-tokenizer words are single GPT-2 tokens too.
   const TextPool words = TextPool::builtin_words();
   CHECK(tokenizer->count(concat(words, 0, words.size())) == words.size());
+}
+
+TEST_CASE("a streamed 50-token response is 50 GPT-2 tokens of text") {
+  using namespace aiperf::mock::test;
+  MockConfig config = fast_config();
+  config.no_tokenizer = false;
+  ServerFixture fixture(config, load_text_pool(config));
+  const auto streamed = fixture.client().send_streaming(make_request(
+      http::verb::post, "/v1/chat/completions",
+      R"({"messages":[{"role":"user","content":"Tell me a story."}],"max_completion_tokens":50,"ignore_eos":true,"stream":true})"));
+  REQUIRE(streamed.chunks.size() == 51);
+  std::string content;
+  for (size_t i = 0; i < 50; ++i) content += event_json(streamed.chunks[i])["choices"][0]["delta"]["content"];
+  const auto tokenizer = aiperf::tok::load_tokenizer(aiperf::tok::resolve_tokenizer_path("gpt2"));
+  CHECK(tokenizer->count(content) == 50);
 }
 #endif

@@ -11,7 +11,7 @@ TEST_CASE("prompt tokens are counted by characters, absorbing a nearby space") {
   CHECK(count_prompt_tokens("abc") == 1);
   CHECK(count_prompt_tokens("abcd") == 1);
   CHECK(count_prompt_tokens("abcde") == 2);
-  CHECK(count_prompt_tokens("abcd efgh") == 2);   // "abcd " + "efgh"
+  CHECK(count_prompt_tokens("abcd efgh") == 2);    // "abcd " + "efgh"
   CHECK(count_prompt_tokens("abcdef ghij") == 3);  // no space within 2 chars of "abcd"
   CHECK(count_prompt_tokens("hello world, this is a test") == 6);
   CHECK(count_prompt_tokens(std::string(400, 'x')) == 100);
@@ -59,15 +59,17 @@ TEST_CASE("request parsing picks the fields the response needs") {
     CHECK(request.output_tokens == 9);
   }
   SECTION("completions take max_tokens and a list prompt") {
-    const auto parsed =
-        parse_generation_request(Api::completions, R"({"prompt": ["abcd", "efgh"], "max_tokens": 4, "ignore_eos": true})");
+    const auto parsed = parse_generation_request(
+        Api::completions, R"({"prompt": ["abcd", "efgh"], "max_tokens": 4, "ignore_eos": true})");
     const auto& request = std::get<GenerationRequest>(parsed);
     CHECK(request.prompt_tokens == 2);
     CHECK(request.output_tokens == 4);
     CHECK_FALSE(request.stream);
   }
   SECTION("bad requests name the problem") {
-    auto message = [](Api api, const char* body) { return std::get<BadRequest>(parse_generation_request(api, body)).message; };
+    auto message = [](Api api, const char* body) {
+      return std::get<BadRequest>(parse_generation_request(api, body)).message;
+    };
     CHECK(message(Api::chat, "[") == "request body is not valid JSON");
     CHECK(message(Api::chat, "[]") == "request body must be a JSON object");
     CHECK(message(Api::chat, "{}") == "'messages' must be an array");

@@ -176,3 +176,20 @@ TEST_CASE("shuffle sampling visits every conversation once per pass") {
   for (const auto& [w, c] : sink.sent) seen.insert(c.conversation_id());
   CHECK(seen.size() == 5);
 }
+
+TEST_CASE("sessions round-robin over URLs; later turns keep their session's URL") {
+  FakeSink sink;
+  PhaseConfig cfg;
+  cfg.concurrency = 2;
+  cfg.request_count = 4;
+  cfg.url_count = 2;
+  PhaseRunner runner(cfg, conversations(2, 2), sink, std::mt19937_64(8));
+  runner.start(0, 0);
+  REQUIRE(sink.sent.size() == 2);
+  CHECK(sink.sent[0].second.url_index() == 0);
+  CHECK(sink.sent[1].second.url_index() == 1);
+  runner.on_return(sink.ret(1), 1, 1);
+  REQUIRE(sink.sent.size() == 3);
+  CHECK(sink.sent[2].second.turn_index() == 1);
+  CHECK(sink.sent[2].second.url_index() == 1);
+}
