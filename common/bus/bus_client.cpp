@@ -49,7 +49,11 @@ void BusClient::wait_ready(Nanos timeout_ns) {
     probe.mutable_probe()->set_service_id(service_id_);
     publish(probe_topic, probe);
     zmq::pollitem_t item{sub_.handle(), 0, ZMQ_POLLIN, 0};
-    zmq::poll(&item, 1, std::chrono::milliseconds(50));
+    try {
+      zmq::poll(&item, 1, std::chrono::milliseconds(50));
+    } catch (const zmq::error_t& e) {
+      if (e.num() != EINTR) throw;
+    }
     std::string t;
     proto::BusMessage msg;
     while (receive(t, msg)) {

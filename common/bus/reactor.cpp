@@ -1,5 +1,6 @@
 #include "bus/reactor.h"
 
+#include <cerrno>
 #include <algorithm>
 
 namespace aiperf::bus {
@@ -57,7 +58,12 @@ void Reactor::run() {
       // timing service's business (it spins for the final stretch itself).
       timeout_ms = wait <= 0 ? 0 : std::min<long>(1000, (wait + 999'999) / 1'000'000);
     }
-    zmq::poll(items_.data(), items_.size(), std::chrono::milliseconds(timeout_ms));
+    try {
+      zmq::poll(items_.data(), items_.size(), std::chrono::milliseconds(timeout_ms));
+    } catch (const zmq::error_t& e) {
+      if (e.num() != EINTR) throw;
+      continue;  // a signal: its handler wrote to a pipe the next poll will see
+    }
     for (size_t i = 0; i < items_.size() && !stopped_; ++i) {
       if (items_[i].revents & ZMQ_POLLIN) handlers_[i]();
     }

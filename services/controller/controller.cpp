@@ -1,5 +1,6 @@
 #include "controller.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -96,7 +97,7 @@ void Controller::spawn_services() {
 }
 
 int Controller::run() {
-  if (pipe(g_signal_pipe) == 0) {
+  if (pipe2(g_signal_pipe, O_NONBLOCK | O_CLOEXEC) == 0) {
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     reactor_.add_fd(g_signal_pipe[0], [this] { on_signal_pipe(); });
@@ -170,7 +171,7 @@ void Controller::on_signal_pipe() {
   char c;
   while (::read(g_signal_pipe[0], &c, 1) == 1) {
     if (++signals_ == 1 && stage_ == Stage::kRunning) {
-      std::cerr << "BENCHMARK CANCELLED: finishing in-flight requests (interrupt again to force)\n";
+      std::cerr << "BENCHMARK CANCELLED: cancelling in-flight requests and writing partial results (interrupt again to force)\n";
       send_command(proto::COMMAND_CANCEL, std::string(bus::topic::kCommand));
     } else {
       abort("interrupted");

@@ -10,17 +10,18 @@
 
 int main(int argc, char** argv) {
   using namespace aiperf::mock;
-  CLI::App app{"aiperf-mock-server: OpenAI-compatible mock LLM inference server"};
-  MockConfig config;
-  add_mock_options(app, config);
-  CLI11_PARSE(app, argc, argv);
-
-  // Blocked before any io thread starts, so only sigwait below receives them.
+  // Blocked first thing: io threads inherit the mask, and a signal arriving during start-up
+  // waits for sigwait below instead of killing the process half-started.
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  CLI::App app{"aiperf-mock-server: OpenAI-compatible mock LLM inference server"};
+  MockConfig config;
+  add_mock_options(app, config);
+  CLI11_PARSE(app, argc, argv);
 
   try {
     TextPool pool = load_text_pool(config);

@@ -126,6 +126,7 @@ void TimingService::schedule_arrival() {
 
 void TimingService::on_cancel() {
   if (!runner_) return;
+  user_cancelled_ = true;
   runner_->cancel_in_flight();
   phase_timers_.push_back(reactor().call_after(kCancelDrainNs, [this] {
     if (!runner_->stats().complete) {
@@ -169,6 +170,7 @@ void TimingService::publish_phase(proto::PhaseEventKind kind) {
   ev->set_sent_end_wall_ns(sent_end_wall_ns_);
   if (kind == proto::PHASE_EVENT_COMPLETE || kind == proto::PHASE_EVENT_ALL_COMPLETE) ev->set_end_wall_ns(wall_now_ns());
   ev->set_timeout_triggered(st.timeout_triggered);
+  ev->set_was_cancelled(user_cancelled_);
   publish(bus::topic::kPhase, msg);
 }
 

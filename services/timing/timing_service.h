@@ -48,6 +48,7 @@ class TimingService final : public service::Service, public CreditSink {
   size_t phase_index_ = 0;
   std::unique_ptr<PhaseRunner> runner_;
   bool sending_complete_published_ = false;
+  bool user_cancelled_ = false;  // Ctrl-C: reported as was_cancelled
   int64_t phase_start_wall_ns_ = 0;
   int64_t phase_start_ns_ = 0;
   int64_t sent_end_wall_ns_ = 0;

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -247,4 +248,23 @@ TEST_CASE("multi-turn sessions resend their history with the assistant's answers
   }
   CHECK(total == 12);
   CHECK(complete_sessions >= 2);
+}
+
+TEST_CASE("duration run against a stalled server ends after the grace period with cancelled records", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--ttft", "600000"}, tmp);  // first token after 10 minutes: a stalled server
+  const auto start = std::chrono::steady_clock::now();
+  Run run = profile(tmp, {"--model", "m", "--url", mock.url(), "--streaming", "--concurrency", "3",
+                          "--benchmark-duration", "1", "--benchmark-grace-period", "1", "--isl", "10"});
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 1);  // nothing succeeded
+  CHECK(elapsed < 30);        // duration + grace + shutdown, far from the server's 10 minutes
+  auto recs = run.records();
+  REQUIRE(recs.size() == 3);
+  for (const auto& r : recs) {
+    CHECK(r["error"]["code"] == 499);
+    CHECK(r["error"]["type"] == "RequestCancellationError");
+    CHECK(r["metadata"]["was_cancelled"] == true);
+  }
 }
