@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "export/atomic_file.h"
+#include "util/output_paths.h"
 #include "export/number_format.h"
 #include "metrics/metric_flags.h"
 
@@ -79,7 +79,7 @@ std::string format_summary_csv(const proto::ProfileResults& results) {
 }
 
 void write_summary_csv(const std::string& path, const proto::ProfileResults& results) {
-  write_file_atomic(path, format_summary_csv(results));
+  util::write_file_atomically(path, format_summary_csv(results));
 }
 
 }  // namespace aiperf::exporting

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "export/atomic_file.h"
+#include "util/output_paths.h"
 #include "metrics/json_number.h"
 #include "metrics/metric_flags.h"
 
@@ -180,7 +180,7 @@ std::string format_summary_json(const proto::ProfileResults& results, const Summ
 
 void write_summary_json(const std::string& path, const proto::ProfileResults& results,
                         const SummaryInfo& info) {
-  write_file_atomic(path, format_summary_json(results, info));
+  util::write_file_atomically(path, format_summary_json(results, info));
 }
 
 }  // namespace aiperf::exporting

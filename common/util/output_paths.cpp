@@ -1,7 +1,8 @@
 #include "util/output_paths.h"
 
+#include <cerrno>
 #include <cstdio>
-#include <fstream>
+#include <cstring>
 #include <stdexcept>
 
 namespace aiperf::util {
@@ -18,15 +19,23 @@ std::string artifact_file(const config::RunConfig& config, std::string_view name
   return dir + "/" + std::string(name);
 }
 
-void write_file_atomically(const std::string& path, const std::string& content) {
+void write_file_atomically(const std::string& path, std::string_view content) {
+  auto fail = [](const std::string& what, const std::string& p) {
+    throw std::runtime_error(what + " " + p + ": " + std::strerror(errno));
+  };
   const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << content;
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write " + tmp);
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) fail("cannot create", tmp);
+  const bool written = std::fwrite(content.data(), 1, content.size(), f) == content.size();
+  const bool closed = std::fclose(f) == 0;
+  if (!written || !closed) {
+    std::remove(tmp.c_str());
+    fail("cannot write", tmp);
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error("cannot rename " + tmp + " to " + path);
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    fail("cannot rename onto", path);
+  }
 }
 
 }  // namespace aiperf::util

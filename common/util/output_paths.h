@@ -13,6 +13,6 @@ std::string artifact_file(const config::RunConfig& config, std::string_view defa
 
 // Writes `content` to `path` + ".tmp" then renames, so readers never see half a file.
 // Throws std::runtime_error naming the path on failure.
-void write_file_atomically(const std::string& path, const std::string& content);
+void write_file_atomically(const std::string& path, std::string_view content);
 
 }  // namespace aiperf::util
