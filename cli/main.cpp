@@ -9,6 +9,7 @@
 #include "log/log.h"
 #include "options.h"
 #include "service_command.h"
+#include "tokenize_command.h"
 
 namespace {
 constexpr const char* kVersion = "0.1.0";
@@ -44,6 +45,8 @@ int main(int argc, char** argv) {
   CLI::App* worker_cmd = app.add_subcommand("worker", "Join a run as a worker (any host)");
   add_service_args(*worker_cmd, worker);
 
+  std::function<int()> run_tokenize = aiperf::cli::add_tokenize_command(app);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -52,6 +55,7 @@ int main(int argc, char** argv) {
   }
 
   if (*service_cmd) return aiperf::cli::run_service(service);
+  if (*app.get_subcommand("tokenize")) return run_tokenize();
   if (*worker_cmd) return aiperf::cli::run_service(worker);
 
   std::vector<std::string> args(argv, argv + argc);

@@ -20,16 +20,26 @@ class OptionError : public std::runtime_error {
 };
 
 struct ProfileOptions {
-  config::RunConfig config;                 // fields parsed directly
-  std::vector<std::string> extra_inputs;    // raw key:value / JSON items
-  std::vector<std::string> headers;
-  std::optional<std::string> artifact_dir;
-  std::optional<uint32_t> workers_max;
-  std::optional<uint32_t> record_processors;
-  std::optional<std::string> arrival_pattern;
-  std::optional<double> grace_period;
-  int verbosity = 0;  // -v = 1 (DEBUG), -vv or --extra-verbose = 2 (TRACE)
-  bool extra_verbose = false;
+  config::RunConfig config;  // fields parsed directly
+  // Raw values needing parsing or cross-checks, one struct per option group; each group's
+  // options_<group>.cpp owns its struct and its finalize function.
+  struct Input {
+    std::vector<std::string> extra_inputs;  // raw key:value / JSON items
+    std::vector<std::string> headers;
+  } input;
+  struct Output {
+    std::optional<std::string> artifact_dir;
+  } output;
+  struct Load {
+    std::optional<std::string> arrival_pattern;
+    std::optional<double> grace_period;
+  } load;
+  struct Service {
+    std::optional<uint32_t> workers_max;
+    std::optional<uint32_t> record_processors;
+    int verbosity = 0;  // -v = 1 (DEBUG), -vv or --extra-verbose = 2 (TRACE)
+    bool extra_verbose = false;
+  } service;
 };
 
 void add_endpoint_options(CLI::App& app, ProfileOptions& o);
@@ -38,8 +48,15 @@ void add_output_options(CLI::App& app, ProfileOptions& o);
 void add_load_options(CLI::App& app, ProfileOptions& o);
 void add_service_options(CLI::App& app, ProfileOptions& o);
 
-// Validates cross-option rules (spec §2.4-2.5), applies AIPerf's derived defaults, resolves
-// the artifact directory and tokenizer. Throws OptionError naming the option.
+// Per-group validation and derived defaults, run in this order by build_run_config. Each
+// throws OptionError naming the option.
+void finalize_endpoint_options(ProfileOptions& o);
+void finalize_input_options(ProfileOptions& o);
+void finalize_load_options(ProfileOptions& o);     // timing mode (spec §2.4)
+void finalize_service_options(ProfileOptions& o);  // workers, record processors, log level
+void finalize_output_options(ProfileOptions& o);   // artifact directory (spec §7.1), prefix
+
+// Runs every finalize step, resolves the tokenizer, the IPC directory and the echoed command.
 config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::string>& argv);
 
 // Optional-valued option: set only when given.

@@ -1,7 +1,16 @@
 // Endpoint group (spec §2.1 "Endpoint").
+#include "endpoints/endpoint.h"
+#include "log/log.h"
 #include "options.h"
 
 namespace aiperf::cli {
+namespace {
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+}  // namespace
 
 void add_endpoint_options(CLI::App& app, ProfileOptions& o) {
   auto& e = o.config.endpoint;
@@ -23,6 +32,18 @@ void add_endpoint_options(CLI::App& app, ProfileOptions& o) {
   app.add_flag("--use-server-token-count", e.use_server_token_count, "Use server usage token counts")->group(g);
   app.add_option("--connection-reuse-strategy", e.connection_reuse_strategy, "pooled or never")
       ->check(CLI::IsMember({"pooled", "never"}))->group(g);
+}
+
+void finalize_endpoint_options(ProfileOptions& o) {
+  auto& c = o.config;
+  const endpoints::EndpointInfo* ep = endpoints::find_endpoint(c.endpoint.type);
+  if (!ep)
+    throw OptionError("--endpoint-type: invalid value '" + c.endpoint.type + "'; valid: " + join(endpoints::endpoint_type_names()));
+  if (c.endpoint.streaming && !ep->supports_streaming) {
+    AIPERF_LOG(kWarning) << "--streaming is not supported by endpoint type " << c.endpoint.type << "; disabled";
+    c.endpoint.streaming = false;
+  }
+  if (c.endpoint.urls.empty()) throw OptionError("--url: at least one URL is required");
 }
 
 }  // namespace aiperf::cli

@@ -1,4 +1,5 @@
 // Input, ISL/OSL, prompt and conversation groups (spec §2.1).
+#include "key_value.h"
 #include "options.h"
 
 namespace aiperf::cli {
@@ -6,8 +7,8 @@ namespace aiperf::cli {
 void add_input_options(CLI::App& app, ProfileOptions& o) {
   auto& in = o.config.input;
   const char* g = "Input";
-  app.add_option("--extra-inputs", o.extra_inputs, "Extra payload fields: key:value or JSON")->group(g);
-  app.add_option("-H,--header", o.headers, "Extra HTTP headers: Name:Value or JSON")->group(g);
+  app.add_option("--extra-inputs", o.input.extra_inputs, "Extra payload fields: key:value or JSON")->group(g);
+  app.add_option("-H,--header", o.input.headers, "Extra HTTP headers: Name:Value or JSON")->group(g);
   add_optional(app, "--random-seed", in.random_seed, "Seed for reproducible data and sampling")->group(g);
   app.add_option("--isl,--synthetic-input-tokens-mean,--prompt-input-tokens-mean", in.isl_mean, "Mean input tokens")
       ->check(CLI::NonNegativeNumber)->group("Input Sequence Length (ISL)");
@@ -27,6 +28,11 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--conversation-turn-mean,--session-turns-mean", in.turn_mean, "Mean turns per conversation")
       ->check(CLI::PositiveNumber)->group(c);
   app.add_option("--conversation-turn-stddev,--session-turns-stddev", in.turn_stddev, "")->group(c);
+}
+
+void finalize_input_options(ProfileOptions& o) {
+  o.config.input.extra_inputs = parse_extra_inputs(o.input.extra_inputs);
+  o.config.input.headers = parse_headers(o.input.headers);
 }
 
 }  // namespace aiperf::cli

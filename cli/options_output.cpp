@@ -1,4 +1,7 @@
 // Output and tokenizer groups (spec §2.1).
+#include <algorithm>
+#include <filesystem>
+
 #include "options.h"
 
 namespace aiperf::cli {
@@ -6,7 +9,7 @@ namespace aiperf::cli {
 void add_output_options(CLI::App& app, ProfileOptions& o) {
   auto& out = o.config.output;
   const char* g = "Output";
-  add_optional(app, "--artifact-dir,--output-artifact-dir", o.artifact_dir, "Artifact directory")->group(g);
+  add_optional(app, "--artifact-dir,--output-artifact-dir", o.output.artifact_dir, "Artifact directory")->group(g);
   app.add_option("--profile-export-prefix,--profile-export-file", out.profile_export_prefix, "Export file prefix")->group(g);
   // "raw" (profile_export_raw.jsonl) is not implemented yet, so it is refused, not ignored.
   app.add_option("--export-level,--profile-export-level", out.export_level, "summary or records")
@@ -15,6 +18,36 @@ void add_output_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--tokenizer", t.name, "Tokenizer: local dir/file or bundled name (default: model)")->group("Tokenizer");
   app.add_option("--tokenizer-revision", t.revision, "Tokenizer revision")->group("Tokenizer");
   app.add_flag("--tokenizer-trust-remote-code", t.trust_remote_code, "")->group("Tokenizer");
+}
+
+void finalize_output_options(ProfileOptions& o) {
+  auto& c = o.config;
+  std::string dir;
+  if (o.output.artifact_dir) {
+    dir = *o.output.artifact_dir;
+    c.output.artifact_dir_explicit = true;
+  } else {
+    std::string model = c.endpoint.model_names.front();
+    if (c.endpoint.model_names.size() > 1) model += "_multi";
+    std::replace(model.begin(), model.end(), '/', '_');
+    dir = "artifacts/" + model + "-openai-" + c.endpoint.type + "-" + c.stimulus();
+  }
+  if (!c.output.profile_export_prefix.empty()) {
+    std::string& p = c.output.profile_export_prefix;
+    for (const char* ext : {"_raw.jsonl", ".jsonl", ".json", ".csv"}) {
+      const std::string e(ext);
+      if (p.size() > e.size() && p.compare(p.size() - e.size(), e.size(), e) == 0) {
+        p.resize(p.size() - e.size());
+        break;
+      }
+    }
+  }
+  std::error_code ec;
+  namespace fs = std::filesystem;
+  fs::create_directories(fs::path(dir) / "logs", ec);
+  if (ec) throw OptionError("--artifact-dir: cannot create " + dir + ": " + ec.message());
+  c.output.artifact_dir = fs::absolute(dir).lexically_normal().string();
+  if (c.output.artifact_dir.size() > 1 && c.output.artifact_dir.back() == '/') c.output.artifact_dir.pop_back();
 }
 
 }  // namespace aiperf::cli

@@ -1,0 +1,29 @@
+// Endpoint section of RunConfig (AIPerf "Endpoint" options).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "config/json_optional.h"
+
+namespace aiperf::config {
+
+struct EndpointConfig {
+  std::vector<std::string> model_names;
+  std::string model_selection_strategy = "round_robin";
+  std::string custom_endpoint;                  // --endpoint
+  std::string type = "chat";                    // --endpoint-type
+  bool streaming = false;
+  std::vector<std::string> urls{"localhost:8000"};
+  double timeout_seconds = 21600;               // --request-timeout-seconds
+  std::string api_key;                          // never exported
+  bool use_legacy_max_tokens = false;
+  bool use_server_token_count = false;
+  std::string connection_reuse_strategy = "pooled";
+};
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EndpointConfig, model_names, model_selection_strategy,
+                                                custom_endpoint, type, streaming, urls, timeout_seconds, api_key,
+                                                use_legacy_max_tokens, use_server_token_count,
+                                                connection_reuse_strategy)
+
+}  // namespace aiperf::config

@@ -1,0 +1,28 @@
+// Service section of RunConfig: processes, transport, logging, exit policy.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "config/json_optional.h"
+
+namespace aiperf::config {
+
+struct ServiceConfig {
+  uint32_t workers = 1;                         // resolved local worker count
+  uint32_t workers_remote = 0;                  // remote workers to wait for
+  uint32_t record_processors = 1;
+  std::string zmq_host;                         // empty = ipc
+  std::string zmq_ipc_path;
+  uint16_t zmq_base_port = 5660;
+  std::string log_level = "INFO";
+  std::string ui_type = "none";
+  std::optional<double> fail_on_error_rate;     // percent
+  std::string cli_command;                      // reconstructed command line
+};
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ServiceConfig, workers, workers_remote, record_processors, zmq_host,
+                                                zmq_ipc_path, zmq_base_port, log_level, ui_type, fail_on_error_rate,
+                                                cli_command)
+
+}  // namespace aiperf::config
