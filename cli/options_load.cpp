@@ -1,6 +1,7 @@
-// Load generator group (spec §2.1 "Load Generator").
+// Load generator group (spec §2.1 "Load Generator"), timing-mode resolution (§2.4) and its
+// cross-option validations (§2.5).
 #include <algorithm>
-#include <cmath>
+#include <fstream>
 
 #include "log/log.h"
 #include "options.h"
@@ -9,49 +10,145 @@ namespace aiperf::cli {
 
 void add_load_options(CLI::App& app, ProfileOptions& o) {
   auto& l = o.config.loadgen;
+  auto& r = o.load;
   const char* g = "Load Generator";
-  add_optional(app, "--concurrency", l.concurrency, "Max concurrent sessions")->check(CLI::PositiveNumber)->group(g);
+  const auto positive = CLI::PositiveNumber;
+  add_optional(app, "--concurrency", l.concurrency, "Max concurrent sessions")->check(positive)->group(g);
+  add_optional(app, "--prefill-concurrency", r.prefill_concurrency, "Max requests awaiting their first token")
+      ->check(positive)->group(g);
   add_optional(app, "--request-count,--num-requests", l.request_count, "Requests in the profiling phase")
-      ->check(CLI::PositiveNumber)->group(g);
-  add_optional(app, "--warmup-request-count,--num-warmup-requests", l.warmup_request_count, "Warmup requests")
-      ->check(CLI::PositiveNumber)->group(g);
-  add_optional(app, "--benchmark-duration", l.benchmark_duration, "Seconds to send requests")
-      ->check(CLI::PositiveNumber)->group(g);
-  add_optional(app, "--benchmark-grace-period", o.load.grace_period, "Seconds to wait for in-flight requests after the duration")
+      ->check(positive)->group(g);
+  add_optional(app, "--benchmark-duration", l.benchmark_duration, "Seconds to send requests")->check(positive)->group(g);
+  add_optional(app, "--benchmark-grace-period", r.grace_period, "Seconds to wait for in-flight requests after the duration")
       ->check(CLI::NonNegativeNumber)->group(g);
-  add_optional(app, "--request-rate", l.request_rate, "Target requests per second")->check(CLI::PositiveNumber)->group(g);
-  add_optional(app, "--arrival-pattern,--request-rate-mode", o.load.arrival_pattern, "constant or poisson")
-      ->check(CLI::IsMember({"constant", "poisson", "concurrency_burst"}))->group(g);
+  add_optional(app, "--request-rate", l.request_rate, "Target requests per second")->check(positive)->group(g);
+  const auto patterns = CLI::IsMember({"constant", "poisson", "gamma", "concurrency_burst"});
+  add_optional(app, "--arrival-pattern,--request-rate-mode", r.arrival_pattern, "constant, poisson, gamma or concurrency_burst")
+      ->check(patterns)->group(g);
+  add_optional(app, "--arrival-smoothness,--vllm-burstiness", r.arrival_smoothness, "Gamma shape (alone: selects gamma)")
+      ->check(positive)->group(g);
+  add_optional(app, "--request-cancellation-rate", l.request_cancellation_rate, "Percent of requests cancelled")
+      ->check(CLI::Range(0.0, 100.0))->group(g);
+  add_optional(app, "--request-cancellation-delay", r.request_cancellation_delay, "Seconds after sending before cancelling")
+      ->check(CLI::NonNegativeNumber)->group(g);
+  add_optional(app, "--concurrency-ramp-duration", r.concurrency_ramp, "Ramp concurrency 1 -> target")->check(positive)->group(g);
+  add_optional(app, "--prefill-concurrency-ramp-duration", r.prefill_ramp, "")->check(positive)->group(g);
+  add_optional(app, "--request-rate-ramp-duration", r.rate_ramp, "Ramp the rate to target")->check(positive)->group(g);
+
+  const char* w = "Warmup";
+  add_optional(app, "--warmup-request-count,--num-warmup-requests", l.warmup_request_count, "Warmup requests")
+      ->check(positive)->group(w);
+  add_optional(app, "--warmup-duration", l.warmup_duration, "Warmup seconds")->check(positive)->group(w);
+  add_optional(app, "--num-warmup-sessions", l.num_warmup_sessions, "Warmup sessions")->check(positive)->group(w);
+  add_optional(app, "--warmup-concurrency", r.warmup_concurrency, "")->check(positive)->group(w);
+  add_optional(app, "--warmup-prefill-concurrency", r.warmup_prefill_concurrency, "")->check(positive)->group(w);
+  add_optional(app, "--warmup-request-rate", r.warmup_request_rate, "")->check(positive)->group(w);
+  add_optional(app, "--warmup-arrival-pattern", r.warmup_arrival_pattern, "")->check(patterns)->group(w);
+  add_optional(app, "--warmup-grace-period", l.warmup_grace_period, "")->check(CLI::NonNegativeNumber)->group(w);
+  add_optional(app, "--warmup-concurrency-ramp-duration", r.warmup_concurrency_ramp, "")->check(positive)->group(w);
+  add_optional(app, "--warmup-prefill-concurrency-ramp-duration", r.warmup_prefill_ramp, "")->check(positive)->group(w);
+  add_optional(app, "--warmup-request-rate-ramp-duration", r.warmup_rate_ramp, "")->check(positive)->group(w);
 }
+
+namespace {
+
+uint64_t count_nonempty_lines(const std::string& path) {
+  std::ifstream in(path);
+  uint64_t n = 0;
+  for (std::string line; std::getline(in, line);) n += line.find_first_not_of(" \t\r") != std::string::npos;
+  return n;
+}
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw OptionError(message);
+}
+
+}  // namespace
 
 void finalize_load_options(ProfileOptions& o) {
   auto& l = o.config.loadgen;
-  if (l.request_count && l.conversation_num)
-    throw OptionError("--request-count and --conversation-num cannot both be set");
-  if (o.load.grace_period && !l.benchmark_duration)
-    throw OptionError("--benchmark-grace-period requires --benchmark-duration");
-  if (o.load.grace_period) l.benchmark_grace_period = *o.load.grace_period;
+  auto& r = o.load;
+  const auto& in = o.config.input;
+
+  require(!(l.request_count && l.conversation_num), "--request-count and --conversation-num cannot both be set");
+  require(!(l.warmup_request_count && l.num_warmup_sessions),
+          "--warmup-request-count and --num-warmup-sessions cannot both be set");
+  require(!r.grace_period || l.benchmark_duration, "--benchmark-grace-period requires --benchmark-duration");
+  require(!l.warmup_grace_period || l.warmup_duration, "--warmup-grace-period requires --warmup-duration");
+  require(!r.request_cancellation_delay || l.request_cancellation_rate,
+          "--request-cancellation-delay requires --request-cancellation-rate");
+  require(!r.rate_ramp || l.request_rate, "--request-rate-ramp-duration requires --request-rate");
+  if (r.grace_period) l.benchmark_grace_period = *r.grace_period;
+  if (r.request_cancellation_delay) l.request_cancellation_delay = *r.request_cancellation_delay;
+
+  // Arrival pattern: --arrival-smoothness alone selects gamma; with another pattern it is an error.
+  std::optional<std::string> pattern = r.arrival_pattern;
+  if (r.arrival_smoothness) {
+    require(!pattern || *pattern == "gamma", "--arrival-smoothness requires --arrival-pattern gamma");
+    pattern = "gamma";
+  }
+
   const bool bounded = l.request_count || l.conversation_num || l.benchmark_duration;
-  if (l.request_rate) {
-    l.arrival_pattern = o.load.arrival_pattern.value_or("poisson");
-    if (l.arrival_pattern == "concurrency_burst")
-      throw OptionError("--arrival-pattern concurrency_burst cannot be used with --request-rate");
+  if (in.fixed_schedule) {
+    // Trace replay: every entry once; the request count defaults to the file's entries.
+    if (!l.request_count && !l.conversation_num && !in.input_file.empty())
+      l.request_count = count_nonempty_lines(in.input_file);
+    l.arrival_pattern = "fixed_schedule";
+  } else if (l.request_rate) {
+    l.arrival_pattern = pattern.value_or("poisson");
+    require(l.arrival_pattern != "concurrency_burst", "--arrival-pattern concurrency_burst cannot be used with --request-rate");
     if (!bounded) l.request_count = 10;
   } else {
+    require(!pattern || *pattern == "concurrency_burst",
+            "--arrival-pattern " + pattern.value_or("") + " requires --request-rate");
     l.arrival_pattern = "concurrency_burst";
-    if (!l.concurrency) {
+    if (!l.concurrency && !r.prefill_concurrency) {
       AIPERF_LOG(kWarning) << "no --concurrency or --request-rate given; using --concurrency 1";
       l.concurrency = 1;
     }
-    if (!bounded) l.request_count = std::max<uint64_t>(10, 2ull * *l.concurrency);
-  }
-  if (l.conversation_num && !l.request_count) {
-    // Sessions run their turns; with single-turn synthetic data one session = one request.
-    l.request_count = *l.conversation_num * static_cast<uint64_t>(std::max(1.0, std::round(o.config.input.turn_mean)));
+    if (!bounded) l.request_count = std::max<uint64_t>(10, 2ull * l.concurrency.value_or(*r.prefill_concurrency));
   }
   if (l.concurrency && l.request_count && *l.concurrency > *l.request_count)
     throw OptionError("--concurrency (" + std::to_string(*l.concurrency) + ") cannot be greater than --request-count (" +
                       std::to_string(*l.request_count) + ")");
+  if (l.concurrency && l.conversation_num && *l.concurrency > *l.conversation_num)
+    throw OptionError("--concurrency cannot be greater than --conversation-num");
+
+  // Prefill concurrency needs first-token notices, i.e. streaming.
+  const bool streaming = o.config.endpoint.streaming;
+  require(!r.prefill_concurrency || streaming, "--prefill-concurrency requires --streaming");
+  require(!r.warmup_prefill_concurrency || streaming, "--warmup-prefill-concurrency requires --streaming");
+  require(!r.prefill_concurrency || !l.concurrency || *r.prefill_concurrency <= *l.concurrency,
+          "--prefill-concurrency cannot be greater than --concurrency");
+
+  auto& p = l.profiling;
+  p.concurrency = l.concurrency;
+  p.prefill_concurrency = r.prefill_concurrency;
+  p.request_rate = l.request_rate;
+  p.arrival_pattern = l.arrival_pattern;
+  p.arrival_smoothness = r.arrival_smoothness.value_or(1.0);
+  p.concurrency_ramp_duration = r.concurrency_ramp;
+  p.prefill_concurrency_ramp_duration = r.prefill_ramp;
+  p.request_rate_ramp_duration = r.rate_ramp;
+
+  // Warmup (spec §3.12): always request-rate timing, defaults from the profiling values.
+  auto& w = l.warmup;
+  w.concurrency = r.warmup_concurrency ? r.warmup_concurrency : l.concurrency;
+  w.prefill_concurrency = r.warmup_prefill_concurrency ? r.warmup_prefill_concurrency : r.prefill_concurrency;
+  w.request_rate = r.warmup_request_rate ? r.warmup_request_rate : l.request_rate;
+  w.arrival_smoothness = p.arrival_smoothness;
+  if (w.request_rate) {
+    w.arrival_pattern = r.warmup_arrival_pattern.value_or(l.request_rate ? l.arrival_pattern : "poisson");
+    require(w.arrival_pattern != "concurrency_burst", "--warmup-arrival-pattern concurrency_burst needs no --warmup-request-rate");
+  } else {
+    w.arrival_pattern = "concurrency_burst";
+    if (!w.concurrency) w.concurrency = 1;
+  }
+  require(!w.prefill_concurrency || !w.concurrency || *w.prefill_concurrency <= *w.concurrency,
+          "--warmup-prefill-concurrency cannot be greater than --warmup-concurrency");
+  w.concurrency_ramp_duration = r.warmup_concurrency_ramp ? r.warmup_concurrency_ramp : r.concurrency_ramp;
+  w.prefill_concurrency_ramp_duration = r.warmup_prefill_ramp ? r.warmup_prefill_ramp : r.prefill_ramp;
+  w.request_rate_ramp_duration = r.warmup_rate_ramp ? r.warmup_rate_ramp : (w.request_rate ? r.rate_ramp : std::nullopt);
 }
 
 }  // namespace aiperf::cli

@@ -18,7 +18,13 @@ class Reactor {
   using Handler = std::function<void()>;
   using TimerId = uint64_t;
 
-  explicit Reactor(const Clock& clock = system_clock()) : clock_(clock) {}
+  // Uses a CLOCK_MONOTONIC timerfd for deadlines, so timers fire with microsecond precision
+  // (no millisecond rounding of poll timeouts); `clock` must be that same clock except in
+  // tests that never block.
+  explicit Reactor(const Clock& clock = system_clock());
+  ~Reactor();
+  Reactor(const Reactor&) = delete;
+  Reactor& operator=(const Reactor&) = delete;
 
   // `on_readable` runs while the socket has messages; it must read at least one.
   void add_socket(zmq::socket_t& socket, Handler on_readable);
@@ -42,8 +48,11 @@ class Reactor {
     Nanos period_ns;
   };
   void run_due_timers();
+  void arm_timerfd();
 
   const Clock& clock_;
+  int timer_fd_ = -1;
+  Nanos armed_at_ = -1;  // deadline the timerfd is set to (-1 = disarmed)
   std::vector<zmq::pollitem_t> items_;
   std::vector<Handler> handlers_;
   std::multimap<Nanos, TimerId> schedule_;

@@ -1,4 +1,4 @@
-// Load generator section of RunConfig (AIPerf "Load Generator" options).
+// Load generator section of RunConfig (AIPerf "Load Generator" options, spec §2.1, §3).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -7,6 +7,22 @@
 #include "config/json_optional.h"
 
 namespace aiperf::config {
+
+// Settings one credit phase (warmup or profiling) runs with.
+struct PhaseLoad {
+  std::optional<uint32_t> concurrency;
+  std::optional<uint32_t> prefill_concurrency;
+  std::optional<double> request_rate;
+  std::string arrival_pattern = "concurrency_burst";  // constant | poisson | gamma | concurrency_burst
+  double arrival_smoothness = 1.0;                     // gamma shape
+  std::optional<double> concurrency_ramp_duration;     // seconds
+  std::optional<double> prefill_concurrency_ramp_duration;
+  std::optional<double> request_rate_ramp_duration;
+};
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PhaseLoad, concurrency, prefill_concurrency, request_rate,
+                                                arrival_pattern, arrival_smoothness, concurrency_ramp_duration,
+                                                prefill_concurrency_ramp_duration, request_rate_ramp_duration)
 
 struct LoadConfig {
   std::optional<uint32_t> concurrency;
@@ -17,10 +33,21 @@ struct LoadConfig {
   std::optional<double> request_rate;
   std::string arrival_pattern = "concurrency_burst";
   std::optional<uint64_t> conversation_num;
+  // Resolved per-phase settings (finalize_load_options fills them; services read only these
+  // and the counts/durations above).
+  PhaseLoad profiling;
+  PhaseLoad warmup;
+  std::optional<double> warmup_duration;
+  std::optional<uint64_t> num_warmup_sessions;
+  std::optional<double> warmup_grace_period;           // unset = infinite
+  std::optional<double> request_cancellation_rate;     // percent (0, 100]
+  double request_cancellation_delay = 0;               // seconds after the request was sent
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LoadConfig, concurrency, request_count, warmup_request_count,
                                                 benchmark_duration, benchmark_grace_period, request_rate,
-                                                arrival_pattern, conversation_num)
+                                                arrival_pattern, conversation_num, profiling, warmup,
+                                                warmup_duration, num_warmup_sessions, warmup_grace_period,
+                                                request_cancellation_rate, request_cancellation_delay)
 
 }  // namespace aiperf::config

@@ -27,6 +27,7 @@ std::string python_float(double v) {
 }  // namespace
 
 std::string RunConfig::stimulus() const {
+  if (loadgen.arrival_pattern == "fixed_schedule") return "fixed_schedule";
   std::string out;
   if (loadgen.concurrency) out = "concurrency" + std::to_string(*loadgen.concurrency);
   if (loadgen.request_rate) {

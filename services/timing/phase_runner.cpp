@@ -1,131 +1,247 @@
 #include "phase_runner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "util/uuid.h"
 
 namespace aiperf::timing {
+namespace {
+constexpr double kNsPerMs = 1e6;
 
-PhaseRunner::PhaseRunner(PhaseConfig config, std::vector<ConversationInfo> conversations,
-                         CreditSink& sink, std::mt19937_64 rng)
+double turn_value(const std::vector<double>& v, uint32_t turn) {
+  return turn < v.size() ? v[turn] : std::nan("");
+}
+}  // namespace
+
+PhaseRunner::PhaseRunner(PhaseConfig config, std::vector<ConversationInfo> conversations, CreditSink& sink,
+                         std::mt19937_64 rng)
     : config_(config), conversations_(std::move(conversations)), sink_(sink), rng_(rng) {
   order_.resize(conversations_.size());
   std::iota(order_.begin(), order_.end(), 0);
-  std::shuffle(order_.begin(), order_.end(), rng_);
+  if (config_.sampling == Sampling::kShuffle) std::shuffle(order_.begin(), order_.end(), rng_);
 }
 
 const ConversationInfo& PhaseRunner::next_conversation() {
-  // AIPerf "shuffle": a permutation, reshuffled after every pass.
-  if (order_pos_ == order_.size()) {
-    std::shuffle(order_.begin(), order_.end(), rng_);
+  if (config_.sampling == Sampling::kRandom) {  // with replacement
+    return conversations_[std::uniform_int_distribution<size_t>(0, conversations_.size() - 1)(rng_)];
+  }
+  if (order_pos_ == order_.size()) {  // sequential wraps; shuffle reshuffles every pass
+    if (config_.sampling == Sampling::kShuffle) std::shuffle(order_.begin(), order_.end(), rng_);
     order_pos_ = 0;
   }
   return conversations_[order_[order_pos_++]];
 }
 
-bool PhaseRunner::can_send_turn(int64_t now_ns) const {
+bool PhaseRunner::can_send_turn() const {
   if (stats_.sending_complete) return false;
   if (config_.request_count && stats_.sent >= *config_.request_count) return false;
-  if (config_.duration_ns && now_ns - start_ns_ >= *config_.duration_ns) return false;
+  if (config_.duration_ns && sink_.now_ns() - start_ns_ >= *config_.duration_ns) return false;
   return true;
 }
 
-void PhaseRunner::start(int64_t now_ns, int64_t now_wall_ns) {
-  start_ns_ = now_ns;
+bool PhaseRunner::can_start_session() const {
+  return can_send_turn() && (!config_.session_count || sessions_started_ < *config_.session_count);
+}
+
+bool PhaseRunner::slot_free() const { return !config_.concurrency || sessions_.size() < *config_.concurrency; }
+
+bool PhaseRunner::prefill_free() const {
+  return !config_.prefill_concurrency || awaiting_first_token_ < *config_.prefill_concurrency;
+}
+
+void PhaseRunner::start() {
+  start_ns_ = sink_.now_ns();
   if (conversations_.empty() || (config_.request_count && *config_.request_count == 0)) {
     stop_sending();
     return;
   }
-  if (!config_.rate_mode) fill_slots(now_ns, now_wall_ns);
+  if (config_.fixed_schedule) {
+    schedule_trace();
+  } else if (!config_.rate_mode) {
+    fill_slots();
+  }
+  update_completion();
 }
 
-void PhaseRunner::fill_slots(int64_t now_ns, int64_t now_wall_ns) {
-  while (config_.concurrency && sessions_.size() < *config_.concurrency) {
-    if (!start_session(now_ns, now_wall_ns, 0)) break;
+void PhaseRunner::schedule_trace() {
+  const int64_t start_wall = sink_.wall_ns();
+  for (const ConversationInfo& conv : conversations_) {
+    const double ts = turn_value(conv.timestamp_ms, 0);
+    const double offset_ms = std::isnan(ts) ? 0 : ts - config_.schedule_zero_ms;
+    const int64_t at = start_ns_ + static_cast<int64_t>(std::llround(offset_ms * kNsPerMs));
+    const int64_t intended_wall = start_wall + (at - start_ns_);
+    ++trace_pending_;
+    sink_.call_at(at, [this, conv_ptr = &conv, intended_wall] {
+      --trace_pending_;
+      if (stats_.sending_complete) return;
+      // A trace entry waits for a slot instead of being dropped: every entry is sent once.
+      if (!trace_backlog_.empty() || !slot_free() || !start_session(conv_ptr, intended_wall)) {
+        trace_backlog_.push_back(conv_ptr);
+      }
+      update_completion();
+    });
   }
 }
 
-bool PhaseRunner::start_session(int64_t now_ns, int64_t now_wall_ns, int64_t intended_wall_ns) {
-  if (!can_send_turn(now_ns)) {
-    if (!stats_.sending_complete) stop_sending();
-    return false;
+void PhaseRunner::fill_slots() {
+  while (trace_backlog_.size() && slot_free() && can_start_session()) {
+    if (!start_session(trace_backlog_.front(), 0)) break;
+    trace_backlog_.pop_front();
   }
+  if (config_.rate_mode || config_.fixed_schedule) return;
+  while (slot_free() && can_start_session() && ready_.empty()) {
+    if (!start_session(nullptr, 0)) break;
+  }
+}
+
+bool PhaseRunner::start_session(const ConversationInfo* conv, int64_t intended_wall_ns) {
+  if (!can_start_session()) return false;
   std::string worker = sink_.pick_worker();
   if (worker.empty()) return false;  // retried on_worker_available
-  const ConversationInfo& conv = next_conversation();
   const uint64_t key = next_session_key_++;
   Session& s = sessions_[key];
-  s.conversation_id = conv.id;
+  s.conversation = conv ? conv : &next_conversation();
   s.correlation_id = util::uuid4(rng_);
-  s.num_turns = conv.turns;
   s.worker_id = std::move(worker);
   // A session's turns all go to the URL its first turn used (AIPerf §3.11).
   s.url_index = static_cast<uint32_t>(sessions_started_++ % std::max(1u, config_.url_count));
-  issue(key, now_wall_ns, intended_wall_ns);
+  send_or_queue(key, intended_wall_ns);
   return true;
 }
 
-void PhaseRunner::issue(uint64_t key, int64_t now_wall_ns, int64_t intended_wall_ns) {
+void PhaseRunner::send_or_queue(uint64_t key, int64_t intended_wall_ns) {
+  if (ready_.empty() && prefill_free()) {
+    issue(key, intended_wall_ns);
+  } else {
+    ready_.emplace_back(key, intended_wall_ns);
+  }
+}
+
+void PhaseRunner::issue(uint64_t key, int64_t intended_wall_ns) {
   Session& s = sessions_.at(key);
   proto::Credit credit;
   credit.set_id(stats_.sent);
   credit.set_phase(config_.phase);
-  credit.set_conversation_id(s.conversation_id);
+  credit.set_conversation_id(s.conversation->id);
   credit.set_x_correlation_id(s.correlation_id);
   credit.set_turn_index(s.next_turn);
-  credit.set_num_turns(s.num_turns);
-  credit.set_issued_at_wall_ns(now_wall_ns);
+  credit.set_num_turns(s.conversation->turns);
+  credit.set_issued_at_wall_ns(sink_.wall_ns());
   credit.set_intended_send_wall_ns(intended_wall_ns);
   if (config_.url_count > 1) credit.set_url_index(s.url_index);
-  in_flight_[credit.id()] = InFlight{key, s.worker_id};
+  if (config_.cancellation_rate > 0 &&
+      std::uniform_real_distribution<double>(0, 100)(rng_) < config_.cancellation_rate) {
+    credit.set_cancel_after_ns(config_.cancellation_delay_ns);
+  }
+  const bool prefill = config_.prefill_concurrency.has_value();
+  in_flight_[credit.id()] = InFlight{key, s.worker_id, prefill};
+  if (prefill) ++awaiting_first_token_;
   ++stats_.sent;
   ++s.next_turn;
+  s.turn_in_flight = true;
   sink_.send(s.worker_id, credit);
   if (config_.request_count && stats_.sent >= *config_.request_count) stop_sending();
 }
 
-void PhaseRunner::on_arrival(int64_t now_ns, int64_t now_wall_ns, int64_t intended_wall_ns) {
-  if (config_.concurrency && sessions_.size() >= *config_.concurrency) return;  // dropped
-  start_session(now_ns, now_wall_ns, intended_wall_ns);
+void PhaseRunner::on_arrival(int64_t intended_wall_ns) {
+  if (!slot_free()) return;  // dropped, as in AIPerf: the effective rate falls below target
+  start_session(nullptr, intended_wall_ns);
+  update_completion();
 }
 
-void PhaseRunner::end_session(uint64_t key) { sessions_.erase(key); }
-
-void PhaseRunner::on_return(const proto::CreditReturn& ret, int64_t now_ns, int64_t now_wall_ns) {
+void PhaseRunner::on_return(const proto::CreditReturn& ret) {
   auto it = in_flight_.find(ret.credit().id());
   if (it == in_flight_.end() || ret.credit().phase() != config_.phase) return;  // stale or duplicate
   const uint64_t key = it->second.session;
+  if (it->second.awaiting_first_token) --awaiting_first_token_;
   in_flight_.erase(it);
   ++stats_.completed;
   if (ret.cancelled()) ++stats_.cancelled;
   if (ret.has_error()) ++stats_.errors;
-
-  auto sit = sessions_.find(key);
-  if (sit != sessions_.end()) {
-    Session& s = sit->second;
-    // An error on turn k does not end the session (AIPerf): turn k+1 is still sent.
-    if (s.next_turn < s.num_turns && can_send_turn(now_ns)) {
-      issue(key, now_wall_ns, 0);
-    } else {
-      end_session(key);
-    }
+  if (auto s = sessions_.find(key); s != sessions_.end()) {
+    s->second.turn_in_flight = false;
+    next_turn_after_return(key);
   }
-  if (!config_.rate_mode) fill_slots(now_ns, now_wall_ns);
+  drain_ready();
+  fill_slots();
   update_completion();
 }
 
-void PhaseRunner::on_worker_available(int64_t now_ns, int64_t now_wall_ns) {
-  if (!config_.rate_mode) fill_slots(now_ns, now_wall_ns);
+// An error on turn k does not end the session (AIPerf): turn k+1 is still sent, after its
+// own timestamp (trace) or think time if it has one.
+void PhaseRunner::next_turn_after_return(uint64_t key) {
+  Session& s = sessions_.at(key);
+  if (s.next_turn >= s.conversation->turns || !can_send_turn()) {
+    end_session(key);
+    return;
+  }
+  const int64_t now = sink_.now_ns();
+  int64_t at = now;
+  const double ts = turn_value(s.conversation->timestamp_ms, s.next_turn);
+  const double delay = turn_value(s.conversation->delay_ms, s.next_turn);
+  if (config_.fixed_schedule && !std::isnan(ts)) {
+    at = start_ns_ + static_cast<int64_t>(std::llround((ts - config_.schedule_zero_ms) * kNsPerMs));
+  } else if (!std::isnan(delay) && delay > 0) {
+    at = now + static_cast<int64_t>(std::llround(delay * kNsPerMs));
+  }
+  if (at <= now) {
+    send_or_queue(key, 0);
+    return;
+  }
+  // The session keeps its slot while it thinks.
+  const int64_t intended_wall = sink_.wall_ns() + (at - now);
+  sink_.call_at(at, [this, key, intended_wall] {
+    if (!sessions_.count(key)) return;  // ended by stop_sending meanwhile
+    if (can_send_turn()) {
+      send_or_queue(key, intended_wall);
+    } else {
+      end_session(key);
+      fill_slots();
+    }
+    update_completion();
+  });
 }
+
+void PhaseRunner::drain_ready() {
+  while (!ready_.empty() && prefill_free()) {
+    auto [key, intended] = ready_.front();
+    ready_.pop_front();
+    if (!sessions_.count(key)) continue;
+    if (can_send_turn()) issue(key, intended);
+    else end_session(key);
+  }
+}
+
+void PhaseRunner::on_first_token(uint64_t credit_id) {
+  auto it = in_flight_.find(credit_id);
+  if (it == in_flight_.end() || !it->second.awaiting_first_token) return;
+  it->second.awaiting_first_token = false;
+  --awaiting_first_token_;
+  drain_ready();
+  fill_slots();
+}
+
+void PhaseRunner::on_worker_available() {
+  fill_slots();
+  update_completion();
+}
+
+void PhaseRunner::set_concurrency(uint32_t limit) {
+  config_.concurrency = limit;
+  fill_slots();
+}
+
+void PhaseRunner::end_session(uint64_t key) { sessions_.erase(key); }
 
 void PhaseRunner::stop_sending() {
   stats_.sending_complete = true;
+  ready_.clear();
+  trace_backlog_.clear();
   // Sessions that will send no more turns release their slots now.
   for (auto it = sessions_.begin(); it != sessions_.end();) {
-    bool has_in_flight = std::any_of(in_flight_.begin(), in_flight_.end(),
-                                     [&](const auto& f) { return f.second.session == it->first; });
-    it = has_in_flight ? std::next(it) : sessions_.erase(it);
+    it = it->second.turn_in_flight ? std::next(it) : sessions_.erase(it);
   }
   update_completion();
 }
@@ -143,10 +259,21 @@ void PhaseRunner::force_complete() {
   stats_.completed += in_flight_.size();
   in_flight_.clear();
   sessions_.clear();
+  awaiting_first_token_ = 0;
   update_completion();
 }
 
 void PhaseRunner::update_completion() {
+  if (!stats_.sending_complete && config_.duration_ns && sink_.now_ns() - start_ns_ >= *config_.duration_ns) {
+    stop_sending();  // calls back here with sending_complete set
+    return;
+  }
+  if (!stats_.sending_complete) {
+    // Sources of new sessions exhausted and every started session done: nothing left to send.
+    const bool trace_done = config_.fixed_schedule && trace_pending_ == 0 && trace_backlog_.empty();
+    const bool sessions_done = config_.session_count && sessions_started_ >= *config_.session_count;
+    if ((trace_done || sessions_done) && sessions_.empty() && ready_.empty()) stats_.sending_complete = true;
+  }
   if (stats_.sending_complete && in_flight_.empty()) stats_.complete = true;
 }
 

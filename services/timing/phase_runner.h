@@ -1,11 +1,14 @@
 // PhaseRunner: issues the credits of one credit phase (warmup or profiling) and tracks their
-// returns. Pure logic: time comes from the caller, credits leave through CreditSink, so
-// tests drive it with a fake clock. Semantics follow AIPerf 0.6 (spec §3):
+// returns. Pure logic: time comes from the caller, credits and timers go through CreditSink,
+// so tests drive it with fake time. Semantics follow AIPerf 0.6 (spec §3):
 //  - concurrency N = at most N sessions in flight; a session's turns go out one at a time,
-//    turn k+1 only after turn k returned, to the same worker;
-//  - request count counts turns; duration stops sending at the deadline;
-//  - request rate starts one new session per arrival; with a concurrency cap an arrival
-//    that finds no free slot is dropped, not queued;
+//    turn k+1 only after turn k returned (plus its think time), to the same worker and URL;
+//  - prefill concurrency P = at most P credits waiting for their first token;
+//  - request count counts turns; session count lets started sessions finish; duration stops
+//    sending at the deadline;
+//  - request rate starts one new session per arrival; an arrival that finds no free slot is
+//    dropped, not queued; fixed schedule starts each conversation at its timestamp (queued,
+//    not dropped, when a slot is busy);
 //  - every credit is returned exactly once; the phase completes when sending is over and
 //    nothing is in flight (or the grace period ran out and cancelled credits drained).
 #pragma once
@@ -22,22 +25,33 @@
 
 namespace aiperf::timing {
 
+enum class Sampling { kShuffle, kSequential, kRandom };
+
 struct PhaseConfig {
   proto::Phase phase = proto::PHASE_PROFILING;
   std::optional<uint64_t> request_count;     // turns to send
+  std::optional<uint64_t> session_count;     // sessions to start (started ones finish)
   std::optional<int64_t> duration_ns;        // stop sending after this
   std::optional<uint32_t> concurrency;       // max sessions in flight (nullopt = unlimited)
+  std::optional<uint32_t> prefill_concurrency;  // max credits awaiting a first token
   bool rate_mode = false;                    // new sessions come from arrivals, not slots
+  bool fixed_schedule = false;               // new sessions start at their first timestamp
+  double schedule_zero_ms = 0;               // fixed schedule: timestamp that maps to phase start
   uint32_t url_count = 1;                    // --url list size: sessions round-robin over it
+  Sampling sampling = Sampling::kShuffle;
+  double cancellation_rate = 0;              // percent of credits cancelled client-side
+  int64_t cancellation_delay_ns = 0;         // after the request was sent
 };
 
 // The dataset as the timing service sees it.
 struct ConversationInfo {
   std::string id;
   uint32_t turns = 1;
+  std::vector<double> timestamp_ms;  // per turn, NaN = none (empty = none at all)
+  std::vector<double> delay_ms;      // per turn think time before it (empty = none)
 };
 
-// Where credits go; the service implements it over the ROUTER socket.
+// Where credits and timers go; the service implements it over the ROUTER socket and reactor.
 class CreditSink {
  public:
   virtual ~CreditSink() = default;
@@ -45,6 +59,11 @@ class CreditSink {
   virtual std::string pick_worker() = 0;
   virtual void send(const std::string& worker_id, const proto::Credit& credit) = 0;
   virtual void cancel(const std::string& worker_id, const std::vector<uint64_t>& credit_ids) = 0;
+  // Runs `fn` at steady time `at_ns` (at once if past).
+  virtual void call_at(int64_t at_ns, std::function<void()> fn) = 0;
+  // Current clocks.
+  virtual int64_t now_ns() = 0;
+  virtual int64_t wall_ns() = 0;
 };
 
 struct PhaseStats {
@@ -62,14 +81,18 @@ class PhaseRunner {
   PhaseRunner(PhaseConfig config, std::vector<ConversationInfo> conversations, CreditSink& sink,
               std::mt19937_64 rng);
 
-  // Starts the phase at steady time `now_ns` (wall `now_wall_ns`): fills the slots.
-  void start(int64_t now_ns, int64_t now_wall_ns);
-  // A new arrival in rate mode (the service's pacer calls this on schedule).
-  void on_arrival(int64_t now_ns, int64_t now_wall_ns, int64_t intended_wall_ns);
+  // Starts the phase now: fills the slots (concurrency) or schedules the trace (fixed schedule).
+  void start();
+  // A new arrival in rate mode, intended at wall time `intended_wall_ns`.
+  void on_arrival(int64_t intended_wall_ns);
   // A worker returned a credit; issues what the freed slot allows.
-  void on_return(const proto::CreditReturn& ret, int64_t now_ns, int64_t now_wall_ns);
+  void on_return(const proto::CreditReturn& ret);
+  // A worker saw the first token of a credit: frees its prefill slot.
+  void on_first_token(uint64_t credit_id);
   // A worker became available: issues credits that were waiting for one.
-  void on_worker_available(int64_t now_ns, int64_t now_wall_ns);
+  void on_worker_available();
+  // Changes the session concurrency limit (ramps); more slots are filled at once.
+  void set_concurrency(uint32_t limit);
   // The duration deadline passed: stop sending.
   void stop_sending();
   // Grace expired (or the user cancelled): cancel everything in flight.
@@ -83,22 +106,32 @@ class PhaseRunner {
 
  private:
   struct Session {
-    std::string conversation_id;
+    const ConversationInfo* conversation = nullptr;
     std::string correlation_id;
-    uint32_t num_turns = 1;
     uint32_t next_turn = 0;
     std::string worker_id;
     uint32_t url_index = 0;
+    bool turn_in_flight = false;
   };
   struct InFlight {
     uint64_t session;
     std::string worker_id;
+    bool awaiting_first_token = false;
   };
 
-  bool can_send_turn(int64_t now_ns) const;
-  bool start_session(int64_t now_ns, int64_t now_wall_ns, int64_t intended_wall_ns);
-  void issue(uint64_t session_key, int64_t now_wall_ns, int64_t intended_wall_ns);
-  void fill_slots(int64_t now_ns, int64_t now_wall_ns);
+  bool can_send_turn() const;
+  bool can_start_session() const;
+  bool slot_free() const;
+  bool prefill_free() const;
+  // Opens a session for `conv` (sampled when null); false when nothing can start now.
+  bool start_session(const ConversationInfo* conv, int64_t intended_wall_ns);
+  // Sends the session's next turn now, or queues it until a prefill slot or worker frees.
+  void send_or_queue(uint64_t session_key, int64_t intended_wall_ns);
+  void issue(uint64_t session_key, int64_t intended_wall_ns);
+  void next_turn_after_return(uint64_t session_key);
+  void drain_ready();
+  void fill_slots();
+  void schedule_trace();
   void end_session(uint64_t session_key);
   void update_completion();
   const ConversationInfo& next_conversation();
@@ -111,10 +144,13 @@ class PhaseRunner {
   size_t order_pos_ = 0;
   int64_t start_ns_ = 0;
   uint64_t next_session_key_ = 0;
-  uint64_t sessions_started_ = 0;   // for URL round robin
+  uint64_t sessions_started_ = 0;
+  uint64_t awaiting_first_token_ = 0;
   std::unordered_map<uint64_t, Session> sessions_;     // sessions holding a slot
   std::unordered_map<uint64_t, InFlight> in_flight_;   // credit id -> owner
-  std::deque<uint64_t> waiting_for_worker_;            // sessions whose next turn is due
+  std::deque<std::pair<uint64_t, int64_t>> ready_;     // (session, intended wall) waiting to send
+  std::deque<const ConversationInfo*> trace_backlog_;  // fixed schedule: due but no slot yet
+  uint64_t trace_pending_ = 0;                         // fixed schedule entries not yet due
   PhaseStats stats_;
 };
 

@@ -1,5 +1,6 @@
 #include "timing_service.h"
 
+#include <cmath>
 #include <limits>
 
 #include "bus/socket.h"
@@ -10,6 +11,35 @@ namespace {
 constexpr int64_t kSecond = 1'000'000'000;
 constexpr int64_t kCancelDrainNs = 10 * kSecond;  // AIPERF_TIMING_CANCEL_DRAIN_TIMEOUT
 constexpr int64_t kProgressIntervalNs = kSecond;
+constexpr int64_t kRateRampStepNs = 100'000'000;  // AIPERF_TIMING_RATE_RAMP_UPDATE_INTERVAL
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+Sampling parse_sampling(const std::string& s) {
+  if (s == "sequential") return Sampling::kSequential;
+  if (s == "random") return Sampling::kRandom;
+  return Sampling::kShuffle;
+}
+
+// Runner + pacing settings of one phase from its PhaseLoad.
+PhasePlan make_plan(const config::PhaseLoad& load, std::mt19937_64& rng) {
+  PhasePlan plan;
+  plan.runner.concurrency = load.concurrency;
+  plan.runner.prefill_concurrency = load.prefill_concurrency;
+  plan.concurrency_ramp_s = load.concurrency_ramp_duration;
+  if (load.request_rate) {
+    ArrivalPattern pattern = ArrivalPattern::kPoisson;
+    parse_arrival_pattern(load.arrival_pattern, pattern);
+    plan.runner.rate_mode = true;
+    plan.target_rate = *load.request_rate;
+    plan.rate_ramp_s = load.request_rate_ramp_duration;
+    // A rate ramp starts at 10% of the target per 1/T (AIPerf: target * 0.1 / T).
+    const double start_rate = plan.rate_ramp_s ? plan.target_rate * std::min(1.0, 0.1 / *plan.rate_ramp_s)
+                                               : plan.target_rate;
+    plan.arrivals.emplace(pattern, start_rate, load.arrival_smoothness, std::mt19937_64(rng()));
+  }
+  return plan;
+}
+
 }  // namespace
 
 TimingService::TimingService(service::Identity identity, bus::Endpoints endpoints)
@@ -20,30 +50,63 @@ TimingService::TimingService(service::Identity identity, bus::Endpoints endpoint
   subscribe(bus::topic::kDataset);
 }
 
+std::vector<PhasePlan> TimingService::build_plans() const {
+  const auto& l = config_->loadgen;
+  const auto& in = config_->input;
+  std::mt19937_64 rng(config_->input.random_seed ? *config_->input.random_seed + 2 : std::random_device{}());
+  std::vector<PhasePlan> plans;
+
+  if (l.warmup_request_count || l.warmup_duration || l.num_warmup_sessions) {
+    PhasePlan warm = make_plan(l.warmup, rng);
+    warm.runner.phase = proto::PHASE_WARMUP;
+    warm.runner.request_count = l.warmup_request_count;
+    warm.runner.session_count = l.num_warmup_sessions;
+    if (l.warmup_duration) warm.runner.duration_ns = static_cast<int64_t>(*l.warmup_duration * kSecond);
+    warm.grace_seconds = l.warmup_grace_period.value_or(kInfinity);
+    warm.runner.sampling = parse_sampling(sampling_);
+    plans.push_back(std::move(warm));
+  }
+
+  PhasePlan prof = make_plan(l.profiling, rng);
+  prof.runner.request_count = l.request_count;
+  prof.runner.session_count = l.conversation_num;
+  if (l.benchmark_duration) prof.runner.duration_ns = static_cast<int64_t>(*l.benchmark_duration * kSecond);
+  prof.grace_seconds = l.benchmark_grace_period;
+  prof.runner.sampling = parse_sampling(sampling_);
+  // Cancellation applies to the profiling phase only (AIPerf §3.8).
+  prof.runner.cancellation_rate = l.request_cancellation_rate.value_or(0);
+  prof.runner.cancellation_delay_ns = static_cast<int64_t>(l.request_cancellation_delay * kSecond);
+  if (in.fixed_schedule) {
+    prof.runner.fixed_schedule = true;
+    prof.runner.rate_mode = false;
+    prof.arrivals.reset();
+    prof.runner.sampling = Sampling::kSequential;
+    // Time zero: the first timestamp with auto offset, else the start offset, else 0.
+    double zero = 0;
+    if (in.fixed_schedule_auto_offset) {
+      zero = kInfinity;
+      for (const auto& c : conversations_)
+        if (!c.timestamp_ms.empty() && !std::isnan(c.timestamp_ms[0])) zero = std::min(zero, c.timestamp_ms[0]);
+      if (zero == kInfinity) zero = 0;
+    } else if (in.fixed_schedule_start_offset) {
+      zero = static_cast<double>(*in.fixed_schedule_start_offset);
+    }
+    prof.runner.schedule_zero_ms = zero;
+  }
+  plans.push_back(std::move(prof));
+  for (auto& p : plans) p.runner.url_count = static_cast<uint32_t>(config_->endpoint.urls.size());
+  return plans;
+}
+
 void TimingService::on_configure(const config::RunConfig& config) {
   config_ = config;
   rng_.seed(config.input.random_seed ? *config.input.random_seed + 1 : std::random_device{}());
-  const auto& l = config.loadgen;
-  phases_.clear();
-  PhaseConfig base;
-  base.concurrency = l.concurrency;
-  base.rate_mode = l.request_rate.has_value();
-  base.url_count = static_cast<uint32_t>(config.endpoint.urls.size());
-  if (l.warmup_request_count) {
-    PhaseConfig warm = base;
-    warm.phase = proto::PHASE_WARMUP;
-    warm.request_count = l.warmup_request_count;
-    phases_.push_back(warm);
-  }
-  PhaseConfig prof = base;
-  prof.request_count = l.request_count;
-  if (l.benchmark_duration) prof.duration_ns = static_cast<int64_t>(*l.benchmark_duration * kSecond);
-  phases_.push_back(prof);
-
   if (!dataset_ready_) {
     configure_pending_ = true;
     defer_configure_response();
+    return;
   }
+  plans_ = build_plans();
 }
 
 void TimingService::on_bus(std::string_view topic, const proto::BusMessage& msg) {
@@ -51,18 +114,35 @@ void TimingService::on_bus(std::string_view topic, const proto::BusMessage& msg)
   const auto& ready = msg.dataset_ready();
   conversations_.clear();
   for (int i = 0; i < ready.conversation_ids_size(); ++i) {
-    conversations_.push_back({ready.conversation_ids(i), i < ready.turn_counts_size() ? ready.turn_counts(i) : 1u});
+    ConversationInfo c;
+    c.id = ready.conversation_ids(i);
+    c.turns = i < ready.turn_counts_size() ? ready.turn_counts(i) : 1u;
+    if (i < ready.timings_size()) {
+      c.timestamp_ms.assign(ready.timings(i).timestamp_ms().begin(), ready.timings(i).timestamp_ms().end());
+      c.delay_ms.assign(ready.timings(i).delay_ms().begin(), ready.timings(i).delay_ms().end());
+    }
+    conversations_.push_back(std::move(c));
   }
+  sampling_ = ready.sampling_strategy();
   dataset_ready_ = true;
   if (configure_pending_) {
     configure_pending_ = false;
-    complete_configure(!conversations_.empty(), conversations_.empty() ? "dataset is empty" : "");
+    if (conversations_.empty()) return complete_configure(false, "dataset is empty");
+    plans_ = build_plans();
+    complete_configure(true);
   }
 }
 
 void TimingService::on_start() {
-  if (!config_) return fail("start before configure");
+  if (!config_ || plans_.empty()) return fail("start before configure");
   start_phase(0);
+}
+
+void TimingService::call_at(int64_t at_ns, std::function<void()> fn) {
+  phase_timers_.push_back(reactor().call_at(at_ns, [this, fn = std::move(fn)] {
+    fn();
+    after_change();
+  }));
 }
 
 void TimingService::start_phase(size_t index) {
@@ -73,21 +153,23 @@ void TimingService::start_phase(size_t index) {
   // Credit ids restart per phase; anything left from a force-completed phase is forgotten.
   credit_worker_.clear();
   for (auto& [id, load] : worker_load_) load = 0;
-  runner_ = std::make_unique<PhaseRunner>(phases_[index], conversations_, *this, rng_);
+  PhasePlan& plan = plans_[index];
+  PhaseConfig runner_config = plan.runner;
+  if (plan.concurrency_ramp_s && runner_config.concurrency) runner_config.concurrency = 1;
+  runner_ = std::make_unique<PhaseRunner>(runner_config, conversations_, *this, rng_);
   phase_start_ns_ = steady_now_ns();
   phase_start_wall_ns_ = wall_now_ns();
   publish_phase(proto::PHASE_EVENT_START);
-  const PhaseConfig& pc = phases_[index];
 
   phase_timers_.push_back(reactor().call_every(kProgressIntervalNs, [this] { publish_phase(proto::PHASE_EVENT_PROGRESS); }));
-  if (pc.duration_ns) {
-    const double grace = config_->loadgen.benchmark_grace_period;
-    phase_timers_.push_back(reactor().call_at(phase_start_ns_ + *pc.duration_ns, [this] {
+  if (plan.runner.duration_ns) {
+    const int64_t deadline = phase_start_ns_ + *plan.runner.duration_ns;
+    phase_timers_.push_back(reactor().call_at(deadline, [this] {
       runner_->stop_sending();
       after_change();
     }));
-    if (grace < std::numeric_limits<double>::infinity()) {
-      const int64_t grace_end = phase_start_ns_ + *pc.duration_ns + static_cast<int64_t>(grace * kSecond);
+    if (plan.grace_seconds < kInfinity) {
+      const int64_t grace_end = deadline + static_cast<int64_t>(plan.grace_seconds * kSecond);
       phase_timers_.push_back(reactor().call_at(grace_end, [this] {
         if (runner_->stats().complete) return;
         AIPERF_LOG(kWarning) << "grace period expired: cancelling " << runner_->in_flight() << " in-flight requests";
@@ -101,24 +183,46 @@ void TimingService::start_phase(size_t index) {
       }));
     }
   }
-  runner_->start(phase_start_ns_, phase_start_wall_ns_);
-  if (pc.rate_mode) {
-    next_arrival_ns_ = phase_start_ns_;
+  runner_->start();
+  start_ramps(plan);
+  if (plan.arrivals) {
+    plan.arrivals->start(phase_start_ns_);
     schedule_arrival();
   }
   after_change();
 }
 
-// Request-rate arrivals on an absolute schedule t_k = t0 + sum of intervals (no drift).
+// Concurrency ramp: limit 1 at start, +1 at T*(v-1)/(target-1) for v = 2..target (§3.10).
+// Rate ramp: linear from the start rate to the target, updated every 100 ms.
+void TimingService::start_ramps(const PhasePlan& plan) {
+  if (plan.concurrency_ramp_s && plan.runner.concurrency && *plan.runner.concurrency > 1) {
+    const uint32_t target = *plan.runner.concurrency;
+    for (uint32_t v = 2; v <= target; ++v) {
+      const int64_t at = phase_start_ns_ + static_cast<int64_t>(*plan.concurrency_ramp_s * kSecond * (v - 1) / (target - 1));
+      phase_timers_.push_back(reactor().call_at(at, [this, v] {
+        runner_->set_concurrency(v);
+        after_change();
+      }));
+    }
+  }
+  if (plan.rate_ramp_s && plan.arrivals) {
+    const double duration_ns = *plan.rate_ramp_s * kSecond;
+    const double start_rate = plan.arrivals->rate();
+    const double target = plan.target_rate;
+    phase_timers_.push_back(reactor().call_every(kRateRampStepNs, [this, duration_ns, start_rate, target] {
+      auto& arrivals = plans_[phase_index_].arrivals;
+      const double f = std::min(1.0, (steady_now_ns() - phase_start_ns_) / duration_ns);
+      arrivals->set_rate(start_rate + (target - start_rate) * f);
+    }));
+  }
+}
+
 void TimingService::schedule_arrival() {
-  const double rate = *config_->loadgen.request_rate;
-  double interval_s = 1.0 / rate;
-  if (config_->loadgen.arrival_pattern == "poisson") interval_s = std::exponential_distribution<double>(rate)(rng_);
-  next_arrival_ns_ += static_cast<int64_t>(interval_s * kSecond);
-  const int64_t at = next_arrival_ns_;
+  auto& arrivals = *plans_[phase_index_].arrivals;
+  const int64_t at = arrivals.next(steady_now_ns());
   phase_timers_.push_back(reactor().call_at(at, [this, at] {
     if (runner_->stats().sending_complete) return;
-    runner_->on_arrival(steady_now_ns(), wall_now_ns(), phase_start_wall_ns_ + (at - phase_start_ns_));
+    runner_->on_arrival(phase_start_wall_ns_ + (at - phase_start_ns_));
     after_change();
     schedule_arrival();
   }));
@@ -139,6 +243,7 @@ void TimingService::on_cancel() {
 
 // Publishes sending-complete / complete transitions and moves to the next phase.
 void TimingService::after_change() {
+  if (!runner_) return;
   const PhaseStats& st = runner_->stats();
   if (st.sending_complete && !sending_complete_published_) {
     sending_complete_published_ = true;
@@ -149,10 +254,11 @@ void TimingService::after_change() {
   publish_phase(proto::PHASE_EVENT_COMPLETE);
   for (auto id : phase_timers_) reactor().cancel(id);
   phase_timers_.clear();
-  if (phase_index_ + 1 < phases_.size()) {
+  if (phase_index_ + 1 < plans_.size() && !user_cancelled_) {
     start_phase(phase_index_ + 1);
   } else {
     publish_phase(proto::PHASE_EVENT_ALL_COMPLETE);
+    runner_.reset();
   }
 }
 
@@ -222,23 +328,20 @@ void TimingService::on_credit_socket() {
     if (msg.has_ready()) {
       worker_load_.try_emplace(worker, 0);
       AIPERF_LOG(kDebug) << "worker ready: " << worker;
-      if (runner_) {
-        runner_->on_worker_available(steady_now_ns(), wall_now_ns());
-        after_change();
-      }
+      if (runner_) runner_->on_worker_available();
     } else if (msg.has_shutdown()) {
       worker_load_.erase(worker);
+    } else if (msg.has_first_token()) {
+      if (runner_ && msg.first_token().phase() == runner_->config().phase) runner_->on_first_token(msg.first_token().credit_id());
     } else if (msg.has_credit_return()) {
       const auto& ret = msg.credit_return();
       if (auto it = credit_worker_.find(ret.credit().id()); it != credit_worker_.end() && it->second == worker) {
         credit_worker_.erase(it);
         if (auto w = worker_load_.find(worker); w != worker_load_.end() && w->second > 0) --w->second;
       }
-      if (runner_) {
-        runner_->on_return(ret, steady_now_ns(), wall_now_ns());
-        after_change();
-      }
+      if (runner_) runner_->on_return(ret);
     }
+    after_change();
   }
 }
 

@@ -1,5 +1,6 @@
 // Timing service: owns the credit schedule. Binds the credit ROUTER, learns workers from
-// WorkerReady, runs the phases (warmup, then profiling) with PhaseRunner and publishes their
+// WorkerReady, runs the phases (warmup, then profiling) with PhaseRunner, paces request-rate
+// arrivals on an absolute schedule (ArrivalSchedule), applies ramps, and publishes phase
 // progress on the event bus.
 #pragma once
 #include <memory>
@@ -11,10 +12,20 @@
 
 #include <zmq.hpp>
 
+#include "arrival_schedule.h"
 #include "phase_runner.h"
 #include "service/service.h"
 
 namespace aiperf::timing {
+
+// One phase's runner settings plus the pacing and ramps the service applies around it.
+struct PhasePlan {
+  PhaseConfig runner;
+  std::optional<ArrivalSchedule> arrivals;  // request-rate phases
+  double grace_seconds = 0;                 // after the duration (infinity = wait)
+  std::optional<double> concurrency_ramp_s, rate_ramp_s;
+  double target_rate = 0;
+};
 
 class TimingService final : public service::Service, public CreditSink {
  public:
@@ -31,20 +42,26 @@ class TimingService final : public service::Service, public CreditSink {
   std::string pick_worker() override;
   void send(const std::string& worker_id, const proto::Credit& credit) override;
   void cancel(const std::string& worker_id, const std::vector<uint64_t>& credit_ids) override;
+  void call_at(int64_t at_ns, std::function<void()> fn) override;
+  int64_t now_ns() override { return steady_now_ns(); }
+  int64_t wall_ns() override { return wall_now_ns(); }
 
+  std::vector<PhasePlan> build_plans() const;
   void on_credit_socket();
   void start_phase(size_t index);
   void schedule_arrival();
+  void start_ramps(const PhasePlan& plan);
   void after_change();
   void publish_phase(proto::PhaseEventKind kind);
 
   zmq::socket_t router_;
   std::optional<config::RunConfig> config_;
   std::vector<ConversationInfo> conversations_;
+  std::string sampling_;
   bool dataset_ready_ = false;
   bool configure_pending_ = false;
 
-  std::vector<PhaseConfig> phases_;
+  std::vector<PhasePlan> plans_;
   size_t phase_index_ = 0;
   std::unique_ptr<PhaseRunner> runner_;
   bool sending_complete_published_ = false;
@@ -52,7 +69,6 @@ class TimingService final : public service::Service, public CreditSink {
   int64_t phase_start_wall_ns_ = 0;
   int64_t phase_start_ns_ = 0;
   int64_t sent_end_wall_ns_ = 0;
-  int64_t next_arrival_ns_ = 0;
   std::vector<bus::Reactor::TimerId> phase_timers_;
   std::mt19937_64 rng_;
   std::unordered_map<std::string, uint64_t> worker_load_;  // worker id -> credits in flight

@@ -1,6 +1,7 @@
 // PhaseRunner with a fake credit sink and hand-driven time: exact credit sequences.
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <map>
 #include <set>
 
@@ -34,6 +35,22 @@ struct FakeSink : aiperf::timing::CreditSink {
   void cancel(const std::string&, const std::vector<uint64_t>& ids) override {
     cancelled.insert(cancelled.end(), ids.begin(), ids.end());
   }
+  // Fake time: timers run when the test advances the clock.
+  int64_t now = 0;
+  std::multimap<int64_t, std::function<void()>> timers;
+  void call_at(int64_t at, std::function<void()> fn) override { timers.emplace(at, std::move(fn)); }
+  int64_t now_ns() override { return now; }
+  int64_t wall_ns() override { return 1'000'000 + now; }
+  void advance_to(int64_t t) {
+    while (!timers.empty() && timers.begin()->first <= t) {
+      auto it = timers.begin();
+      now = it->first;
+      auto fn = std::move(it->second);
+      timers.erase(it);
+      fn();
+    }
+    now = t;
+  }
   CreditReturn ret(size_t i, bool cancelled_flag = false) {
     --load[sent[i].first];
     CreditReturn r;
@@ -57,19 +74,19 @@ TEST_CASE("concurrency fills N slots, refills on each return, stops at the reque
   cfg.concurrency = 3;
   cfg.request_count = 5;
   PhaseRunner runner(cfg, conversations(10), sink, std::mt19937_64(1));
-  runner.start(0, 1000);
+  runner.start();
   REQUIRE(sink.sent.size() == 3);
   CHECK(sink.sent[0].second.id() == 0);
   CHECK(sink.sent[2].second.id() == 2);
   CHECK(sink.sent[0].first != sink.sent[1].first);  // least-loaded worker first
 
-  runner.on_return(sink.ret(0), 10, 1010);
+  runner.on_return(sink.ret(0));
   REQUIRE(sink.sent.size() == 4);
-  runner.on_return(sink.ret(1), 20, 1020);
+  runner.on_return(sink.ret(1));
   REQUIRE(sink.sent.size() == 5);
   CHECK(runner.stats().sending_complete);
   CHECK_FALSE(runner.stats().complete);
-  for (size_t i = 2; i < 5; ++i) runner.on_return(sink.ret(i), 30, 1030);
+  for (size_t i = 2; i < 5; ++i) runner.on_return(sink.ret(i));
   CHECK(sink.sent.size() == 5);
   CHECK(runner.stats().complete);
   CHECK(runner.stats().completed == 5);
@@ -81,17 +98,17 @@ TEST_CASE("multi-turn sessions send turns in order to the same worker and hold t
   cfg.concurrency = 1;
   cfg.request_count = 4;
   PhaseRunner runner(cfg, conversations(2, 3), sink, std::mt19937_64(2));
-  runner.start(0, 0);
+  runner.start();
   REQUIRE(sink.sent.size() == 1);
-  runner.on_return(sink.ret(0), 1, 1);
-  runner.on_return(sink.ret(1), 2, 2);
+  runner.on_return(sink.ret(0));
+  runner.on_return(sink.ret(1));
   REQUIRE(sink.sent.size() == 3);
   for (int i = 0; i < 3; ++i) {
     CHECK(sink.sent[i].second.turn_index() == static_cast<uint32_t>(i));
     CHECK(sink.sent[i].second.x_correlation_id() == sink.sent[0].second.x_correlation_id());
     CHECK(sink.sent[i].first == sink.sent[0].first);
   }
-  runner.on_return(sink.ret(2), 3, 3);  // session done: a new one starts
+  runner.on_return(sink.ret(2));  // session done: a new one starts
   REQUIRE(sink.sent.size() == 4);
   CHECK(sink.sent[3].second.turn_index() == 0);
   CHECK(sink.sent[3].second.x_correlation_id() != sink.sent[0].second.x_correlation_id());
@@ -103,10 +120,10 @@ TEST_CASE("an error on turn k does not end the session") {
   cfg.concurrency = 1;
   cfg.request_count = 2;
   PhaseRunner runner(cfg, conversations(1, 2), sink, std::mt19937_64(3));
-  runner.start(0, 0);
+  runner.start();
   CreditReturn r = sink.ret(0);
   r.set_error("boom");
-  runner.on_return(r, 1, 1);
+  runner.on_return(r);
   REQUIRE(sink.sent.size() == 2);
   CHECK(sink.sent[1].second.turn_index() == 1);
   CHECK(runner.stats().errors == 1);
@@ -118,16 +135,18 @@ TEST_CASE("duration: stop_sending then grace cancellation settles every credit")
   cfg.concurrency = 2;
   cfg.duration_ns = 1'000'000'000;
   PhaseRunner runner(cfg, conversations(4), sink, std::mt19937_64(4));
-  runner.start(0, 0);
-  runner.on_return(sink.ret(0), 500'000'000, 0);  // before the deadline: refilled
+  runner.start();
+  sink.advance_to(500'000'000);
+  runner.on_return(sink.ret(0));  // before the deadline: refilled
   REQUIRE(sink.sent.size() == 3);
-  runner.on_return(sink.ret(1), 1'500'000'000, 0);  // after the deadline: not refilled
+  sink.advance_to(1'500'000'000);
+  runner.on_return(sink.ret(1));  // after the deadline: not refilled
   REQUIRE(sink.sent.size() == 3);
   CHECK(runner.stats().sending_complete);
   runner.cancel_in_flight();
   REQUIRE(sink.cancelled.size() == 1);
   CHECK(sink.cancelled[0] == 2);
-  runner.on_return(sink.ret(2, true), 1'600'000'000, 0);
+  runner.on_return(sink.ret(2, true));
   CHECK(runner.stats().complete);
   CHECK(runner.stats().cancelled == 1);
 }
@@ -139,10 +158,10 @@ TEST_CASE("credits wait for a worker and go out when one connects") {
   cfg.concurrency = 2;
   cfg.request_count = 2;
   PhaseRunner runner(cfg, conversations(2), sink, std::mt19937_64(5));
-  runner.start(0, 0);
+  runner.start();
   CHECK(sink.sent.empty());
   sink.workers = {"late"};
-  runner.on_worker_available(1, 1);
+  runner.on_worker_available();
   REQUIRE(sink.sent.size() == 2);
   CHECK(sink.sent[0].first == "late");
 }
@@ -154,14 +173,14 @@ TEST_CASE("rate mode with a concurrency cap drops arrivals that find no slot") {
   cfg.concurrency = 1;
   cfg.request_count = 10;
   PhaseRunner runner(cfg, conversations(3), sink, std::mt19937_64(6));
-  runner.start(0, 0);
+  runner.start();
   CHECK(sink.sent.empty());  // rate mode sends only on arrivals
-  runner.on_arrival(1, 1, 1);
-  runner.on_arrival(2, 2, 2);  // slot busy: dropped
+  runner.on_arrival(1);
+  runner.on_arrival(2);  // slot busy: dropped
   REQUIRE(sink.sent.size() == 1);
-  CHECK(sink.sent[0].second.intended_send_wall_ns() == 1);
-  runner.on_return(sink.ret(0), 3, 3);
-  runner.on_arrival(4, 4, 4);
+  CHECK(sink.sent[0].second.intended_send_wall_ns() == 1);  // the arrival's intended time
+  runner.on_return(sink.ret(0));
+  runner.on_arrival(4);
   CHECK(sink.sent.size() == 2);
 }
 
@@ -171,7 +190,7 @@ TEST_CASE("shuffle sampling visits every conversation once per pass") {
   cfg.concurrency = 5;
   cfg.request_count = 5;
   PhaseRunner runner(cfg, conversations(5), sink, std::mt19937_64(7));
-  runner.start(0, 0);
+  runner.start();
   std::set<std::string> seen;
   for (const auto& [w, c] : sink.sent) seen.insert(c.conversation_id());
   CHECK(seen.size() == 5);
@@ -184,12 +203,143 @@ TEST_CASE("sessions round-robin over URLs; later turns keep their session's URL"
   cfg.request_count = 4;
   cfg.url_count = 2;
   PhaseRunner runner(cfg, conversations(2, 2), sink, std::mt19937_64(8));
-  runner.start(0, 0);
+  runner.start();
   REQUIRE(sink.sent.size() == 2);
   CHECK(sink.sent[0].second.url_index() == 0);
   CHECK(sink.sent[1].second.url_index() == 1);
-  runner.on_return(sink.ret(1), 1, 1);
+  runner.on_return(sink.ret(1));
   REQUIRE(sink.sent.size() == 3);
   CHECK(sink.sent[2].second.turn_index() == 1);
   CHECK(sink.sent[2].second.url_index() == 1);
+}
+
+TEST_CASE("think time: the next turn waits its delay and the session keeps its slot") {
+  FakeSink sink;
+  PhaseConfig cfg;
+  cfg.concurrency = 1;
+  cfg.request_count = 2;
+  auto convs = conversations(1, 2);
+  convs[0].delay_ms = {0, 250};
+  PhaseRunner runner(cfg, convs, sink, std::mt19937_64(9));
+  runner.start();
+  runner.on_return(sink.ret(0));
+  CHECK(sink.sent.size() == 1);  // waiting 250 ms
+  sink.advance_to(249'999'999);
+  CHECK(sink.sent.size() == 1);
+  sink.advance_to(250'000'000);
+  REQUIRE(sink.sent.size() == 2);
+  CHECK(sink.sent[1].second.turn_index() == 1);
+  CHECK(sink.sent[1].second.intended_send_wall_ns() == 1'000'000 + 250'000'000);
+}
+
+TEST_CASE("fixed schedule: each conversation starts at its timestamp minus the zero point") {
+  FakeSink sink;
+  PhaseConfig cfg;
+  cfg.fixed_schedule = true;
+  cfg.schedule_zero_ms = 100;
+  cfg.request_count = 3;
+  cfg.sampling = aiperf::timing::Sampling::kSequential;
+  auto convs = conversations(3);
+  convs[0].timestamp_ms = {100};
+  convs[1].timestamp_ms = {150.5};
+  convs[2].timestamp_ms = {1100};
+  PhaseRunner runner(cfg, convs, sink, std::mt19937_64(10));
+  runner.start();
+  CHECK(sink.sent.empty());
+  sink.advance_to(0);
+  REQUIRE(sink.sent.size() == 1);
+  CHECK(sink.sent[0].second.conversation_id() == "c0");
+  sink.advance_to(50'499'999);
+  CHECK(sink.sent.size() == 1);
+  sink.advance_to(50'500'000);
+  REQUIRE(sink.sent.size() == 2);
+  CHECK(sink.sent[1].second.intended_send_wall_ns() == 1'000'000 + 50'500'000);
+  sink.advance_to(1'000'000'000);
+  REQUIRE(sink.sent.size() == 3);
+  CHECK(runner.stats().sending_complete);
+}
+
+TEST_CASE("fixed schedule with a concurrency cap queues entries instead of dropping them") {
+  FakeSink sink;
+  PhaseConfig cfg;
+  cfg.fixed_schedule = true;
+  cfg.concurrency = 1;
+  auto convs = conversations(2);
+  convs[0].timestamp_ms = {0};
+  convs[1].timestamp_ms = {10};
+  PhaseRunner runner(cfg, convs, sink, std::mt19937_64(11));
+  runner.start();
+  sink.advance_to(20'000'000);
+  REQUIRE(sink.sent.size() == 1);  // the second entry waits for the slot
+  runner.on_return(sink.ret(0));
+  REQUIRE(sink.sent.size() == 2);
+  runner.on_return(sink.ret(1));
+  CHECK(runner.stats().complete);
+}
+
+TEST_CASE("prefill concurrency: a credit waits until an earlier one saw its first token") {
+  FakeSink sink;
+  PhaseConfig cfg;
+  cfg.concurrency = 3;
+  cfg.prefill_concurrency = 1;
+  cfg.request_count = 3;
+  PhaseRunner runner(cfg, conversations(3), sink, std::mt19937_64(12));
+  runner.start();
+  REQUIRE(sink.sent.size() == 1);
+  runner.on_first_token(sink.sent[0].second.id());
+  REQUIRE(sink.sent.size() == 2);
+  runner.on_return(sink.ret(1));  // returned without a first token: frees its prefill slot too
+  CHECK(sink.sent.size() == 3);
+}
+
+TEST_CASE("session count: started sessions finish, no new ones beyond the count") {
+  FakeSink sink;
+  PhaseConfig cfg;
+  cfg.concurrency = 2;
+  cfg.session_count = 2;
+  PhaseRunner runner(cfg, conversations(4, 2), sink, std::mt19937_64(13));
+  runner.start();
+  REQUIRE(sink.sent.size() == 2);
+  runner.on_return(sink.ret(0));
+  runner.on_return(sink.ret(1));
+  REQUIRE(sink.sent.size() == 4);
+  CHECK(sink.sent[2].second.turn_index() == 1);
+  CHECK(sink.sent[3].second.turn_index() == 1);
+  runner.on_return(sink.ret(2));
+  runner.on_return(sink.ret(3));
+  CHECK(sink.sent.size() == 4);
+  CHECK(runner.stats().complete);
+}
+
+TEST_CASE("cancellation rate: about R percent of credits carry the cancel delay") {
+  FakeSink sink;
+  PhaseConfig cfg;
+  cfg.concurrency = 1000;
+  cfg.request_count = 1000;
+  cfg.cancellation_rate = 25;
+  cfg.cancellation_delay_ns = 500'000'000;
+  PhaseRunner runner(cfg, conversations(10), sink, std::mt19937_64(14));
+  runner.start();
+  int cancelled = 0;
+  for (const auto& [w, c] : sink.sent) {
+    if (c.has_cancel_after_ns()) {
+      ++cancelled;
+      CHECK(c.cancel_after_ns() == 500'000'000);
+    }
+  }
+  CHECK(cancelled > 200);  // binomial(1000, 0.25): 250 +- 14 (seeded, so exact for this seed)
+  CHECK(cancelled < 300);
+}
+
+TEST_CASE("sequential sampling walks the dataset in order and wraps") {
+  FakeSink sink;
+  PhaseConfig cfg;
+  cfg.concurrency = 5;
+  cfg.request_count = 5;
+  cfg.sampling = aiperf::timing::Sampling::kSequential;
+  PhaseRunner runner(cfg, conversations(3), sink, std::mt19937_64(15));
+  runner.start();
+  std::vector<std::string> ids;
+  for (const auto& [w, c] : sink.sent) ids.push_back(c.conversation_id());
+  CHECK(ids == std::vector<std::string>{"c0", "c1", "c2", "c0", "c1"});
 }

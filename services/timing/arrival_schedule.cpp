@@ -1,0 +1,47 @@
+#include "arrival_schedule.h"
+
+#include <cmath>
+
+namespace aiperf::timing {
+
+bool parse_arrival_pattern(const std::string& name, ArrivalPattern& out) {
+  if (name == "constant") out = ArrivalPattern::kConstant;
+  else if (name == "poisson") out = ArrivalPattern::kPoisson;
+  else if (name == "gamma") out = ArrivalPattern::kGamma;
+  else if (name == "concurrency_burst") out = ArrivalPattern::kConcurrencyBurst;
+  else return false;
+  return true;
+}
+
+ArrivalSchedule::ArrivalSchedule(ArrivalPattern pattern, double rate, double smoothness, std::mt19937_64 rng,
+                                 int64_t max_catchup_ns)
+    : pattern_(pattern), rate_(rate), smoothness_(smoothness), rng_(rng), max_catchup_ns_(max_catchup_ns) {}
+
+void ArrivalSchedule::start(int64_t t0_ns) { last_ns_ = t0_ns; }
+
+int64_t ArrivalSchedule::interval_ns() {
+  double seconds = 0;
+  switch (pattern_) {
+    case ArrivalPattern::kConstant:
+      seconds = 1.0 / rate_;
+      break;
+    case ArrivalPattern::kPoisson:
+      seconds = std::exponential_distribution<double>(rate_)(rng_);
+      break;
+    case ArrivalPattern::kGamma:
+      seconds = std::gamma_distribution<double>(smoothness_, 1.0 / (rate_ * smoothness_))(rng_);
+      break;
+    case ArrivalPattern::kConcurrencyBurst:
+      seconds = 0;
+      break;
+  }
+  return static_cast<int64_t>(std::llround(seconds * 1e9));
+}
+
+int64_t ArrivalSchedule::next(int64_t now_ns) {
+  if (now_ns - last_ns_ > max_catchup_ns_) last_ns_ = now_ns;  // too far behind: no burst
+  last_ns_ += interval_ns();
+  return last_ns_;
+}
+
+}  // namespace aiperf::timing

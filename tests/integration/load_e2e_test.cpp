@@ -1,0 +1,143 @@
+// End-to-end load modes: the real binaries, checking request counts, phases and schedules.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "process.h"
+
+using aiperf::test::MockServer;
+using aiperf::test::Process;
+using aiperf::test::read_file;
+using aiperf::test::read_lines;
+using nlohmann::json;
+
+namespace {
+
+const std::string kAiperf = std::string(AIPERF_BIN_DIR) + "/aiperf";
+
+struct Run {
+  int exit_code;
+  std::string out, err, dir;
+  json summary() const { return json::parse(read_file(dir + "/profile_export_aiperf.json")); }
+  std::vector<json> records() const {
+    std::vector<json> out;
+    for (const auto& l : read_lines(dir + "/profile_export.jsonl")) out.push_back(json::parse(l));
+    return out;
+  }
+};
+
+Run profile(std::vector<std::string> args) {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  const std::string dir = tmp + "/artifacts";
+  std::vector<std::string> full{"profile", "--artifact-dir", dir, "--tokenizer", "gpt2", "--model", "m", "--isl", "20"};
+  full.insert(full.end(), args.begin(), args.end());
+  Process p(kAiperf, full, tmp, "aiperf");
+  auto rc = p.wait(180);
+  REQUIRE(rc.has_value());
+  return Run{*rc, p.out(), p.err(), dir};
+}
+
+}  // namespace
+
+TEST_CASE("request rate (poisson) sends the request count with intended send times", "[e2e][load]") {
+  MockServer mock({"--fast"}, aiperf::test::make_temp_dir());
+  Run run = profile({"--url", mock.url(), "--request-rate", "200", "--request-count", "100", "--random-seed", "3"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  auto recs = run.records();
+  REQUIRE(recs.size() == 100);
+  for (const auto& r : recs) {
+    const auto& m = r["metadata"];
+    REQUIRE(m.contains("intended_start_ns"));
+    // A request never starts before its intended time.
+    CHECK(m["request_start_ns"].get<int64_t>() >= m["intended_start_ns"].get<int64_t>());
+  }
+}
+
+TEST_CASE("constant and gamma arrival patterns run; concurrency caps the rate", "[e2e][load]") {
+  MockServer mock({"--fast"}, aiperf::test::make_temp_dir());
+  Run constant = profile({"--url", mock.url(), "--request-rate", "100", "--arrival-pattern", "constant",
+                          "--request-count", "30"});
+  REQUIRE(constant.exit_code == 0);
+  CHECK(constant.records().size() == 30);
+  Run gamma = profile({"--url", mock.url(), "--request-rate", "100", "--arrival-smoothness", "2", "--request-count",
+                       "30", "--concurrency", "2"});
+  REQUIRE(gamma.exit_code == 0);
+  CHECK(gamma.records().size() == 30);
+}
+
+TEST_CASE("warmup requests are sent first and excluded from every output", "[e2e][load]") {
+  MockServer mock({"--fast"}, aiperf::test::make_temp_dir());
+  Run run = profile({"--url", mock.url(), "--concurrency", "2", "--request-count", "10", "--warmup-request-count", "5"});
+  REQUIRE(run.exit_code == 0);
+  auto recs = run.records();
+  REQUIRE(recs.size() == 10);
+  std::set<uint64_t> ids;
+  for (const auto& r : recs) {
+    CHECK(r["metadata"]["benchmark_phase"] == "profiling");
+    ids.insert(r["metadata"]["session_num"].get<uint64_t>());
+  }
+  CHECK(*ids.rbegin() == 9);  // profiling credit ids restart at 0
+  CHECK(run.summary()["request_count"]["avg"] == 10);
+}
+
+TEST_CASE("duration runs send until the deadline and count every returned credit", "[e2e][load]") {
+  MockServer mock({"--ttft", "5", "--itl", "1"}, aiperf::test::make_temp_dir());
+  Run run = profile({"--url", mock.url(), "--streaming", "--concurrency", "4", "--benchmark-duration", "1.5",
+                     "--osl", "5", "--extra-inputs", "ignore_eos:true"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto recs = run.records();
+  CHECK(recs.size() > 20);  // ~10 ms per request, 4 at a time, 1.5 s
+  CHECK(run.summary()["request_count"]["avg"].get<size_t>() + run.summary().value("error_request_count", json{{"avg", 0}})["avg"].get<size_t>() == recs.size());
+}
+
+TEST_CASE("request cancellation rate 100 cancels every request after the delay with 499 records", "[e2e][load]") {
+  MockServer mock({"--ttft", "5000"}, aiperf::test::make_temp_dir());
+  Run run = profile({"--url", mock.url(), "--streaming", "--concurrency", "2", "--request-count", "6",
+                     "--request-cancellation-rate", "100", "--request-cancellation-delay", "0.2"});
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 1);  // nothing succeeded
+  auto recs = run.records();
+  REQUIRE(recs.size() == 6);
+  for (const auto& r : recs) {
+    CHECK(r["error"]["code"] == 499);
+    CHECK(r["error"]["type"] == "RequestCancellationError");
+    CHECK(r["error"]["message"] == "Request was cancelled after 0.200 seconds");
+    CHECK(r["metadata"]["was_cancelled"] == true);
+  }
+}
+
+TEST_CASE("prefill concurrency 1 lets only one request wait for its first token at a time", "[e2e][load]") {
+  MockServer mock({"--ttft", "30", "--itl", "30"}, aiperf::test::make_temp_dir());
+  Run run = profile({"--url", mock.url(), "--streaming", "--concurrency", "4", "--prefill-concurrency", "1",
+                     "--request-count", "8", "--osl", "4", "--extra-inputs", "ignore_eos:true"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  auto recs = run.records();
+  REQUIRE(recs.size() == 8);
+  // Order requests by start; each starts only after the previous one's first chunk arrived,
+  // so starts are at least ~TTFT apart (the mock never answers earlier than 30 ms).
+  std::vector<int64_t> starts;
+  for (const auto& r : recs) starts.push_back(r["metadata"]["request_start_ns"]);
+  std::sort(starts.begin(), starts.end());
+  for (size_t i = 1; i < starts.size(); ++i) CHECK(starts[i] - starts[i - 1] >= 29'000'000);
+}
+
+TEST_CASE("invalid load option combinations are refused with the option named", "[e2e][load]") {
+  Run a = profile({"--request-rate", "10", "--arrival-pattern", "concurrency_burst"});
+  CHECK(a.exit_code == 2);
+  CHECK(a.err.find("--arrival-pattern") != std::string::npos);
+  Run b = profile({"--prefill-concurrency", "2"});
+  CHECK(b.exit_code == 2);
+  CHECK(b.err.find("--prefill-concurrency requires --streaming") != std::string::npos);
+  Run c = profile({"--arrival-smoothness", "2", "--arrival-pattern", "poisson", "--request-rate", "5"});
+  CHECK(c.exit_code == 2);
+  CHECK(c.err.find("--arrival-smoothness") != std::string::npos);
+  Run d = profile({"--request-cancellation-delay", "1"});
+  CHECK(d.exit_code == 2);
+  CHECK(d.err.find("--request-cancellation-rate") != std::string::npos);
+}
