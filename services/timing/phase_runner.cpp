@@ -233,6 +233,12 @@ void PhaseRunner::set_concurrency(uint32_t limit) {
   fill_slots();
 }
 
+void PhaseRunner::set_prefill_concurrency(uint32_t limit) {
+  config_.prefill_concurrency = limit;
+  drain_ready();
+  fill_slots();
+}
+
 void PhaseRunner::end_session(uint64_t key) { sessions_.erase(key); }
 
 void PhaseRunner::stop_sending() {

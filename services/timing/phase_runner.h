@@ -93,6 +93,8 @@ class PhaseRunner {
   void on_worker_available();
   // Changes the session concurrency limit (ramps); more slots are filled at once.
   void set_concurrency(uint32_t limit);
+  // Changes the prefill concurrency limit (ramps).
+  void set_prefill_concurrency(uint32_t limit);
   // The duration deadline passed: stop sending.
   void stop_sending();
   // Grace expired (or the user cancelled): cancel everything in flight.

@@ -13,6 +13,10 @@ constexpr int64_t kCancelDrainNs = 10 * kSecond;  // AIPERF_TIMING_CANCEL_DRAIN_
 constexpr int64_t kProgressIntervalNs = kSecond;
 constexpr int64_t kRateRampStepNs = 100'000'000;  // AIPERF_TIMING_RATE_RAMP_UPDATE_INTERVAL
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
+// Scheduled credits leave this early and carry their intended send time; the worker waits
+// for that instant on its own precise timer, so the ZeroMQ hop and payload building are
+// not part of the schedule lag.
+constexpr int64_t kSendLeadNs = 2'000'000;
 
 Sampling parse_sampling(const std::string& s) {
   if (s == "sequential") return Sampling::kSequential;
@@ -26,6 +30,7 @@ PhasePlan make_plan(const config::PhaseLoad& load, std::mt19937_64& rng) {
   plan.runner.concurrency = load.concurrency;
   plan.runner.prefill_concurrency = load.prefill_concurrency;
   plan.concurrency_ramp_s = load.concurrency_ramp_duration;
+  plan.prefill_ramp_s = load.prefill_concurrency_ramp_duration;
   if (load.request_rate) {
     ArrivalPattern pattern = ArrivalPattern::kPoisson;
     parse_arrival_pattern(load.arrival_pattern, pattern);
@@ -139,7 +144,7 @@ void TimingService::on_start() {
 }
 
 void TimingService::call_at(int64_t at_ns, std::function<void()> fn) {
-  phase_timers_.push_back(reactor().call_at(at_ns, [this, fn = std::move(fn)] {
+  phase_timers_.push_back(reactor().call_at(at_ns - kSendLeadNs, [this, fn = std::move(fn)] {
     fn();
     after_change();
   }));
@@ -156,6 +161,7 @@ void TimingService::start_phase(size_t index) {
   PhasePlan& plan = plans_[index];
   PhaseConfig runner_config = plan.runner;
   if (plan.concurrency_ramp_s && runner_config.concurrency) runner_config.concurrency = 1;
+  if (plan.prefill_ramp_s && runner_config.prefill_concurrency) runner_config.prefill_concurrency = 1;
   runner_ = std::make_unique<PhaseRunner>(runner_config, conversations_, *this, rng_);
   phase_start_ns_ = steady_now_ns();
   phase_start_wall_ns_ = wall_now_ns();
@@ -192,19 +198,23 @@ void TimingService::start_phase(size_t index) {
   after_change();
 }
 
-// Concurrency ramp: limit 1 at start, +1 at T*(v-1)/(target-1) for v = 2..target (§3.10).
+// Concurrency ramps: limit 1 at start, +1 at T*(v-1)/(target-1) for v = 2..target (§3.10).
 // Rate ramp: linear from the start rate to the target, updated every 100 ms.
 void TimingService::start_ramps(const PhasePlan& plan) {
-  if (plan.concurrency_ramp_s && plan.runner.concurrency && *plan.runner.concurrency > 1) {
-    const uint32_t target = *plan.runner.concurrency;
+  auto step_ramp = [this](std::optional<double> ramp_s, std::optional<uint32_t> target_limit,
+                          void (PhaseRunner::*set)(uint32_t)) {
+    if (!ramp_s || !target_limit || *target_limit <= 1) return;
+    const uint32_t target = *target_limit;
     for (uint32_t v = 2; v <= target; ++v) {
-      const int64_t at = phase_start_ns_ + static_cast<int64_t>(*plan.concurrency_ramp_s * kSecond * (v - 1) / (target - 1));
-      phase_timers_.push_back(reactor().call_at(at, [this, v] {
-        runner_->set_concurrency(v);
+      const int64_t at = phase_start_ns_ + static_cast<int64_t>(*ramp_s * kSecond * (v - 1) / (target - 1));
+      phase_timers_.push_back(reactor().call_at(at, [this, v, set] {
+        (runner_.get()->*set)(v);
         after_change();
       }));
     }
-  }
+  };
+  step_ramp(plan.concurrency_ramp_s, plan.runner.concurrency, &PhaseRunner::set_concurrency);
+  step_ramp(plan.prefill_ramp_s, plan.runner.prefill_concurrency, &PhaseRunner::set_prefill_concurrency);
   if (plan.rate_ramp_s && plan.arrivals) {
     const double duration_ns = *plan.rate_ramp_s * kSecond;
     const double start_rate = plan.arrivals->rate();
@@ -219,8 +229,8 @@ void TimingService::start_ramps(const PhasePlan& plan) {
 
 void TimingService::schedule_arrival() {
   auto& arrivals = *plans_[phase_index_].arrivals;
-  const int64_t at = arrivals.next(steady_now_ns());
-  phase_timers_.push_back(reactor().call_at(at, [this, at] {
+  const int64_t at = arrivals.next(steady_now_ns() + kSendLeadNs);
+  phase_timers_.push_back(reactor().call_at(at - kSendLeadNs, [this, at] {
     if (runner_->stats().sending_complete) return;
     runner_->on_arrival(phase_start_wall_ns_ + (at - phase_start_ns_));
     after_change();

@@ -23,7 +23,7 @@ struct PhasePlan {
   PhaseConfig runner;
   std::optional<ArrivalSchedule> arrivals;  // request-rate phases
   double grace_seconds = 0;                 // after the duration (infinity = wait)
-  std::optional<double> concurrency_ramp_s, rate_ramp_s;
+  std::optional<double> concurrency_ramp_s, prefill_ramp_s, rate_ramp_s;
   double target_rate = 0;
 };
 
