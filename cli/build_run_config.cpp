@@ -44,7 +44,7 @@ config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::str
   auto& c = o.config;
   if (c.tokenizer.name.empty()) c.tokenizer.name = c.endpoint.model_names.front();
   try {
-    c.tokenizer.resolved_path = tok::resolve_tokenizer_path(c.tokenizer.name);
+    c.tokenizer.resolved_path = tok::resolve_tokenizer_path(c.tokenizer.name, c.tokenizer.revision);
     tok::load_tokenizer(c.tokenizer.resolved_path);  // pre-flight: fail before spawning anything
   } catch (const tok::TokenizerError& e) {
     throw OptionError(std::string("--tokenizer: ") + e.what());

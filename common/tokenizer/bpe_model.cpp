@@ -49,18 +49,7 @@ BpeModel::BpeModel(const nlohmann::json& model, bool byte_input) : byte_input_(b
   for (const auto& [token, id] : vocab.items()) {
     auto tid = id.get<TokenId>();
     if (tid < 0) throw TokenizerError("negative id for token '" + token + "'");
-    vocab_.emplace(token, tid);
-    if (static_cast<size_t>(tid) >= id_to_token_.size()) {
-      id_to_token_.resize(tid + 1);
-      has_id_.resize(tid + 1, false);
-    }
-    id_to_token_[tid] = token;
-    has_id_[tid] = true;
-    size_t i = 0;
-    if (!token.empty()) {
-      char32_t cp = uni::next_code_point(token, i);
-      if (i == token.size()) char_ids_.emplace(cp, tid);
-    }
+    add_vocab_entry(token, tid);
   }
 
   const auto& merges = model.at("merges");
@@ -80,6 +69,59 @@ BpeModel::BpeModel(const nlohmann::json& model, bool byte_input) : byte_input_(b
     if (it == vocab_.end()) throw TokenizerError("unk_token is not in the vocab");
     unk_id_ = it->second;
   }
+  build_byte_tables();
+}
+
+std::unique_ptr<BpeModel> BpeModel::from_byte_ranks(const std::vector<std::string>& ranks) {
+  std::unique_ptr<BpeModel> m(new BpeModel());
+  m->byte_input_ = true;
+  m->ignore_merges_ = true;
+  std::unordered_map<std::string_view, TokenId> by_bytes;
+  by_bytes.reserve(ranks.size());
+  const auto& alphabet = uni::byte_to_char();
+  for (size_t id = 0; id < ranks.size(); ++id) {
+    if (ranks[id].empty()) continue;
+    by_bytes.emplace(ranks[id], static_cast<TokenId>(id));
+    std::string mapped;
+    for (unsigned char c : ranks[id]) uni::append_utf8(mapped, alphabet[c]);
+    m->add_vocab_entry(mapped, static_cast<TokenId>(id));
+  }
+  // Every split of a token into two tokens is a merge producing it, ranked as the token.
+  struct Split {
+    TokenId a, b, merged;
+  };
+  std::vector<Split> splits;
+  for (size_t id = 0; id < ranks.size(); ++id) {
+    std::string_view t = ranks[id];
+    for (size_t k = 1; k < t.size(); ++k) {
+      auto a = by_bytes.find(t.substr(0, k));
+      if (a == by_bytes.end()) continue;
+      auto b = by_bytes.find(t.substr(k));
+      if (b != by_bytes.end()) splits.push_back({a->second, b->second, static_cast<TokenId>(id)});
+    }
+  }
+  m->merges_.reserve(splits.size());
+  for (const Split& s : splits) m->merges_.insert(s.a, s.b, {s.merged, s.merged});
+  m->build_byte_tables();
+  return m;
+}
+
+void BpeModel::add_vocab_entry(const std::string& token, TokenId id) {
+  vocab_.emplace(token, id);
+  if (static_cast<size_t>(id) >= id_to_token_.size()) {
+    id_to_token_.resize(id + 1);
+    has_id_.resize(id + 1, false);
+  }
+  id_to_token_[id] = token;
+  has_id_[id] = true;
+  size_t i = 0;
+  if (!token.empty()) {
+    char32_t cp = uni::next_code_point(token, i);
+    if (i == token.size()) char_ids_.emplace(cp, id);
+  }
+}
+
+void BpeModel::build_byte_tables() {
   const auto& alphabet = uni::byte_to_char();
   for (int b = 0; b < 256; ++b) {
     auto it = char_ids_.find(alphabet[b]);

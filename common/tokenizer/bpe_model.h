@@ -3,6 +3,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
@@ -23,6 +24,11 @@ class BpeModel {
   // of a ByteLevel pre-tokenizer). Throws TokenizerError on malformed or unsupported models.
   BpeModel(const nlohmann::json& model, bool byte_input);
 
+  // A tiktoken encoding: ranks[i] holds the raw bytes of token i (empty for an unused rank).
+  // The merge of two adjacent tokens ranks as the token they form, and whole pre-tokens found
+  // in the ranks are emitted directly, which is exactly tiktoken's byte-pair encoding.
+  static std::unique_ptr<BpeModel> from_byte_ranks(const std::vector<std::string>& ranks);
+
   // Appends the ids of one pre-token to `out`.
   void tokenize(std::string_view piece, std::vector<TokenId>& out) const;
 
@@ -32,6 +38,10 @@ class BpeModel {
   size_t vocab_size() const { return vocab_.size(); }
 
  private:
+  BpeModel() = default;
+  void add_vocab_entry(const std::string& token, TokenId id);
+  // Fills byte_ids_ and fallback_ids_ once the vocab is complete.
+  void build_byte_tables();
   // Appends the ids of `piece` after running all merges (HF BPE::merge_word + merge_all).
   void merge_word(std::string_view piece, std::vector<TokenId>& out) const;
   // Id of the whole piece when it is a vocab entry (ignore_merges shortcut).

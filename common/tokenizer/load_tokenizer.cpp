@@ -1,10 +1,12 @@
-// load_tokenizer() and resolve_tokenizer_path(): the file-system boundary of the tokenizer.
+// load_tokenizer(): picks the implementation from what the local path holds.
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "tokenizer/hf_tokenizer.h"
+#include "tokenizer/spm_tokenizer.h"
+#include "tokenizer/tiktoken_tokenizer.h"
 #include "tokenizer/tokenizer.h"
 
 namespace aiperf::tok {
@@ -32,14 +34,7 @@ nlohmann::json read_optional_config(const fs::path& dir) {
   return j.is_discarded() ? nlohmann::json() : j;
 }
 
-}  // namespace
-
-TokenizerPtr load_tokenizer(const std::string& path) {
-  fs::path file = path;
-  std::error_code ec;
-  if (fs::is_directory(file, ec)) file /= "tokenizer.json";
-  if (!fs::is_regular_file(file, ec)) throw TokenizerError("tokenizer file not found: " + file.string());
-
+TokenizerPtr load_hf_json(const fs::path& file) {
   nlohmann::json json;
   try {
     json = nlohmann::json::parse(read_file(file));
@@ -55,18 +50,37 @@ TokenizerPtr load_tokenizer(const std::string& path) {
   }
 }
 
-std::string resolve_tokenizer_path(const std::string& name_or_path) {
+// The single *.tiktoken file of `dir`, or empty when there is none or several.
+fs::path only_tiktoken_file(const fs::path& dir) {
+  fs::path found;
   std::error_code ec;
-  if (fs::exists(name_or_path, ec)) return name_or_path;
-  // Bundled tokenizers live in <prefix>/share/aiperf/tokenizers, next to <prefix>/bin.
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec && !name_or_path.empty() && name_or_path.find('/') == std::string::npos) {
-    fs::path bundled = exe.parent_path() / ".." / "share" / "aiperf" / "tokenizers" / name_or_path;
-    if (fs::is_regular_file(bundled / "tokenizer.json", ec)) return bundled.lexically_normal().string();
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.path().extension() != ".tiktoken") continue;
+    if (!found.empty()) return {};
+    found = entry.path();
   }
-  throw TokenizerError("tokenizer '" + name_or_path +
-                       "' not found: not a local file or directory and not a bundled tokenizer "
-                       "(bundled: gpt2); pass --tokenizer <dir with tokenizer.json>");
+  return found;
+}
+
+}  // namespace
+
+TokenizerPtr load_tokenizer(const std::string& path) {
+  fs::path file = path;
+  std::error_code ec;
+  if (fs::is_directory(file, ec)) {
+    // transformers prefers tokenizer.json over tokenizer.model when a repo has both.
+    if (fs::is_regular_file(file / "tokenizer.json", ec)) return load_hf_json(file / "tokenizer.json");
+    if (fs::is_regular_file(file / "tokenizer.model", ec)) {
+      return std::make_unique<SpmTokenizer>((file / "tokenizer.model").string());
+    }
+    if (fs::path t = only_tiktoken_file(file); !t.empty()) return std::make_unique<TiktokenTokenizer>(t.string());
+    throw TokenizerError("tokenizer directory " + file.string() +
+                         " holds neither tokenizer.json, tokenizer.model nor one *.tiktoken file");
+  }
+  if (!fs::is_regular_file(file, ec)) throw TokenizerError("tokenizer file not found: " + file.string());
+  if (file.extension() == ".tiktoken") return std::make_unique<TiktokenTokenizer>(file.string());
+  if (file.extension() == ".model") return std::make_unique<SpmTokenizer>(file.string());
+  return load_hf_json(file);
 }
 
 }  // namespace aiperf::tok

@@ -42,12 +42,16 @@ class Tokenizer {
 
 using TokenizerPtr = std::unique_ptr<Tokenizer>;
 
-// Resolves --tokenizer to a local path: an existing file or directory is used as is; the
-// name of a bundled tokenizer ("gpt2") resolves to the copy shipped with aiperf.
-// Throws TokenizerError with a one-line message when nothing matches.
-std::string resolve_tokenizer_path(const std::string& name_or_path);
+// Resolves --tokenizer / --tokenizer-revision to a local path, in order: an existing file or
+// directory as is; a bundled tokenizer name ("gpt2"); a tiktoken encoding name ("cl100k_base",
+// found in $TIKTOKEN_ENCODINGS_BASE); a HuggingFace Hub repo id ("Qwen/Qwen3-0.6B") from the
+// HF cache, downloading into it when missing unless HF_HUB_OFFLINE is set (see hf_hub.h).
+// Throws TokenizerError with a one-line message when nothing matches or a download fails.
+std::string resolve_tokenizer_path(const std::string& name_or_path, const std::string& revision = "main");
 
-// Loads a local tokenizer: a directory holding tokenizer.json, or a tokenizer.json file.
+// Loads a local tokenizer: a tokenizer.json file, a SentencePiece .model file, a tiktoken
+// <encoding>.tiktoken file, or a directory holding tokenizer.json, else tokenizer.model, else
+// one *.tiktoken file.
 // Throws TokenizerError naming the file and the unsupported component or parse error.
 TokenizerPtr load_tokenizer(const std::string& path);
 

@@ -1,11 +1,13 @@
-// Golden files from HF tokenizers 0.23.2 (see tests/data/tokenizer/LICENSES.md): every line
-// must give identical ids (encode) or identical text (decode).
+// Golden files from HF tokenizers 0.23.2, tiktoken 1.0.22 and libsentencepiece 0.1.97 (see
+// tests/data/tokenizer/LICENSES.md): every line must give identical ids (encode) or identical
+// text (decode).
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "tokenizer/spm_tokenizer.h"
 #include "tokenizer/tokenizer.h"
 
 using aiperf::tok::TokenId;
@@ -25,17 +27,20 @@ std::vector<nlohmann::json> read_jsonl(const std::string& path) {
 }
 
 // Checks every line and reports the 1-based numbers of the lines that differ.
-void check_encode_golden(const std::string& tokenizer_dir, const std::string& golden) {
-  auto tok = aiperf::tok::load_tokenizer(tokenizer_dir);
+void check_encode_golden(const aiperf::tok::Tokenizer& tok, const std::string& golden) {
   auto lines = read_jsonl(kData + golden);
   REQUIRE(lines.size() == 363);
   std::vector<size_t> failed;
   for (size_t i = 0; i < lines.size(); ++i) {
     auto expected = lines[i]["ids"].get<std::vector<TokenId>>();
-    if (tok->encode(lines[i]["text"].get<std::string>()) != expected) failed.push_back(i + 1);
+    if (tok.encode(lines[i]["text"].get<std::string>()) != expected) failed.push_back(i + 1);
   }
   INFO(golden << " failing lines: " << nlohmann::json(failed).dump());
   CHECK(failed.empty());
+}
+
+void check_encode_golden(const std::string& tokenizer_path, const std::string& golden) {
+  check_encode_golden(*aiperf::tok::load_tokenizer(tokenizer_path), golden);
 }
 
 void check_decode_golden(const std::string& tokenizer_dir, const std::string& golden) {
@@ -80,4 +85,29 @@ TEST_CASE("mistral decode matches HF on every golden line", "[tokenizer][golden]
 
 TEST_CASE("cl100k-hf encode matches HF on every golden line", "[tokenizer][golden]") {
   check_encode_golden(kData + "cl100k-hf", "golden-cl100k-hf.jsonl");
+}
+
+// tiktoken goldens are encode_ordinary: special-token text is plain text.
+TEST_CASE("tiktoken cl100k_base encode matches tiktoken on every golden line", "[tokenizer][golden]") {
+  check_encode_golden(kData + "tiktoken/cl100k_base.tiktoken", "golden-cl100k_base.jsonl");
+}
+
+TEST_CASE("tiktoken o200k_base encode matches tiktoken on every golden line", "[tokenizer][golden]") {
+  check_encode_golden(kData + "tiktoken/o200k_base.tiktoken", "golden-o200k_base.jsonl");
+}
+
+TEST_CASE("tiktoken r50k_base encode matches tiktoken on every golden line", "[tokenizer][golden]") {
+  check_encode_golden(kData + "tiktoken/r50k_base.tiktoken", "golden-r50k_base.jsonl");
+}
+
+// The SentencePiece goldens are plain SentencePieceProcessor::Encode, so they are checked with
+// special-token splitting off; unit_test.cpp covers the split.
+TEST_CASE("spm unigram encode matches libsentencepiece on every golden line", "[tokenizer][golden]") {
+  aiperf::tok::SpmTokenizer tok(kData + "spm/spm-unigram-8k.model", /*split_special=*/false);
+  check_encode_golden(tok, "golden-spm-unigram-8k.jsonl");
+}
+
+TEST_CASE("spm bpe encode matches libsentencepiece on every golden line", "[tokenizer][golden]") {
+  aiperf::tok::SpmTokenizer tok(kData + "spm/spm-bpe-8k.model", /*split_special=*/false);
+  check_encode_golden(tok, "golden-spm-bpe-8k.jsonl");
 }

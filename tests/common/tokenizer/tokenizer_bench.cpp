@@ -1,11 +1,15 @@
-// Throughput of encode() on one thread: tokenizer_bench <corpus.jsonl> <tokenizer dir>...
-// For each tokenizer prints tokens/s on 1 MiB of English-like text and on 1 MiB of the corpus
-// texts concatenated and repeated; "cold" is the first encode (empty BPE cache), "warm" the
+// Throughput of encode() on one thread:
+//   tokenizer_bench <corpus.jsonl> <tokenizer>...          built-in 1 MiB English-like text and
+//                                                          1 MiB of the corpus texts repeated
+//   tokenizer_bench --text LABEL=FILE... <tokenizer>...    the given text files (each encoded
+//                                                          as one string, as the Rust side does)
+// For each tokenizer prints tokens/s; "cold" is the first encode (empty BPE cache), "warm" the
 // best of three further runs.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -87,24 +91,45 @@ void report(const char* label, const aiperf::tok::Tokenizer& tok, const std::str
 
 }  // namespace
 
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s <corpus.jsonl> <tokenizer dir or name>...\n", argv[0]);
+    std::fprintf(stderr, "usage: %s <corpus.jsonl> <tokenizer>... | --text LABEL=FILE... <tokenizer>...\n",
+                 argv[0]);
     return 2;
   }
-  const std::string english = english_text();
-  const std::string corpus = corpus_text(argv[1]);
-  if (corpus.empty()) {
-    std::fprintf(stderr, "no texts read from %s\n", argv[1]);
-    return 2;
+  std::vector<std::pair<std::string, std::string>> texts;  // label, text
+  int first_tokenizer = 2;
+  if (std::string(argv[1]) == "--text") {
+    for (first_tokenizer = 1; first_tokenizer + 1 < argc && std::string(argv[first_tokenizer]) == "--text";
+         first_tokenizer += 2) {
+      std::string spec = argv[first_tokenizer + 1];
+      auto eq = spec.find('=');
+      std::string text = eq == std::string::npos ? std::string() : read_text(spec.substr(eq + 1));
+      if (text.empty()) {
+        std::fprintf(stderr, "--text %s: expected LABEL=FILE with a non-empty file\n", spec.c_str());
+        return 2;
+      }
+      texts.emplace_back(spec.substr(0, eq), std::move(text));
+    }
+  } else {
+    texts.emplace_back("english", english_text());
+    texts.emplace_back("corpus", corpus_text(argv[1]));
+    if (texts.back().second.empty()) {
+      std::fprintf(stderr, "no texts read from %s\n", argv[1]);
+      return 2;
+    }
   }
-  for (int i = 2; i < argc; ++i) {
+  for (int i = first_tokenizer; i < argc; ++i) {
     auto t0 = std::chrono::steady_clock::now();
     auto tok = aiperf::tok::load_tokenizer(aiperf::tok::resolve_tokenizer_path(argv[i]));
     double load = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("%s (load %.2f s)\n", argv[i], load);
-    report("english", *tok, english);
-    report("corpus", *tok, corpus);
+    for (const auto& [label, text] : texts) report(label.c_str(), *tok, text);
   }
   return 0;
 }

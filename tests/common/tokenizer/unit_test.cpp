@@ -80,9 +80,75 @@ TEST_CASE("resolve_tokenizer_path finds local paths and the bundled gpt2", "[tok
   std::string gpt2 = aiperf::tok::resolve_tokenizer_path("gpt2");
   CHECK(fs::is_regular_file(fs::path(gpt2) / "tokenizer.json"));
   CHECK(aiperf::tok::load_tokenizer(gpt2)->encode("Hello world") == std::vector<TokenId>{15496, 995});
-  CHECK_THROWS_WITH(aiperf::tok::resolve_tokenizer_path("no-such-model"),
-                    "tokenizer 'no-such-model' not found: not a local file or directory and not a "
-                    "bundled tokenizer (bundled: gpt2); pass --tokenizer <dir with tokenizer.json>");
+  CHECK_THROWS_WITH(aiperf::tok::resolve_tokenizer_path("./no/such dir"),
+                    "tokenizer './no/such dir' not found: not a local file or directory, a bundled "
+                    "tokenizer (gpt2) or a HuggingFace Hub repo id");
+}
+
+TEST_CASE("tiktoken files load by path, by directory and by encoding name", "[tokenizer][tiktoken]") {
+  const std::string file = kData + "tiktoken/cl100k_base.tiktoken";
+  auto tok = aiperf::tok::load_tokenizer(file);
+  CHECK(tok->encode("Hello world") == std::vector<TokenId>{9906, 1917});
+  // encode_ordinary: special-token text is plain text; decode still knows the special ids.
+  CHECK(tok->encode("<|endoftext|>") == std::vector<TokenId>{27, 91, 8862, 728, 428, 91, 29});
+  CHECK(tok->decode(std::vector<TokenId>{9906, 100257, 1917}, false) == "Hello<|endoftext|> world");
+  CHECK(tok->decode(std::vector<TokenId>{9906, 100257, 1917}, true) == "Hello world");
+  CHECK(tok->block_separator() == 100257);
+  CHECK(tok->vocab_size() == 100277);
+
+  ::setenv("TIKTOKEN_ENCODINGS_BASE", (kData + "tiktoken").c_str(), 1);
+  CHECK(aiperf::tok::resolve_tokenizer_path("o200k_base") == kData + "tiktoken/o200k_base.tiktoken");
+  ::unsetenv("TIKTOKEN_ENCODINGS_BASE");
+  CHECK_THROWS_WITH(aiperf::tok::resolve_tokenizer_path("r50k_base"),
+                    Catch::StartsWith("tokenizer 'r50k_base': no r50k_base.tiktoken found; set "
+                                      "TIKTOKEN_ENCODINGS_BASE"));
+
+  fs::path dir = fs::temp_directory_path() / ("aiperf_tok_tiktoken_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::copy_file(kData + "tiktoken/r50k_base.tiktoken", dir / "r50k_base.tiktoken",
+                fs::copy_options::overwrite_existing);
+  CHECK(aiperf::tok::load_tokenizer(dir.string())->encode("Hello world") == std::vector<TokenId>{15496, 995});
+}
+
+TEST_CASE("bad tiktoken files are reported with file and line", "[tokenizer][tiktoken]") {
+  fs::path dir = fs::temp_directory_path() / ("aiperf_tok_badtik_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "cl100k_base.tiktoken") << "IQ== 0\nnot-base64! 1\n";
+  CHECK_THROWS_WITH(aiperf::tok::load_tokenizer((dir / "cl100k_base.tiktoken").string()),
+                    (dir / "cl100k_base.tiktoken").string() + ":2: invalid base64 token");
+  std::ofstream(dir / "mine.tiktoken") << "IQ== 0\n";
+  CHECK_THROWS_WITH(aiperf::tok::load_tokenizer((dir / "mine.tiktoken").string()),
+                    Catch::Contains("unknown tiktoken encoding 'mine'"));
+}
+
+TEST_CASE("sentencepiece models split control tokens out of the text as transformers does", "[tokenizer][spm]") {
+  auto tok = aiperf::tok::load_tokenizer(kData + "spm/spm-bpe-8k.model");
+  auto abc = tok->encode("abc");
+  auto def = tok->encode("def");
+  // Every segment between <s>/</s>/<unk> is encoded on its own, so "def" keeps its dummy prefix.
+  std::vector<TokenId> expected = abc;
+  expected.push_back(1);
+  expected.insert(expected.end(), def.begin(), def.end());
+  expected.push_back(2);
+  CHECK(tok->encode("abc<s>def</s>") == expected);
+  CHECK(tok->encode("<unk>") == std::vector<TokenId>{0});
+  CHECK(tok->block_separator() == 1);
+  CHECK(tok->vocab_size() == 8000);
+  CHECK(tok->decode(tok->encode("Hello  world\n\tx")) == "Hello  world\n\tx");
+  CHECK(tok->decode(expected, false) == "abc<s> def</s>");
+  CHECK(tok->decode(expected, true) == "abc def");
+  // Byte fallback of an emoji decodes back; a lone continuation byte is one U+FFFD.
+  CHECK(tok->decode(tok->encode("\xF0\x9F\x98\x80")) == "\xF0\x9F\x98\x80");
+}
+
+TEST_CASE("a directory with only tokenizer.model loads through sentencepiece", "[tokenizer][spm]") {
+  fs::path dir = fs::temp_directory_path() / ("aiperf_tok_spmdir_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::copy_file(kData + "spm/spm-unigram-8k.model", dir / "tokenizer.model", fs::copy_options::overwrite_existing);
+  auto tok = aiperf::tok::load_tokenizer(dir.string());
+  CHECK(tok->encode("Hello world") == aiperf::tok::load_tokenizer(kData + "spm/spm-unigram-8k.model")->encode("Hello world"));
+  CHECK_THROWS_WITH(aiperf::tok::load_tokenizer(kData + "golden-gpt2.jsonl.model"),
+                    Catch::Contains("tokenizer file not found"));
 }
 
 TEST_CASE("vocab size and block separator of the real tokenizers", "[tokenizer]") {
