@@ -32,7 +32,17 @@ struct ProfileOptions {
   } output;
   struct Load {
     std::optional<std::string> arrival_pattern;
+    std::optional<double> arrival_smoothness;
     std::optional<double> grace_period;
+    std::optional<uint32_t> prefill_concurrency;
+    std::optional<double> request_cancellation_delay;
+    // --warmup-* values; unset ones default to the profiling value.
+    std::optional<uint32_t> warmup_concurrency;
+    std::optional<uint32_t> warmup_prefill_concurrency;
+    std::optional<double> warmup_request_rate;
+    std::optional<std::string> warmup_arrival_pattern;
+    std::optional<double> concurrency_ramp, prefill_ramp, rate_ramp;
+    std::optional<double> warmup_concurrency_ramp, warmup_prefill_ramp, warmup_rate_ramp;
   } load;
   struct Service {
     std::optional<uint32_t> workers_max;

@@ -20,7 +20,7 @@ void add_endpoint_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--model-selection-strategy", e.model_selection_strategy, "round_robin or random")
       ->check(CLI::IsMember({"round_robin", "random"}))->group(g);
   app.add_option("--endpoint,--custom-endpoint", e.custom_endpoint, "Custom endpoint path")->group(g);
-  app.add_option("--endpoint-type", e.type, "Endpoint type (chat, completions)")->group(g);
+  app.add_option("--endpoint-type", e.type, "Endpoint type: " + join(endpoints::endpoint_type_names()))->group(g);
   app.add_flag("--streaming", e.streaming, "Use streaming (SSE)")->group(g);
   app.add_option("-u,--url", e.urls, "Base URL(s) of the server")->delimiter(',')->group(g);
   app.add_option("--url-strategy", "URL selection strategy")->check(CLI::IsMember({"round_robin"}))->group(g);

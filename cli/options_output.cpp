@@ -2,7 +2,9 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "endpoints/endpoint.h"
 #include "options.h"
+#include "record_processor_service.h"
 
 namespace aiperf::cli {
 
@@ -11,9 +13,10 @@ void add_output_options(CLI::App& app, ProfileOptions& o) {
   const char* g = "Output";
   add_optional(app, "--artifact-dir,--output-artifact-dir", o.output.artifact_dir, "Artifact directory")->group(g);
   app.add_option("--profile-export-prefix,--profile-export-file", out.profile_export_prefix, "Export file prefix")->group(g);
-  // "raw" (profile_export_raw.jsonl) is not implemented yet, so it is refused, not ignored.
-  app.add_option("--export-level,--profile-export-level", out.export_level, "summary or records")
-      ->check(CLI::IsMember({"summary", "records"}))->group(g);
+  app.add_option("--export-level,--profile-export-level", out.export_level, "summary, records or raw")
+      ->check(CLI::IsMember({"summary", "records", "raw"}))->group(g);
+  add_optional(app, "--goodput", out.goodput, "SLOs \"tag:value ...\" in display units (e.g. request_latency:250)")
+      ->group("Input");
   auto& t = o.config.tokenizer;
   app.add_option("--tokenizer", t.name, "Tokenizer: local dir/file or bundled name (default: model)")->group("Tokenizer");
   app.add_option("--tokenizer-revision", t.revision, "Tokenizer revision")->group("Tokenizer");
@@ -22,6 +25,14 @@ void add_output_options(CLI::App& app, ProfileOptions& o) {
 
 void finalize_output_options(ProfileOptions& o) {
   auto& c = o.config;
+  if (c.output.goodput) {
+    const endpoints::EndpointInfo* ep = endpoints::find_endpoint(c.endpoint.type);
+    try {
+      if (ep) record_processor::metric_context_for(c, *ep);
+    } catch (const std::invalid_argument& e) {
+      throw OptionError(e.what());
+    }
+  }
   std::string dir;
   if (o.output.artifact_dir) {
     dir = *o.output.artifact_dir;

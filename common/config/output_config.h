@@ -1,5 +1,6 @@
 // Output and tokenizer sections of RunConfig.
 #pragma once
+#include <optional>
 #include <string>
 
 #include "config/json_optional.h"
@@ -11,10 +12,15 @@ struct OutputConfig {
   bool artifact_dir_explicit = false;
   std::string profile_export_prefix;            // empty = AIPerf default names
   std::string export_level = "records";         // summary | records | raw
+  std::optional<std::string> goodput;           // --goodput SLOs "tag:value ...", display units
+  std::optional<double> slice_duration;         // --slice-duration seconds
+  bool export_http_trace = false;               // trace_data in profile_export.jsonl
+  bool show_trace_timing = false;               // console table of http_req_* metrics
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(OutputConfig, artifact_dir, artifact_dir_explicit,
-                                                profile_export_prefix, export_level)
+                                                profile_export_prefix, export_level, goodput,
+                                                slice_duration, export_http_trace, show_trace_timing)
 
 struct TokenizerConfig {
   std::string name;                             // as given (default: first model)

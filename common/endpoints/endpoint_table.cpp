@@ -9,9 +9,16 @@ namespace aiperf::endpoints {
 
 namespace {
 
-constexpr std::array<EndpointInfo, 2> kEndpoints = {{
+constexpr std::array<EndpointInfo, 9> kEndpoints = {{
     {"chat", "/v1/chat/completions", "", "LLM Metrics", true, true, true},
     {"completions", "/v1/completions", "", "LLM Metrics", true, true, true},
+    {"embeddings", "/v1/embeddings", "", "Embeddings Metrics", false, false, true},
+    {"chat_embeddings", "/v1/embeddings", "", "Embeddings Metrics", false, false, true},
+    {"nim_embeddings", "/v1/embeddings", "", "NIM Embeddings Metrics", false, false, true},
+    {"nim_rankings", "/v1/ranking", "", "Rankings Metrics", false, false, true},
+    {"cohere_rankings", "/v2/rerank", "", "Ranking Metrics", false, false, true},
+    {"hf_tei_rankings", "/rerank", "", "Ranking Metrics", false, false, true},
+    {"huggingface_generate", "/generate", "/generate_stream", "LLM Metrics", true, true, true},
 }};
 
 }  // namespace

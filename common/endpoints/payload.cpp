@@ -1,8 +1,10 @@
-// build_payload (spec §5.4) for chat and completions. Keys are emitted in AIPerf's
-// insertion order (ordered_json), so request bodies and inputs.json match it byte for byte.
+// build_payload (spec §5.4): chat and completions here, the other types in payload_builders.cpp.
+// Keys are emitted in AIPerf's insertion order (ordered_json), so request bodies and
+// inputs.json match it byte for byte.
 #include <nlohmann/json.hpp>
 
 #include "endpoints/endpoint.h"
+#include "endpoints/payload_builders.h"
 
 namespace aiperf::endpoints {
 
@@ -10,24 +12,44 @@ namespace {
 
 using ordered_json = nlohmann::ordered_json;
 
-// One chat message per turn: a single text is sent as plain content with its name (AIPerf
-// names synthetic texts "text"); anything else as a list of text parts, empties skipped.
+bool has_media(const proto::Turn& turn) {
+  return turn.images_size() > 0 || turn.audios_size() > 0 || turn.videos_size() > 0;
+}
+
+// "wav,<base64>" -> {"data": "<base64>", "format": "wav"}.
+ordered_json audio_part(const std::string& content) {
+  const size_t comma = content.find(',');
+  const std::string format = comma == std::string::npos ? "wav" : content.substr(0, comma);
+  const std::string data = comma == std::string::npos ? content : content.substr(comma + 1);
+  return {{"type", "input_audio"}, {"input_audio", {{"data", data}, {"format", format}}}};
+}
+
+// One chat message per turn: a single text without media is sent as plain content with its
+// name (AIPerf names synthetic texts "text"); anything else as a list of parts (text, then
+// images, audio, video), empties skipped.
 ordered_json chat_message(const proto::Turn& turn) {
   ordered_json message;
   message["role"] = turn.role().empty() ? "user" : turn.role();
-  if (turn.texts_size() == 1 && turn.texts(0).contents_size() == 1) {
+  if (turn.texts_size() == 1 && turn.texts(0).contents_size() == 1 && !has_media(turn)) {
     const proto::Text& text = turn.texts(0);
     if (!text.name().empty()) message["name"] = text.name();
     message["content"] = text.contents(0);
     return message;
   }
   ordered_json parts = ordered_json::array();
-  for (const proto::Text& text : turn.texts()) {
-    for (const std::string& content : text.contents()) {
-      if (content.empty()) continue;
-      parts.push_back({{"type", "text"}, {"text", content}});
-    }
-  }
+  auto each = [&parts](const auto& batches, auto&& make) {
+    for (const proto::Text& batch : batches)
+      for (const std::string& content : batch.contents())
+        if (!content.empty()) parts.push_back(make(content));
+  };
+  each(turn.texts(), [](const std::string& c) { return ordered_json{{"type", "text"}, {"text", c}}; });
+  each(turn.images(), [](const std::string& c) {
+    return ordered_json{{"type", "image_url"}, {"image_url", {{"url", c}}}};
+  });
+  each(turn.audios(), audio_part);
+  each(turn.videos(), [](const std::string& c) {
+    return ordered_json{{"type", "video_url"}, {"video_url", {{"url", c}}}};
+  });
   message["content"] = std::move(parts);
   return message;
 }
@@ -42,9 +64,13 @@ ordered_json chat_payload(const std::vector<const proto::Turn*>& turns,
   if (!user_context_message.empty()) {
     messages.push_back({{"role", "user"}, {"content", user_context_message}});
   }
-  for (const proto::Turn* turn : turns) messages.push_back(chat_message(*turn));
-
   ordered_json payload;
+  // A trace's "messages" are the whole conversation so far: sent verbatim.
+  if (!turns.empty() && !turns.back()->raw_messages().empty()) {
+    payload["messages"] = ordered_json::parse(turns.back()->raw_messages());
+    return payload;
+  }
+  for (const proto::Turn* turn : turns) messages.push_back(chat_message(*turn));
   payload["messages"] = std::move(messages);
   return payload;
 }
@@ -63,12 +89,49 @@ ordered_json completions_payload(const proto::Turn& turn) {
 
 }  // namespace
 
+namespace {
+
+void merge_extra_inputs(ordered_json& payload, const nlohmann::json* extra_inputs) {
+  // Python's dict.update: existing keys keep their position, new keys are appended.
+  if (extra_inputs && extra_inputs->is_object()) {
+    for (const auto& [key, value] : extra_inputs->items()) payload[key] = value;
+  }
+}
+
+// Endpoint types that send only the current turn and produce no tokens (spec §5.4).
+std::optional<ordered_json> non_generation_payload(const EndpointInfo& info, const PayloadOptions& options,
+                                                   const std::vector<const proto::Turn*>& turns,
+                                                   const std::string& system_message,
+                                                   const std::string& user_context_message) {
+  static const proto::Turn kEmptyTurn;
+  const proto::Turn& last = turns.empty() ? kEmptyTurn : *turns.back();
+  const std::string& model = last.model().empty() ? options.model : last.model();
+  const std::string_view type = info.type;
+  if (type == "embeddings" || type == "nim_embeddings") return embeddings_payload(last, model, type == "nim_embeddings");
+  if (type == "nim_rankings") return rankings_payload(last, model, RankingsFlavor::nim);
+  if (type == "cohere_rankings") return rankings_payload(last, model, RankingsFlavor::cohere);
+  if (type == "hf_tei_rankings") return rankings_payload(last, model, RankingsFlavor::hf_tei);
+  if (type == "chat_embeddings") {
+    ordered_json payload = chat_payload({&last}, system_message, user_context_message);
+    payload["model"] = model;
+    return payload;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::string build_payload(const EndpointInfo& info, const PayloadOptions& options,
                           const std::vector<const proto::Turn*>& turns,
                           const std::string& system_message,
                           const std::string& user_context_message) {
   static const proto::Turn kEmptyTurn;
   const proto::Turn& last = turns.empty() ? kEmptyTurn : *turns.back();
+  if (info.type == "huggingface_generate") return tgi_generate_payload(last, options.extra_inputs).dump();
+  if (auto payload = non_generation_payload(info, options, turns, system_message, user_context_message)) {
+    merge_extra_inputs(*payload, options.extra_inputs);
+    return payload->dump();
+  }
   const bool chat = info.type == "chat";
 
   ordered_json payload = chat ? chat_payload(turns, system_message, user_context_message)
@@ -79,11 +142,8 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
     const bool legacy = !chat || options.use_legacy_max_tokens;
     payload[legacy ? "max_tokens" : "max_completion_tokens"] = last.max_tokens();
   }
-  // --extra-inputs override everything above (Python's dict.update: existing keys keep
-  // their position, new keys are appended).
-  if (options.extra_inputs && options.extra_inputs->is_object()) {
-    for (const auto& [key, value] : options.extra_inputs->items()) payload[key] = value;
-  }
+  if (chat && !last.raw_tools().empty()) payload["tools"] = ordered_json::parse(last.raw_tools());
+  merge_extra_inputs(payload, options.extra_inputs);  // extras override everything above
   if (options.streaming && options.use_server_token_count) {
     ordered_json& stream_options = payload["stream_options"];
     if (!stream_options.is_object()) stream_options = ordered_json::object();

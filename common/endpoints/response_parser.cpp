@@ -5,6 +5,7 @@
 
 #include "endpoints/endpoint.h"
 #include "endpoints/openai_content.h"
+#include "endpoints/other_content.h"
 #include "sse/sse_parser.h"
 
 namespace aiperf::endpoints {
@@ -46,15 +47,23 @@ std::string excerpt(std::string_view data) {
   return data.size() <= kMax ? std::string(data) : std::string(data.substr(0, kMax)) + "...";
 }
 
+// How one decoded JSON document of this endpoint type becomes content.
+struct Kind {
+  ResponseKind openai;
+  std::optional<OtherKind> other;  // set: not an OpenAI chat/completions endpoint
+};
+
 // Decodes one JSON document and extracts its content; false when the record failed.
-bool parse_json(ResponseKind kind, std::string_view data, int64_t perf_ns, ParseResult& out) {
+bool parse_json(const Kind& kind, std::string_view data, int64_t perf_ns, ParseResult& out) {
   const nlohmann::json j = nlohmann::json::parse(data, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) {
     out.error = make_error(std::nullopt, "JSONDecodeError",
                            "Failed to decode JSON response: '" + excerpt(data) + "'");
     return false;
   }
-  if (auto error = extract_content(kind, j, perf_ns, out)) {
+  auto error = kind.other ? extract_other_content(*kind.other, j, perf_ns, out)
+                          : extract_content(kind.openai, j, perf_ns, out);
+  if (error) {
     out.error = std::move(*error);
     return false;
   }
@@ -66,7 +75,7 @@ int64_t eof_time(const proto::RawRecord& raw) {
   return raw.chunks_size() > 0 ? raw.chunks(raw.chunks_size() - 1).perf_ns() : 0;
 }
 
-void parse_sse(ResponseKind kind, const proto::RawRecord& raw, ParseResult& out) {
+void parse_sse(const Kind& kind, const proto::RawRecord& raw, ParseResult& out) {
   sse::SseParser parser;
   std::vector<sse::SseEvent> events;
   for (const proto::BodyChunk& chunk : raw.chunks()) parser.feed(chunk.data(), chunk.perf_ns(), events);
@@ -83,7 +92,7 @@ void parse_sse(ResponseKind kind, const proto::RawRecord& raw, ParseResult& out)
   }
 }
 
-void parse_body(ResponseKind kind, const proto::RawRecord& raw, ParseResult& out) {
+void parse_body(const Kind& kind, const proto::RawRecord& raw, ParseResult& out) {
   std::string body;
   for (const proto::BodyChunk& chunk : raw.chunks()) body += chunk.data();
   if (body.find_first_not_of(" \t\r\n") == std::string::npos) return;  // empty: no content
@@ -105,7 +114,7 @@ ParseResult parse_response(const EndpointInfo& info, const proto::RawRecord& raw
                            "Unexpected HTTP status " + std::to_string(raw.status_code()));
     return out;
   }
-  const ResponseKind kind = info.type == "chat" ? ResponseKind::kChat : ResponseKind::kCompletions;
+  const Kind kind{info.type == "chat" ? ResponseKind::kChat : ResponseKind::kCompletions, other_kind(info)};
   if (starts_with_nocase(raw.content_type(), "text/event-stream")) {
     parse_sse(kind, raw, out);
   } else {

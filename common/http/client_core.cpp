@@ -86,6 +86,8 @@ void ClientCore::finish(RequestState& s) {
     s.result.cancelled = s.cancelled;
   }
   if (s.result.end_perf_ns == 0) s.result.end_perf_ns = steady_now_ns();
+  // The request is done with its headers: hand them over instead of copying.
+  s.result.trace.request_headers = std::move(s.request.headers);
 
   if (s.prev) s.prev->next = s.next;
   if (s.next) s.next->prev = s.prev;

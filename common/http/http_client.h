@@ -36,6 +36,18 @@ struct Request {
   std::string body;
 };
 
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+// What AIPerf's aiohttp trace records about one request beyond the body chunks (steady ns,
+// 0 = did not happen).
+struct Trace {
+  int64_t send_start_perf_ns = 0;   // request head starts going out (after any connect)
+  int64_t send_end_perf_ns = 0;     // request head and body fully written
+  uint64_t bytes_sent = 0;          // head + body
+  Headers request_headers;          // the request's headers (Host/Content-Length the client adds are not listed)
+  Headers response_headers;         // as received, in order
+};
+
 struct Result {
   int status = 0;           // 0 = no response
   std::string reason;
@@ -48,6 +60,7 @@ struct Result {
   std::optional<Error> error; // set on any failure, including HTTP status != 2xx
   bool connection_reused = false;
   bool cancelled = false;
+  Trace trace;
 };
 
 enum class ConnectionReuse { kPooled, kNever };
@@ -72,6 +85,9 @@ struct SendOptions {
   // Called on the io thread for each body chunk as it arrives (e.g. first-token notice).
   // Only for 2xx responses: an error body is not output.
   std::function<void(int64_t perf_ns, const std::string& data)> on_chunk;
+  // Called once on the io thread when the request (head and body) is fully written, e.g. to
+  // start a cancellation delay from the moment the server has the whole request.
+  std::function<void(int64_t perf_ns)> on_request_sent;
 };
 
 class HttpClient {

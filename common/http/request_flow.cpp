@@ -174,12 +174,20 @@ net::awaitable<std::unique_ptr<Connection>> ClientCore::connect(RequestState& s,
 
 net::awaitable<ClientCore::Outcome> ClientCore::exchange(RequestState& s, Connection& c,
                                                          const std::string& head, bool reused) {
+  Trace& trace = s.result.trace;
+  trace.send_start_perf_ns = steady_now_ns();
   auto [wec, written] = co_await c.write({net::buffer(head), net::buffer(s.request.body)});
   if (s.aborted()) co_return Outcome::kFailed;
   if (wec) {
     if (reused) co_return Outcome::kStale;
     s.result.error = io_error(wec);
     co_return Outcome::kFailed;
+  }
+  trace.send_end_perf_ns = steady_now_ns();
+  trace.bytes_sent = written;
+  if (s.options.on_request_sent) {
+    s.options.on_request_sent(trace.send_end_perf_ns);
+    if (s.aborted()) co_return Outcome::kFailed;  // cancelled from the callback
   }
 
   ResponseParser parser;
@@ -220,6 +228,7 @@ net::awaitable<ClientCore::Outcome> ClientCore::exchange(RequestState& s, Connec
       r.status = msg.result_int();
       r.reason = std::string(msg.reason());
       r.content_type = std::string(msg[bhttp::field::content_type]);
+      for (const auto& field : msg) r.trace.response_headers.emplace_back(field.name_string(), field.value());
     }
     if (std::string& body = parser.get().body(); !body.empty()) {
       r.chunks.push_back(Chunk{now, std::move(body)});

@@ -60,7 +60,7 @@ std::string error_key(const proto::ErrorDetails& e) {
 
 }  // namespace
 
-Aggregator::Aggregator(MetricContext ctx) : metrics_(builtin_metrics().applicable(ctx)) {
+Aggregator::Aggregator(MetricContext ctx) : ctx_(std::move(ctx)), metrics_(builtin_metrics().applicable(ctx_)) {
   for (const MetricDescriptor* m : metrics_) {
     if (m->kind == MetricKind::kRecord) {
       column_index_.emplace(std::string(m->tag), columns_.size());
@@ -103,7 +103,7 @@ void Aggregator::add(const proto::MetricRecord& rec) {
 
   for (Running& a : aggregates_) {
     if (has_flags(a.metric->flags, flags::kErrorOnly) != is_error) continue;
-    std::optional<double> v = a.metric->aggregate(rec);
+    std::optional<double> v = a.metric->aggregate(rec, ctx_);
     if (!v) continue;
     if (!a.seen) {
       a.value = *v;

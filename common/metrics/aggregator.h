@@ -47,6 +47,7 @@ class Aggregator {
   Column* column_at(int position, const std::string& tag);
   void add_error(const proto::ErrorDetails& details);
 
+  MetricContext ctx_;
   std::vector<const MetricDescriptor*> metrics_;  // applicable, dependencies first
   std::vector<Column> columns_;
   std::unordered_map<std::string, std::size_t> column_index_;

@@ -1,8 +1,18 @@
 // MetricContext: what the run can produce, deciding which metrics exist (spec §6.1).
 #pragma once
+#include <string>
+#include <vector>
+
 #include "metrics/metric_flags.h"
 
 namespace aiperf::metrics {
+
+// One --goodput service-level objective, threshold in the metric's base unit.
+struct GoodputSlo {
+  std::string tag;
+  double threshold = 0;
+  bool larger_is_better = false;  // value >= threshold is good; otherwise value <= threshold
+};
 
 struct MetricContext {
   bool streaming = false;               // --streaming on an endpoint that streams
@@ -17,6 +27,7 @@ struct MetricContext {
   bool produces_video = false;
   bool use_server_token_count = false;  // --use-server-token-count: USAGE_DIFF_ONLY is moot
   bool goodput = false;                 // --goodput given
+  std::vector<GoodputSlo> goodput_slos;  // parsed --goodput (metrics/goodput.h)
   bool http_trace = false;              // transport records HTTP timing phases
   bool show_internal = false;           // developer mode: export INTERNAL metrics
   bool show_experimental = false;       // developer mode: compute EXPERIMENTAL metrics

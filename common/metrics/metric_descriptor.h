@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "metric_record.pb.h"
+#include "metrics/metric_context.h"
 #include "metrics/metric_flags.h"
 #include "metrics/parsed_record.h"
 
@@ -68,7 +69,8 @@ using RecordFn = std::optional<double> (*)(const ParsedRecord&, const RecordValu
 // List record metric: empty = no value.
 using ListFn = std::vector<double> (*)(const ParsedRecord&, const RecordValues&);
 // Aggregate contribution of one record (already filtered by ERROR_ONLY); nullopt = none.
-using AggregateFn = std::optional<double> (*)(const proto::MetricRecord&);
+// The context carries run settings some aggregates judge records by (goodput SLOs).
+using AggregateFn = std::optional<double> (*)(const proto::MetricRecord&, const MetricContext&);
 // Derived metric: nullopt = inputs missing or degenerate (e.g. zero duration).
 using DerivedFn = std::optional<double> (*)(const ResultValues&);
 

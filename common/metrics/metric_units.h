@@ -12,6 +12,7 @@ inline constexpr std::string_view kSeconds = "sec";
 inline constexpr std::string_view kTokens = "tokens";
 inline constexpr std::string_view kRequests = "requests";
 inline constexpr std::string_view kCount = "count";
+inline constexpr std::string_view kPercent = "%";
 inline constexpr std::string_view kRequestsPerSecond = "requests/sec";
 inline constexpr std::string_view kTokensPerSecond = "tokens/sec";
 inline constexpr std::string_view kTokensPerSecondPerUser = "tokens/sec/user";

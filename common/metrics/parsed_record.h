@@ -31,6 +31,7 @@ struct ParsedRecord {
   int64_t ack_perf_ns = 0;   // 0 = no response headers
   int64_t end_perf_ns = 0;
   int64_t start_wall_ns = 0;
+  int64_t intended_start_wall_ns = 0;  // when the schedule meant to send it; 0 = no intent
   std::vector<ContentResponse> responses;
   std::optional<Usage> usage;                 // last usage seen
   std::optional<int64_t> input_tokens;        // ISL (client tokenizer or server usage)

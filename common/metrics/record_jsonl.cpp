@@ -14,7 +14,9 @@ void key(std::string& out, const char* name) {
   out += "\":";
 }
 
-void append_metadata(std::string& out, const proto::RecordMetadata& md) {
+}  // namespace
+
+void append_record_metadata(std::string& out, const proto::RecordMetadata& md) {
   out += '{';
   key(out, "session_num");
   out += std::to_string(md.session_num());
@@ -61,8 +63,16 @@ void append_metadata(std::string& out, const proto::RecordMetadata& md) {
     key(out, "cancellation_time_ns");
     out += std::to_string(md.cancellation_time_ns());
   }
+  // Not in AIPerf (its schedules carry no intent): last, so AIPerf's keys keep their order.
+  if (md.intended_start_ns() != 0) {
+    out += ',';
+    key(out, "intended_start_ns");
+    out += std::to_string(md.intended_start_ns());
+  }
   out += '}';
 }
+
+namespace {
 
 void append_display_value(std::string& out, const MetricDescriptor& m, double base_value) {
   if (m.integer_display()) {
@@ -102,7 +112,9 @@ void append_metrics(std::string& out, const proto::MetricRecord& rec, const Metr
   out += '}';
 }
 
-void append_error(std::string& out, const proto::ErrorDetails& e) {
+}  // namespace
+
+void append_record_error(std::string& out, const proto::ErrorDetails& e) {
   out += '{';
   if (e.has_code()) {
     key(out, "code");
@@ -117,21 +129,19 @@ void append_error(std::string& out, const proto::ErrorDetails& e) {
   out += '}';
 }
 
-}  // namespace
-
 std::string format_record_jsonl(const proto::MetricRecord& rec, const MetricContext& ctx) {
   std::string out;
   out.reserve(1024);
   out += '{';
   key(out, "metadata");
-  append_metadata(out, rec.metadata());
+  append_record_metadata(out, rec.metadata());
   out += ',';
   key(out, "metrics");
   append_metrics(out, rec, ctx);
   if (rec.has_error()) {
     out += ',';
     key(out, "error");
-    append_error(out, rec.error());
+    append_record_error(out, rec.error());
   }
   out += '}';
   return out;

@@ -14,4 +14,10 @@ namespace aiperf::metrics {
 // the registry does not know; "error" only for error records, its "code" only when set.
 std::string format_record_jsonl(const proto::MetricRecord& rec, const MetricContext& ctx);
 
+// The "metadata" object of a line (also used by profile_export_raw.jsonl).
+void append_record_metadata(std::string& out, const proto::RecordMetadata& md);
+
+// The "error" object of a line: code (when set), type, message.
+void append_record_error(std::string& out, const proto::ErrorDetails& e);
+
 }  // namespace aiperf::metrics

@@ -15,6 +15,8 @@ std::string artifact_file(const config::RunConfig& config, std::string_view name
     if (name == "profile_export_aiperf.csv") return dir + "/" + prefix + ".csv";
     if (name == "profile_export.jsonl") return dir + "/" + prefix + ".jsonl";
     if (name == "profile_export_raw.jsonl") return dir + "/" + prefix + "_raw.jsonl";
+    if (name == "profile_export_aiperf_timeslices.csv") return dir + "/" + prefix + "_timeslices.csv";
+    if (name == "profile_export_aiperf_timeslices.json") return dir + "/" + prefix + "_timeslices.json";
   }
   return dir + "/" + std::string(name);
 }

@@ -9,6 +9,7 @@
 #include "export/console_table.h"
 #include "export/summary_csv.h"
 #include "export/summary_json.h"
+#include "export/warning_panels.h"
 #include "log/log.h"
 #include "util/output_paths.h"
 
@@ -40,7 +41,8 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
   const endpoints::EndpointInfo* ep = endpoints::find_endpoint(config.endpoint.type);
   const bool tty = isatty(STDOUT_FILENO);
   std::cout << exporting::format_console_table(results, std::string(ep ? ep->metrics_title : "LLM Metrics"), tty);
-  std::cout << exporting::format_error_table(results);
+  std::cout << exporting::format_error_table(results, tty);
+  std::cout << exporting::format_warning_panels(results, tty);
 
   const proto::MetricResult* duration = find(results, "benchmark_duration");
   const proto::MetricResult* count = find(results, "request_count");
@@ -56,6 +58,9 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
   }
   std::cout << "CSV Export: " << csv_path << "\n";
   std::cout << "JSON Export: " << json_path << "\n";
+  if (config.output.export_level == "raw") {
+    std::cout << "Raw Records: " << util::artifact_file(config, "profile_export_raw.jsonl") << "\n";
+  }
   std::cout << "Log File: " << config.output.artifact_dir << "/logs/aiperf.log\n";
 
   int rc = services_ok ? 0 : 1;

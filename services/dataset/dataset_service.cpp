@@ -2,15 +2,18 @@
 
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <random>
 
 #include <nlohmann/json.hpp>
 
 #include "bus/socket.h"
 #include "corpus.h"
+#include "custom_dataset.h"
 #include "endpoints/endpoint.h"
 #include "log/log.h"
 #include "prompt_generator.h"
+#include "trace_prompts.h"
 #include "util/output_paths.h"
 #include "util/uuid.h"
 
@@ -60,6 +63,54 @@ std::vector<proto::Conversation> build_synthetic_dataset(const config::RunConfig
   return out;
 }
 
+namespace {
+
+std::mt19937_64 make_rng(const config::RunConfig& config) {
+  return std::mt19937_64(config.input.random_seed ? *config.input.random_seed : std::random_device{}());
+}
+
+// A model per turn of a file dataset, as for synthetic data: round robin over --model by the
+// global turn counter, or uniformly random.
+void assign_models(std::vector<proto::Conversation>& conversations, const config::RunConfig& config,
+                   std::mt19937_64& rng) {
+  const auto& models = config.endpoint.model_names;
+  if (models.size() < 2) return;
+  size_t counter = 0;
+  for (auto& conv : conversations) {
+    for (auto& turn : *conv.mutable_turns()) {
+      const size_t m = config.endpoint.model_selection_strategy == "random"
+                           ? std::uniform_int_distribution<size_t>(0, models.size() - 1)(rng)
+                           : counter++ % models.size();
+      turn.set_model(models[m]);
+    }
+  }
+}
+
+}  // namespace
+
+Dataset build_dataset(const config::RunConfig& config) {
+  Dataset out;
+  const auto& in = config.input;
+  if (in.input_file.empty()) {
+    out.conversations = build_synthetic_dataset(config);
+    out.sampling_strategy = "shuffle";
+  } else {
+    std::mt19937_64 rng = make_rng(config);
+    CustomDataset custom = load_custom_dataset(in, config.loadgen.conversation_num.value_or(100), rng);
+    if (!custom.pending.empty()) {
+      auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path);
+      PromptGenerator prompts(*tokenizer, generate_corpus());
+      synthesize_trace_prompts(custom, prompts, in.isl_block_size.value_or(kMooncakeBlockSize), rng);
+    }
+    assign_models(custom.conversations, config, rng);
+    out.conversations = std::move(custom.conversations);
+    out.sampling_strategy = custom.default_sampling;
+    out.has_timestamps = custom.has_timestamps;
+  }
+  if (!in.dataset_sampling_strategy.empty()) out.sampling_strategy = in.dataset_sampling_strategy;
+  return out;
+}
+
 void write_inputs_json(const std::string& path, const config::RunConfig& config,
                        const std::vector<proto::Conversation>& conversations) {
   const endpoints::EndpointInfo* info = endpoints::find_endpoint(config.endpoint.type);
@@ -87,7 +138,8 @@ void write_inputs_json(const std::string& path, const config::RunConfig& config,
 }
 
 void DatasetService::on_configure(const config::RunConfig& config) {
-  conversations_ = build_synthetic_dataset(config);
+  Dataset dataset = build_dataset(config);
+  conversations_ = std::move(dataset.conversations);
   index_.clear();
   for (size_t i = 0; i < conversations_.size(); ++i) index_[conversations_[i].session_id()] = i;
   write_inputs_json(util::artifact_file(config, "inputs.json"), config, conversations_);
@@ -95,10 +147,24 @@ void DatasetService::on_configure(const config::RunConfig& config) {
 
   proto::BusMessage msg;
   auto* ready = msg.mutable_dataset_ready();
+  bool any_timing = false;
   for (const auto& conv : conversations_) {
     ready->add_conversation_ids(conv.session_id());
     ready->add_turn_counts(static_cast<uint32_t>(conv.turns_size()));
+    for (const auto& turn : conv.turns()) any_timing |= turn.has_timestamp_ms() || turn.delay_ms() > 0;
   }
+  if (any_timing) {  // timings are sent only when some turn has a schedule or a think time
+    for (const auto& conv : conversations_) {
+      proto::ConversationTiming* timing = ready->add_timings();
+      for (const auto& turn : conv.turns()) {
+        timing->add_timestamp_ms(turn.has_timestamp_ms() ? turn.timestamp_ms()
+                                                         : std::numeric_limits<double>::quiet_NaN());
+        timing->add_delay_ms(turn.delay_ms());
+      }
+    }
+  }
+  ready->set_sampling_strategy(dataset.sampling_strategy);
+  ready->set_has_timing_data(dataset.has_timestamps);
   publish(bus::topic::kDataset, msg);
 }
 

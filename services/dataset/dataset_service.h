@@ -30,6 +30,15 @@ class DatasetService final : public service::Service {
 // Builds the synthetic dataset of `config` (exposed for tests).
 std::vector<proto::Conversation> build_synthetic_dataset(const config::RunConfig& config);
 
+struct Dataset {
+  std::vector<proto::Conversation> conversations;
+  std::string sampling_strategy;  // --dataset-sampling-strategy, else the loader's default
+  bool has_timestamps = false;
+};
+
+// The run's dataset: --input-file (any custom type) or synthetic prompts.
+Dataset build_dataset(const config::RunConfig& config);
+
 // Writes inputs.json (AIPerf schema: {"data":[{"session_id","payloads":[...]}]}) atomically.
 void write_inputs_json(const std::string& path, const config::RunConfig& config,
                        const std::vector<proto::Conversation>& conversations);

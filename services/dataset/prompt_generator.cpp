@@ -15,6 +15,15 @@ std::string PromptGenerator::decode_window(size_t start, size_t len) const {
   return tokenizer_.decode(window, /*skip_special_tokens=*/false);
 }
 
+std::vector<tok::TokenId> PromptGenerator::sample_tokens(uint32_t tokens, std::mt19937_64& rng) const {
+  std::vector<tok::TokenId> out;
+  if (corpus_.empty()) return out;
+  const size_t start = std::uniform_int_distribution<size_t>(0, corpus_.size() - 1)(rng);
+  out.reserve(tokens);
+  for (size_t i = 0; i < tokens; ++i) out.push_back(corpus_[(start + i) % corpus_.size()]);
+  return out;
+}
+
 std::string PromptGenerator::generate(uint32_t tokens, std::mt19937_64& rng) const {
   if (tokens == 0 || corpus_.empty()) return {};
   std::uniform_int_distribution<size_t> pick(0, corpus_.size() - 1);

@@ -23,6 +23,11 @@ class PromptGenerator {
 
   size_t corpus_tokens() const { return corpus_.size(); }
 
+  // `tokens` consecutive corpus tokens from a random start (wrapping), for prompts assembled
+  // from blocks (mooncake hash_ids).
+  std::vector<tok::TokenId> sample_tokens(uint32_t tokens, std::mt19937_64& rng) const;
+  const tok::Tokenizer& tokenizer() const { return tokenizer_; }
+
  private:
   std::string decode_window(size_t start, size_t len) const;
 

@@ -60,6 +60,9 @@ void add_mock_options(CLI::App& app, MockConfig& config) {
           "--verbose,-v", [&config] { config.log_level = "DEBUG"; }, "Same as --log-level DEBUG"),
       "VERBOSE");
   env(app.add_flag("--access-logs", config.access_logs, "Log every request to stderr"), "ACCESS_LOGS");
+  env(app.add_option("--record-requests", config.record_requests,
+                     "Append every POST request (path and JSON body) as one line to this file"),
+      "RECORD_REQUESTS");
 }
 
 }  // namespace aiperf::mock

@@ -33,7 +33,31 @@ CompletionFormatter::CompletionFormatter(GenerationRequest request, const TextPo
 
 std::string_view CompletionFormatter::finish_reason() const { return request_.hit_limit ? "length" : "stop"; }
 
+// TGI generate_stream event: {"index","token":{...},"generated_text","details"}; the last one
+// repeats the whole text and carries the finish reason, as text-generation-inference does.
+void CompletionFormatter::append_tgi_token_event(std::string& out, int index) const {
+  out += R"(data: {"index":)";
+  out += std::to_string(index);
+  out += R"(,"token":{"id":)";
+  out += std::to_string(index);
+  out += R"(,"text":")";
+  out += pool_.piece(pool_offset_, static_cast<size_t>(index));
+  out += R"(","logprob":0.0,"special":false},"generated_text":)";
+  if (index + 1 == request_.output_tokens) {
+    out += '"';
+    for (int i = 0; i < request_.output_tokens; ++i) out += pool_.piece(pool_offset_, static_cast<size_t>(i));
+    out += R"(","details":{"finish_reason":")";
+    out += request_.hit_limit ? "length" : "eos_token";
+    out += R"(","generated_tokens":)";
+    out += std::to_string(request_.output_tokens);
+    out += "}}\n\n";
+  } else {
+    out += "null,\"details\":null}\n\n";
+  }
+}
+
 void CompletionFormatter::append_token_event(std::string& out, int index) const {
+  if (request_.api == Api::tgi_generate) return append_tgi_token_event(out, index);
   out += "data: ";
   out += envelope_;
   if (is_chat(request_))
@@ -72,6 +96,11 @@ void CompletionFormatter::append_usage_event(std::string& out) const {
 }
 
 std::string CompletionFormatter::full_body() const {
+  if (request_.api == Api::tgi_generate) {
+    std::string body = R"({"generated_text":")";
+    for (int i = 0; i < request_.output_tokens; ++i) body += pool_.piece(pool_offset_, static_cast<size_t>(i));
+    return body + "\"}";
+  }
   std::string body = envelope_;
   body.reserve(body.size() + 160 + static_cast<size_t>(request_.output_tokens) * 8);
   body += is_chat(request_) ? R"("choices":[{"index":0,"message":{"role":"assistant","content":")"

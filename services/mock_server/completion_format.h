@@ -30,8 +30,12 @@ class CompletionFormatter {
   // The whole non-streaming response body.
   std::string full_body() const;
 
+  // The stream's terminating event: "data: [DONE]" for OpenAI APIs, nothing for TGI.
+  std::string_view done_event() const { return request_.api == Api::tgi_generate ? "" : kDoneEvent; }
+
  private:
   void append_usage(std::string& out) const;
+  void append_tgi_token_event(std::string& out, int index) const;
   std::string_view finish_reason() const;
 
   GenerationRequest request_;

@@ -55,11 +55,21 @@ bool optional_bool(const json& object, const char* key) {
   return it != object.end() && it->is_boolean() && it->get<bool>();
 }
 
-GenerationRequest parse(Api api, const json& body) {
+GenerationRequest parse(Api api, const json& body, bool tgi_stream) {
   if (!body.is_object()) throw BadRequest{"request body must be a JSON object"};
   PromptTally tally;
   OutputRequest output;
-  if (api == Api::chat) {
+  if (api == Api::tgi_generate) {
+    const auto inputs = body.find("inputs");
+    if (inputs == body.end() || !inputs->is_string()) throw BadRequest{"'inputs' must be a string"};
+    tally.add(inputs->get_ref<const std::string&>());
+    static const json kNoParameters = json::object();
+    const auto params = body.find("parameters");
+    const json& p = params != body.end() && params->is_object() ? *params : kNoParameters;
+    output.max_tokens = optional_int(p, "max_new_tokens", 1);
+    output.min_tokens = optional_int(p, "min_tokens", 0);
+    output.ignore_eos = optional_bool(p, "ignore_eos");
+  } else if (api == Api::chat) {
     tally_chat(body, tally);
     output.max_tokens = optional_int(body, "max_completion_tokens", 1);
     if (!output.max_tokens) output.max_tokens = optional_int(body, "max_tokens", 1);
@@ -67,14 +77,16 @@ GenerationRequest parse(Api api, const json& body) {
     tally_completions(body, tally);
     output.max_tokens = optional_int(body, "max_tokens", 1);
   }
-  output.min_tokens = optional_int(body, "min_tokens", 0);
-  output.ignore_eos = optional_bool(body, "ignore_eos");
+  if (api != Api::tgi_generate) {
+    output.min_tokens = optional_int(body, "min_tokens", 0);
+    output.ignore_eos = optional_bool(body, "ignore_eos");
+  }
 
   GenerationRequest request;
   request.api = api;
   const auto model = body.find("model");
   request.model_json = model != body.end() && model->is_string() ? model->dump() : "\"mock-model\"";
-  request.stream = optional_bool(body, "stream");
+  request.stream = api == Api::tgi_generate ? tgi_stream : optional_bool(body, "stream");
   const auto stream_options = body.find("stream_options");
   request.include_usage = stream_options != body.end() && stream_options->is_object() &&
                           optional_bool(*stream_options, "include_usage");
@@ -88,11 +100,11 @@ GenerationRequest parse(Api api, const json& body) {
 
 }  // namespace
 
-std::variant<GenerationRequest, BadRequest> parse_generation_request(Api api, std::string_view body) {
+std::variant<GenerationRequest, BadRequest> parse_generation_request(Api api, std::string_view body, bool stream) {
   json parsed = json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (parsed.is_discarded()) return BadRequest{"request body is not valid JSON"};
   try {
-    return parse(api, parsed);
+    return parse(api, parsed, stream);
   } catch (const BadRequest& bad) {
     return bad;
   } catch (const json::exception& e) {  // a field of the wrong type, e.g. "role": 3

@@ -8,7 +8,7 @@
 
 namespace aiperf::mock {
 
-enum class Api { chat, completions };
+enum class Api { chat, completions, tgi_generate };
 
 struct GenerationRequest {
   Api api = Api::chat;
@@ -27,7 +27,10 @@ struct BadRequest {
 };
 
 // Chat counts only `user` messages (string content or `text` parts); completions counts
-// `prompt` (a string or a list of strings). Model defaults to "mock-model".
-std::variant<GenerationRequest, BadRequest> parse_generation_request(Api api, std::string_view body);
+// `prompt` (a string or a list of strings); TGI counts `inputs` and reads max_new_tokens,
+// min_tokens and ignore_eos from `parameters` (streaming is chosen by the route, `stream`).
+// Model defaults to "mock-model".
+std::variant<GenerationRequest, BadRequest> parse_generation_request(Api api, std::string_view body,
+                                                                     bool stream = false);
 
 }  // namespace aiperf::mock

@@ -23,6 +23,7 @@ struct MockConfig {
   bool no_tokenizer = false;
   std::string log_level = "INFO";
   bool access_logs = false;
+  std::string record_requests;  // file receiving every POST request as a JSON line; empty = off
 
   double effective_ttft_ms() const { return fast ? 0.0 : ttft_ms; }
   double effective_itl_ms() const { return fast ? 0.0 : itl_ms; }

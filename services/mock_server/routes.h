@@ -11,6 +11,12 @@ namespace aiperf::mock {
 enum class Route {
   chat_completions,
   completions,
+  embeddings,
+  nim_ranking,
+  tei_rerank,
+  cohere_rerank,
+  tgi_generate,
+  tgi_generate_stream,
   models,
   health,
   root,
@@ -18,11 +24,12 @@ enum class Route {
   not_found,
   method_not_allowed
 };
-inline constexpr size_t kRouteCount = 8;
+inline constexpr size_t kRouteCount = 14;
 
 // Label used in /metrics for each route, in enum order.
 inline constexpr std::array<std::string_view, kRouteCount> kRouteLabels = {
-    "/v1/chat/completions", "/v1/completions", "/v1/models", "/health", "/", "/metrics", "not_found",
+    "/v1/chat/completions", "/v1/completions", "/v1/embeddings", "/v1/ranking", "/rerank", "/v2/rerank",
+    "/generate", "/generate_stream", "/v1/models", "/health", "/", "/metrics", "not_found",
     "method_not_allowed"};
 
 // Every status the server sends; metrics keep one counter per (route, status).

@@ -36,6 +36,7 @@ ServerState::ServerState(MockConfig config_in, TextPool pool_in)
       models_body(make_models_body(config)),
       root_body(make_root_body()),
       metrics(config.workers),
-      errors(config.error_rate_percent, config.random_seed) {}
+      errors(config.error_rate_percent, config.random_seed),
+      recorder(config.record_requests) {}
 
 }  // namespace aiperf::mock

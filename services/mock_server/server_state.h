@@ -9,6 +9,7 @@
 #include "error_injector.h"
 #include "metrics.h"
 #include "mock_config.h"
+#include "request_recorder.h"
 #include "text_pool.h"
 
 namespace aiperf::mock {
@@ -24,6 +25,7 @@ struct ServerState {
   const std::string root_body;    // GET /
   Metrics metrics;                // one shard per io thread
   ErrorInjector errors;
+  RequestRecorder recorder;
   std::atomic<uint64_t> next_response_id{1};
 };
 

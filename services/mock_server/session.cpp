@@ -49,11 +49,25 @@ void Session::handle_request() {
   const auto& request = parser_->get();
   mode_ = {request.keep_alive(), request.version() < 11};
   route_ = match_route(request.method(), request.target());
+  if (state_.recorder.enabled() && request.method() == http::verb::post)
+    state_.recorder.record(request.target(), request.body());
   switch (route_) {
     case Route::chat_completions:
       return handle_generation(Api::chat);
     case Route::completions:
       return handle_generation(Api::completions);
+    case Route::tgi_generate:
+      return handle_generation(Api::tgi_generate, false);
+    case Route::tgi_generate_stream:
+      return handle_generation(Api::tgi_generate, true);
+    case Route::embeddings:
+      return handle_retrieval(RetrievalApi::embeddings);
+    case Route::nim_ranking:
+      return handle_retrieval(RetrievalApi::nim_ranking);
+    case Route::tei_rerank:
+      return handle_retrieval(RetrievalApi::tei_rerank);
+    case Route::cohere_rerank:
+      return handle_retrieval(RetrievalApi::cohere_rerank);
     case Route::models:
       return respond(200, kJson, state_.models_body);
     case Route::health:
@@ -69,12 +83,20 @@ void Session::handle_request() {
   }
 }
 
-void Session::handle_generation(Api api) {
-  auto parsed = parse_generation_request(api, parser_->get().body());
+void Session::handle_generation(Api api, bool stream) {
+  auto parsed = parse_generation_request(api, parser_->get().body(), stream);
   if (auto* bad = std::get_if<BadRequest>(&parsed))
     return respond_error(400, bad->message, "invalid_request_error");
   if (state_.errors.should_fail()) return respond_error(500, "injected error (--error-rate)", "server_error");
   start_generation(std::move(std::get<GenerationRequest>(parsed)));
+}
+
+// Embeddings and rankings answer at once: their latency knobs are not modelled.
+void Session::handle_retrieval(RetrievalApi api) {
+  auto answer = retrieval_response(api, parser_->get().body());
+  if (auto* bad = std::get_if<BadRequest>(&answer)) return respond_error(400, bad->message, "invalid_request_error");
+  if (state_.errors.should_fail()) return respond_error(500, "injected error (--error-rate)", "server_error");
+  respond(200, kJson, std::get<std::string>(answer));
 }
 
 void Session::respond(int status, std::string_view content_type, std::string_view body) {
@@ -165,7 +187,7 @@ void Session::send_stream_tail() {
     completion_->append_usage_event(event_);
     append_stream_data(out_, event_, chunked);
   }
-  append_stream_data(out_, kDoneEvent, chunked);
+  if (!completion_->done_event().empty()) append_stream_data(out_, completion_->done_event(), chunked);
   if (chunked) out_ += kLastChunk;
   write_then(&Session::finish_generation);
 }

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "completion_format.h"
+#include "retrieval_responses.h"
 #include "http_wire.h"
 #include "routes.h"
 #include "server_state.h"
@@ -33,7 +34,8 @@ class Session : public std::enable_shared_from_this<Session> {
   void read_header();
   void read_body();
   void handle_request();
-  void handle_generation(Api api);
+  void handle_generation(Api api, bool stream = false);
+  void handle_retrieval(RetrievalApi api);
   void respond(int status, std::string_view content_type, std::string_view body);
   void respond_error(int status, std::string_view message, std::string_view type);
 

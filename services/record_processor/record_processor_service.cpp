@@ -2,6 +2,7 @@
 
 #include "bus/socket.h"
 #include "log/log.h"
+#include "metrics/goodput_slos.h"
 #include "metrics/record_metrics.h"
 
 namespace aiperf::record_processor {
@@ -56,6 +57,10 @@ metrics::MetricContext metric_context_for(const config::RunConfig& config, const
   ctx.produces_tokens = endpoint.produces_tokens;
   ctx.tokenizes_input = endpoint.tokenizes_input;
   ctx.use_server_token_count = config.endpoint.use_server_token_count;
+  if (config.output.goodput) {
+    ctx.goodput_slos = metrics::parse_goodput(*config.output.goodput, ctx);
+    ctx.goodput = true;
+  }
   return ctx;
 }
 
@@ -69,6 +74,7 @@ proto::MetricRecord process_record(const proto::RawRecord& raw, const endpoints:
   r.ack_perf_ns = raw.ack_perf_ns();
   r.end_perf_ns = raw.end_perf_ns();
   r.start_wall_ns = raw.start_wall_ns();
+  r.intended_start_wall_ns = raw.credit().intended_send_wall_ns();
   r.responses = std::move(parsed.responses);
   r.usage = parsed.usage;
   r.error = std::move(parsed.error);
@@ -124,11 +130,15 @@ void RecordProcessorService::on_configure(const config::RunConfig& config) {
   if (!tokenizer_ || !config_ || config_->tokenizer.resolved_path != config.tokenizer.resolved_path)
     tokenizer_ = tok::load_tokenizer(config.tokenizer.resolved_path);
   context_ = metric_context_for(config, *endpoint_);
+  if (config.output.export_level == "raw" && !raw_file_) {
+    raw_file_ = std::make_unique<RawRecordFile>(config.output.artifact_dir, identity().id);
+  }
   config_ = config;
 }
 
 void RecordProcessorService::on_raw_records() {
   zmq::message_t frame;
+  std::vector<proto::MetricRecord> out;
   // Bounded batch so bus commands are not starved under a flood of records.
   for (int i = 0; i < 256 && pull_.recv(frame, zmq::recv_flags::dontwait); ++i) {
     proto::RawRecord raw;
@@ -142,8 +152,14 @@ void RecordProcessorService::on_raw_records() {
     }
     proto::MetricRecord rec = process_record(raw, *endpoint_, *tokenizer_, context_,
                                              config_->endpoint.use_server_token_count, identity().id);
-    bus::send_proto(push_, rec);
+    if (raw_file_ && rec.metadata().phase() == proto::PHASE_PROFILING) {
+      raw_file_->append(format_raw_record_jsonl(raw, rec.metadata()));
+    }
+    out.push_back(std::move(rec));
   }
+  // The raw lines reach the file before their records can complete the run.
+  if (raw_file_ && !out.empty()) raw_file_->flush();
+  for (const proto::MetricRecord& rec : out) bus::send_proto(push_, rec);
 }
 
 }  // namespace aiperf::record_processor

@@ -3,6 +3,7 @@
 // the prompt texts, OSL from the concatenated output, reasoning separately) and computes
 // every per-record metric. Replicated: raw records are fair-queued across processors.
 #pragma once
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include "endpoints/endpoint.h"
 #include "metric_record.pb.h"
 #include "metrics/metric_context.h"
+#include "raw_export.h"
 #include "raw_record.pb.h"
 #include "service/service.h"
 #include "tokenizer/tokenizer.h"
@@ -31,6 +33,7 @@ class RecordProcessorService final : public service::Service {
   const endpoints::EndpointInfo* endpoint_ = nullptr;
   tok::TokenizerPtr tokenizer_;
   metrics::MetricContext context_;
+  std::unique_ptr<RawRecordFile> raw_file_;  // --export-level raw only
 };
 
 // Raw record -> metric record (exposed for tests). `tokenizer` counts ISL/OSL.
@@ -38,7 +41,8 @@ proto::MetricRecord process_record(const proto::RawRecord& raw, const endpoints:
                                    const tok::Tokenizer& tokenizer, const metrics::MetricContext& ctx,
                                    bool use_server_token_count, const std::string& processor_id);
 
-// AIPerf's metric context for a run configuration.
+// AIPerf's metric context for a run configuration. Throws std::invalid_argument for an
+// invalid --goodput (metrics::parse_goodput).
 metrics::MetricContext metric_context_for(const config::RunConfig& config, const endpoints::EndpointInfo& endpoint);
 
 }  // namespace aiperf::record_processor

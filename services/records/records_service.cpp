@@ -4,6 +4,7 @@
 #include "endpoints/endpoint.h"
 #include "log/log.h"
 #include "metrics/record_jsonl.h"
+#include "raw_merge.h"
 #include "record_processor_service.h"
 #include "util/output_paths.h"
 
@@ -87,6 +88,15 @@ void RecordsService::finish() {
   finished_ = true;
   reactor().cancel(deadline_timer_);
   if (jsonl_.is_open()) jsonl_.flush();
+  if (config_->output.export_level == "raw") {
+    // Every processor flushed its lines before sending the records counted above.
+    try {
+      merge_raw_records(config_->output.artifact_dir + "/" + record_processor::kRawRecordsDir,
+                        util::artifact_file(*config_, "profile_export_raw.jsonl"));
+    } catch (const std::exception& e) {
+      AIPERF_LOG(kError) << "raw export: " << e.what();
+    }
+  }
   proto::BusMessage msg;
   proto::ProfileResults* results = msg.mutable_profile_results();
   *results = aggregator_->finalize();

@@ -1,7 +1,10 @@
 #include "worker_service.h"
 
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <unistd.h>
+
+#include <cstdio>
 
 #include <boost/asio/post.hpp>
 #include <nlohmann/json.hpp>
@@ -10,6 +13,7 @@
 #include "log/log.h"
 #include "raw_record.pb.h"
 #include "time/clock.h"
+#include "trace_copy.h"
 #include "util/uuid.h"
 
 namespace aiperf::worker {
@@ -37,7 +41,10 @@ WorkerService::WorkerService(service::Identity identity, bus::Endpoints endpoint
   reactor().add_socket(credit_, [this] { on_credit_socket(); });
   reactor().add_socket(dataset_, [this] { on_dataset_socket(); });
   reactor().add_fd(event_fd_, [this] { on_completions(); });
-  io_thread_ = std::thread([this] { io_.run(); });
+  io_thread_ = std::thread([this] {
+    prctl(PR_SET_TIMERSLACK, 1UL);  // timer slack is per thread: precise send times here too
+    io_.run();
+  });
 }
 
 WorkerService::~WorkerService() {
@@ -62,6 +69,7 @@ void WorkerService::on_configure(const config::RunConfig& config) {
   }
   const bool first = !config_.has_value();
   config_ = config;
+  send_first_token_ = config.loadgen.profiling.prefill_concurrency || config.loadgen.warmup.prefill_concurrency;
   if (first) {
     boost::asio::post(io_, [this, opts] { client_ = std::make_unique<http::HttpClient>(io_, opts); });
     proto::CreditMessage ready;
@@ -86,6 +94,7 @@ void WorkerService::on_credit_socket() {
           auto k = credit_to_key_.find(id);
           if (k == credit_to_key_.end()) continue;
           if (auto c = cancels_.find(k->second); c != cancels_.end()) c->second->cancel();
+          if (auto t = send_timers_.find(k->second); t != send_timers_.end()) t->second->cancel();
         }
       });
     }
@@ -185,33 +194,114 @@ void WorkerService::dispatch(InFlight job) {
   http::SendOptions sopts;
   sopts.timeout_seconds = ep.timeout_seconds;
   const uint64_t key = next_key_++;
-  const uint64_t credit_id = job.credit.id();
+  const proto::Credit credit = job.credit;
   in_flight_.emplace(key, std::move(job));
+  boost::asio::post(io_, [this, key, credit, req = std::move(req), sopts]() mutable {
+    start_on_io(key, credit, std::move(req), std::move(sopts));
+  });
+}
 
-  boost::asio::post(io_, [this, key, credit_id, req = std::move(req), sopts]() mutable {
-    credit_to_key_[credit_id] = key;
-    cancels_[key] = client_->send(std::move(req), sopts, [this, key, credit_id](http::Result&& result) {
-      cancels_.erase(key);
-      credit_to_key_.erase(credit_id);
+// On the io thread: waits for the credit's intended send time (scheduled load arrives a little
+// early), then sends.
+void WorkerService::start_on_io(uint64_t key, const proto::Credit& credit, http::Request req,
+                                http::SendOptions sopts) {
+  credit_to_key_[credit.id()] = key;
+  const int64_t wait_ns = credit.intended_send_wall_ns() > 0 ? credit.intended_send_wall_ns() - wall_now_ns() : 0;
+  if (wait_ns <= 0) return send_on_io(key, credit, std::move(req), std::move(sopts));
+  auto timer = std::make_shared<boost::asio::steady_timer>(io_, std::chrono::nanoseconds(wait_ns));
+  send_timers_[key] = timer;
+  timer->async_wait([this, key, credit, req = std::move(req), sopts = std::move(sopts)](
+                        const boost::system::error_code& ec) mutable {
+    send_timers_.erase(key);
+    if (!ec) return send_on_io(key, credit, std::move(req), std::move(sopts));
+    http::Result cancelled;  // cancelled before it was sent
+    cancelled.start_perf_ns = cancelled.end_perf_ns = steady_now_ns();
+    cancelled.start_wall_ns = wall_now_ns();
+    cancelled.cancelled = true;
+    cancelled.error = http::Error{499, "RequestCancellationError", "Request cancelled by external signal"};
+    credit_to_key_.erase(credit.id());
+    complete_on_io(key, std::move(cancelled), -1);
+  });
+}
+
+// Sends the request, arms the cancellation delay once it is fully sent, and reports the first
+// body chunk for prefill concurrency.
+void WorkerService::send_on_io(uint64_t key, const proto::Credit& credit, http::Request req,
+                               http::SendOptions sopts) {
+  const uint64_t credit_id = credit.id();
+  auto policy_cancelled = std::make_shared<int64_t>(-1);
+  if (send_first_token_ && config_->endpoint.streaming) {
+    auto seen = std::make_shared<bool>(false);
+    sopts.on_chunk = [this, seen, credit_id, phase = credit.phase()](int64_t, const std::string&) {
+      if (*seen) return;
+      *seen = true;
       {
         std::lock_guard lock(done_mu_);
-        done_.push_back(Done{key, std::move(result)});
+        first_tokens_.emplace_back(credit_id, phase);
       }
-      const uint64_t one = 1;
-      (void)!::write(event_fd_, &one, sizeof one);
-    });
+      notify_reactor();
+    };
+  }
+  if (credit.has_cancel_after_ns()) {
+    const int64_t delay = credit.cancel_after_ns();
+    sopts.on_request_sent = [this, key, delay, policy_cancelled](int64_t) {
+      auto timer = std::make_shared<boost::asio::steady_timer>(io_, std::chrono::nanoseconds(delay));
+      cancel_timers_[key] = timer;
+      timer->async_wait([this, key, delay, policy_cancelled](const boost::system::error_code& ec) {
+        if (ec) return;  // the request finished first
+        *policy_cancelled = delay;
+        if (auto c = cancels_.find(key); c != cancels_.end()) c->second->cancel();
+      });
+    };
+  }
+  cancels_[key] = client_->send(std::move(req), std::move(sopts),
+                                [this, key, credit_id, policy_cancelled](http::Result&& result) {
+    cancels_.erase(key);
+    credit_to_key_.erase(credit_id);
+    if (auto t = cancel_timers_.extract(key); !t.empty()) t.mapped()->cancel();
+    complete_on_io(key, std::move(result), *policy_cancelled);
   });
+}
+
+void WorkerService::complete_on_io(uint64_t key, http::Result&& result, int64_t policy_cancel_after_ns) {
+  {
+    std::lock_guard lock(done_mu_);
+    done_.push_back(Done{key, std::move(result), policy_cancel_after_ns});
+  }
+  notify_reactor();
+}
+
+void WorkerService::notify_reactor() {
+  const uint64_t one = 1;
+  (void)!::write(event_fd_, &one, sizeof one);
 }
 
 void WorkerService::on_completions() {
   uint64_t count;
   (void)!::read(event_fd_, &count, sizeof count);
   std::vector<Done> batch;
+  std::vector<std::pair<uint64_t, proto::Phase>> first_tokens;
   {
     std::lock_guard lock(done_mu_);
     batch.swap(done_);
+    first_tokens.swap(first_tokens_);
   }
-  for (auto& d : batch) finish(d.key, std::move(d.result));
+  for (const auto& [credit_id, phase] : first_tokens) {
+    proto::CreditMessage msg;
+    msg.set_version(proto::PROTO_VERSION_CURRENT);
+    msg.mutable_first_token()->set_credit_id(credit_id);
+    msg.mutable_first_token()->set_phase(phase);
+    bus::send_proto(credit_, msg);
+  }
+  for (auto& d : batch) {
+    if (d.policy_cancel_after_ns >= 0 && d.result.error) {
+      // AIPerf's wording for cancellations from --request-cancellation-rate.
+      char msg[96];
+      std::snprintf(msg, sizeof msg, "Request was cancelled after %.3f seconds", d.policy_cancel_after_ns / 1e9);
+      d.result.error->message = msg;
+    }
+    finish(d.key, std::move(d.result));
+  }
 }
 
 void WorkerService::finish(uint64_t key, http::Result&& result) {
@@ -240,6 +330,7 @@ void WorkerService::finish(uint64_t key, http::Result&& result) {
     chunk->set_data(std::move(c.data));
   }
   if (result.error) copy_error(*result.error, rec.mutable_error());
+  copy_trace(std::move(result.trace), rec.mutable_trace());
   rec.set_was_cancelled(result.cancelled);
   if (result.cancelled) rec.set_cancellation_perf_ns(result.end_perf_ns);
   for (const proto::Turn* turn : job.sent_turns) *rec.add_sent_turns() = *turn;

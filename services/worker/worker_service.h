@@ -17,6 +17,7 @@
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <zmq.hpp>
 
 #include "credit.pb.h"
@@ -45,6 +46,7 @@ class WorkerService final : public service::Service {
   struct Done {
     uint64_t key;
     http::Result result;
+    int64_t policy_cancel_after_ns = -1;  // >= 0: cancelled by --request-cancellation-rate
   };
 
   void on_configure(const config::RunConfig& config) override;
@@ -54,6 +56,10 @@ class WorkerService final : public service::Service {
   void on_completions();
   void handle_credit(proto::Credit credit, int64_t received_perf_ns);
   void dispatch(InFlight job);
+  void start_on_io(uint64_t key, const proto::Credit& credit, http::Request req, http::SendOptions sopts);
+  void send_on_io(uint64_t key, const proto::Credit& credit, http::Request req, http::SendOptions sopts);
+  void complete_on_io(uint64_t key, http::Result&& result, int64_t policy_cancel_after_ns);
+  void notify_reactor();
   void finish(uint64_t key, http::Result&& result);
   void remember_turn(const InFlight& job, const proto::RawRecord& rec);
   void return_credit(const proto::Credit& credit, bool cancelled, const std::string& error);
@@ -80,12 +86,18 @@ class WorkerService final : public service::Service {
   std::unique_ptr<http::HttpClient> client_;                  // io thread only
   std::unordered_map<uint64_t, http::CancelHandlePtr> cancels_;  // io thread only
   std::unordered_map<uint64_t, uint64_t> credit_to_key_;       // io thread only
+  std::unordered_map<uint64_t, std::shared_ptr<boost::asio::steady_timer>> cancel_timers_;  // io thread only
+  // Credits waiting for their intended send time (io thread only); cancelling one completes
+  // it as cancelled without sending.
+  std::unordered_map<uint64_t, std::shared_ptr<boost::asio::steady_timer>> send_timers_;
+  bool send_first_token_ = false;  // prefill concurrency configured: report first chunks
   std::thread io_thread_;
 
   // io thread -> reactor thread
   int event_fd_ = -1;
   std::mutex done_mu_;
   std::vector<Done> done_;
+  std::vector<std::pair<uint64_t, proto::Phase>> first_tokens_;  // (credit id, phase)
 };
 
 }  // namespace aiperf::worker

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -57,7 +58,7 @@ TEST_CASE("request rate (poisson) sends the request count with intended send tim
   }
 }
 
-TEST_CASE("constant and gamma arrival patterns run; concurrency caps the rate", "[e2e][load]") {
+TEST_CASE("constant and gamma arrival patterns run and concurrency caps the rate", "[e2e][load]") {
   MockServer mock({"--fast"}, aiperf::test::make_temp_dir());
   Run constant = profile({"--url", mock.url(), "--request-rate", "100", "--arrival-pattern", "constant",
                           "--request-count", "30"});
@@ -140,4 +141,48 @@ TEST_CASE("invalid load option combinations are refused with the option named", 
   Run d = profile({"--request-cancellation-delay", "1"});
   CHECK(d.exit_code == 2);
   CHECK(d.err.find("--request-cancellation-rate") != std::string::npos);
+}
+
+TEST_CASE("fixed schedule replays a trace at its timestamps, each entry once", "[e2e][load]") {
+  MockServer mock({"--fast"}, aiperf::test::make_temp_dir());
+  const std::string tmp = aiperf::test::make_temp_dir();
+  const std::string trace = tmp + "/trace.jsonl";
+  const std::vector<int> stamps{1000, 1000, 1040, 1100, 1250, 1260, 1500, 1800};
+  {
+    std::ofstream out(trace);
+    for (int ts : stamps) out << R"({"timestamp": )" << ts << R"(, "input_length": 30, "output_length": 3})" << "\n";
+  }
+  Run run = profile({"--url", mock.url(), "--input-file", trace, "--custom-dataset-type", "mooncake_trace",
+                     "--fixed-schedule", "--fixed-schedule-auto-offset", "--extra-inputs", "ignore_eos:true"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  auto recs = run.records();
+  REQUIRE(recs.size() == stamps.size());
+  std::vector<int64_t> intended;
+  for (const auto& r : recs) {
+    intended.push_back(r["metadata"]["intended_start_ns"]);
+    CHECK(r["metadata"]["request_start_ns"].get<int64_t>() >= r["metadata"]["intended_start_ns"].get<int64_t>());
+    CHECK(r["metrics"]["input_sequence_length"]["value"] == 30);
+  }
+  std::sort(intended.begin(), intended.end());
+  for (size_t i = 0; i < stamps.size(); ++i) {
+    CHECK(intended[i] - intended[0] == int64_t(stamps[i] - stamps[0]) * 1'000'000);  // exact schedule
+  }
+}
+
+TEST_CASE("a concurrency ramp starts with one session and reaches the target", "[e2e][load]") {
+  MockServer mock({"--ttft", "20"}, aiperf::test::make_temp_dir());
+  Run run = profile({"--url", mock.url(), "--concurrency", "4", "--concurrency-ramp-duration", "0.3",
+                     "--request-count", "40", "--osl", "2"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  auto recs = run.records();
+  REQUIRE(recs.size() == 40);
+  // Before the first step (100 ms) only one request can be in flight at a time.
+  std::vector<std::pair<int64_t, int64_t>> spans;
+  for (const auto& r : recs) spans.emplace_back(r["metadata"]["request_start_ns"], r["metadata"]["request_end_ns"]);
+  std::sort(spans.begin(), spans.end());
+  const int64_t t0 = spans.front().first;
+  for (size_t i = 1; i < spans.size() && spans[i].first - t0 < 90'000'000; ++i)
+    CHECK(spans[i].first >= spans[i - 1].second);
 }

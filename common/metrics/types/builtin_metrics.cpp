@@ -13,10 +13,14 @@ void register_builtin_metrics(MetricRegistry& registry) {
            time_to_first_output_token, request_latency, output_token_count,
            reasoning_token_count, inter_chunk_latency, output_sequence_length,
            inter_token_latency, output_token_throughput_per_user, prefill_throughput_per_user,
-           error_isl, request_count, error_request_count, min_request_timestamp,
-           max_response_timestamp, benchmark_duration, total_output_tokens,
-           total_reasoning_tokens, total_osl, total_isl, total_error_isl, request_throughput,
-           output_token_throughput, total_token_throughput,
+           error_isl, usage_prompt_tokens, usage_completion_tokens, usage_total_tokens,
+           usage_reasoning_tokens, usage_prompt_tokens_diff_pct, usage_completion_tokens_diff_pct,
+           usage_reasoning_tokens_diff_pct, requested_osl, osl_mismatch_diff_pct, schedule_lag,
+           request_count, error_request_count, min_request_timestamp, max_response_timestamp,
+           usage_discrepancy_count, osl_mismatch_count, good_request_count, benchmark_duration,
+           total_output_tokens, total_reasoning_tokens, total_osl, total_isl, total_error_isl,
+           total_usage_prompt_tokens, total_usage_completion_tokens, total_usage_total_tokens,
+           request_throughput, goodput, output_token_throughput, total_token_throughput,
        }) {
     registry.add(factory());
   }

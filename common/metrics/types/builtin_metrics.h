@@ -23,11 +23,24 @@ MetricDescriptor output_token_count();
 MetricDescriptor reasoning_token_count();
 MetricDescriptor prefill_throughput_per_user();
 MetricDescriptor error_isl();
+MetricDescriptor usage_prompt_tokens();
+MetricDescriptor usage_completion_tokens();
+MetricDescriptor usage_total_tokens();
+MetricDescriptor usage_reasoning_tokens();
+MetricDescriptor usage_prompt_tokens_diff_pct();
+MetricDescriptor usage_completion_tokens_diff_pct();
+MetricDescriptor usage_reasoning_tokens_diff_pct();
+MetricDescriptor requested_osl();
+MetricDescriptor osl_mismatch_diff_pct();
+MetricDescriptor schedule_lag();
 // Aggregate metrics.
 MetricDescriptor request_count();
 MetricDescriptor error_request_count();
 MetricDescriptor min_request_timestamp();
 MetricDescriptor max_response_timestamp();
+MetricDescriptor usage_discrepancy_count();
+MetricDescriptor osl_mismatch_count();
+MetricDescriptor good_request_count();
 // Derived metrics.
 MetricDescriptor benchmark_duration();
 MetricDescriptor request_throughput();
@@ -38,6 +51,17 @@ MetricDescriptor total_osl();
 MetricDescriptor total_isl();
 MetricDescriptor total_token_throughput();
 MetricDescriptor total_error_isl();
+MetricDescriptor total_usage_prompt_tokens();
+MetricDescriptor total_usage_completion_tokens();
+MetricDescriptor total_usage_total_tokens();
+MetricDescriptor goodput();
+
+// AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD: a usage diff above this is a discrepancy.
+inline constexpr double kUsageDiffThresholdPct = 10.0;
+// AIPERF_METRICS_OSL_MISMATCH_PCT_THRESHOLD / _MAX_TOKEN_THRESHOLD: OSL may miss the request
+// by min(requested * 5 %, 50 tokens) before it counts as a mismatch.
+inline constexpr double kOslMismatchPct = 5.0;
+inline constexpr double kOslMismatchMaxTokens = 50.0;
 
 // Scalar value of a metric already in the record (base units), nullopt if absent.
 inline std::optional<double> find_value(const proto::MetricRecord& rec, std::string_view tag) {
@@ -53,6 +77,14 @@ inline std::optional<double> per_second(std::optional<double> amount,
                                         std::optional<double> duration_ns) {
   if (!amount || !duration_ns || *duration_ns <= 0) return std::nullopt;
   return *amount / (*duration_ns / 1e9);
+}
+
+// abs(reported - reference) / reference * 100; nullopt when a value is missing or the
+// reference is 0 (a percentage of nothing).
+inline std::optional<double> percent_diff(std::optional<double> reported, std::optional<double> reference) {
+  if (!reported || !reference || *reference == 0) return std::nullopt;
+  const double diff = (*reported - *reference) / *reference * 100.0;
+  return diff < 0 ? -diff : diff;
 }
 
 }  // namespace aiperf::metrics::types

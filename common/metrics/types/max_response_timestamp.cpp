@@ -17,7 +17,7 @@ MetricDescriptor max_response_timestamp() {
   d.value_type = ValueType::kInt;
   d.required = {"request_latency"};
   d.aggregate_op = AggregateOp::kMax;
-  d.aggregate = [](const proto::MetricRecord& rec) -> std::optional<double> {
+  d.aggregate = [](const proto::MetricRecord& rec, const MetricContext&) -> std::optional<double> {
     auto latency = find_value(rec, "request_latency");
     if (!latency) return std::nullopt;
     return static_cast<double>(rec.metadata().request_start_ns()) + *latency;

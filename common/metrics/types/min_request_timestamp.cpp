@@ -15,7 +15,7 @@ MetricDescriptor min_request_timestamp() {
   d.kind = MetricKind::kAggregate;
   d.value_type = ValueType::kInt;
   d.aggregate_op = AggregateOp::kMin;
-  d.aggregate = [](const proto::MetricRecord& rec) -> std::optional<double> {
+  d.aggregate = [](const proto::MetricRecord& rec, const MetricContext&) -> std::optional<double> {
     return static_cast<double>(rec.metadata().request_start_ns());
   };
   return d;

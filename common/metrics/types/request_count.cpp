@@ -15,7 +15,7 @@ MetricDescriptor request_count() {
   d.kind = MetricKind::kAggregate;
   d.value_type = ValueType::kInt;
   d.aggregate_op = AggregateOp::kSum;
-  d.aggregate = [](const proto::MetricRecord&) -> std::optional<double> { return 1.0; };
+  d.aggregate = [](const proto::MetricRecord&, const MetricContext&) -> std::optional<double> { return 1.0; };
   return d;
 }
 

@@ -18,7 +18,14 @@ TEST_CASE("endpoint table has chat and completions with spec values") {
   REQUIRE(completions);
   CHECK(completions->path == "/v1/completions");
   CHECK(find_endpoint("nope") == nullptr);
-  CHECK(aiperf::endpoints::endpoint_type_names() == std::vector<std::string>{"chat", "completions"});
+  CHECK(aiperf::endpoints::endpoint_type_names() ==
+        std::vector<std::string>{"chat", "completions", "embeddings", "chat_embeddings", "nim_embeddings",
+                                 "nim_rankings", "cohere_rankings", "hf_tei_rankings", "huggingface_generate"});
+  const EndpointInfo* embeddings = find_endpoint("embeddings");
+  REQUIRE(embeddings);
+  CHECK_FALSE(embeddings->supports_streaming);
+  CHECK_FALSE(embeddings->produces_tokens);
+  CHECK(find_endpoint("cohere_rankings")->path == "/v2/rerank");
 }
 
 TEST_CASE("build_url follows spec 5.2") {

@@ -213,3 +213,56 @@ TEST_CASE("transport and status errors pass through") {
   REQUIRE(result.error);
   CHECK(result.error->type() == "InvalidInferenceResultError");
 }
+
+namespace {
+
+proto::RawRecord json_body(const std::string& body) {
+  proto::RawRecord raw;
+  raw.set_status_code(200);
+  raw.set_content_type("application/json");
+  auto* c = raw.add_chunks();
+  c->set_perf_ns(50);
+  c->set_data(body);
+  raw.set_end_perf_ns(60);
+  return raw;
+}
+
+}  // namespace
+
+TEST_CASE("embeddings and rankings: one content response when the result list is non-empty") {
+  for (const char* type : {"embeddings", "nim_embeddings", "chat_embeddings"}) {
+    const auto ok = parse_response(*find_endpoint(type), json_body(
+        R"({"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.1,0.2]}],)"
+        R"("usage":{"prompt_tokens":3,"total_tokens":3}})"));
+    REQUIRE_FALSE(ok.error);
+    REQUIRE(ok.responses.size() == 1);
+    CHECK(ok.responses[0].perf_ns == 50);
+    CHECK(ok.usage->prompt_tokens == 3);
+    const auto empty = parse_response(*find_endpoint(type), json_body(R"({"data":[]})"));
+    CHECK(empty.error->type() == "InvalidInferenceResultError");
+  }
+  CHECK(parse_response(*find_endpoint("nim_rankings"), json_body(R"({"rankings":[{"index":0,"logit":1.5}]})"))
+            .responses.size() == 1);
+  CHECK(parse_response(*find_endpoint("cohere_rankings"),
+                       json_body(R"({"results":[{"index":1,"relevance_score":0.9}]})")).responses.size() == 1);
+  CHECK(parse_response(*find_endpoint("hf_tei_rankings"), json_body(R"([{"index":0,"score":0.3}])"))
+            .responses.size() == 1);
+  CHECK(parse_response(*find_endpoint("hf_tei_rankings"), json_body("[]")).error);
+}
+
+TEST_CASE("huggingface_generate: generated_text, or token.text per stream event") {
+  const auto whole = parse_response(*find_endpoint("huggingface_generate"),
+                                    json_body(R"([{"generated_text":" hello world"}])"));
+  REQUIRE(whole.responses.size() == 1);
+  CHECK(whole.responses[0].text == " hello world");
+
+  const auto raw = sse_record({
+      {10, R"(data: {"index":0,"token":{"id":1,"text":" hi","special":false},"generated_text":null})" "\n\n"},
+      {20, R"(data: {"index":1,"token":{"id":2,"text":" there","special":false},"generated_text":" hi there"})" "\n\n"},
+  });
+  const auto stream = parse_response(*find_endpoint("huggingface_generate"), raw);
+  REQUIRE(stream.responses.size() == 2);
+  CHECK(stream.responses[0].text == " hi");
+  CHECK(stream.responses[1].text == " there");  // the final generated_text is not repeated
+  CHECK(stream.responses[1].perf_ns == 20);
+}

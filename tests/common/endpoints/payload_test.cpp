@@ -108,3 +108,78 @@ TEST_CASE("payload strings are JSON-escaped") {
   CHECK(build_payload(*find_endpoint("completions"), options(), {&turn}, "", "") ==
         R"({"prompt":["quote \" backslash \\ newline \n"],"model":"llama","stream":false})");
 }
+
+namespace {
+
+proto::Turn named_texts(std::initializer_list<std::pair<std::string, std::vector<std::string>>> batches) {
+  proto::Turn turn;
+  for (const auto& [name, contents] : batches) {
+    proto::Text* text = turn.add_texts();
+    text->set_name(name);
+    for (const auto& c : contents) text->add_contents(c);
+  }
+  return turn;
+}
+
+}  // namespace
+
+TEST_CASE("chat payload: media parts and verbatim trace messages with tools") {
+  proto::Turn turn = text_turn({"Look"});
+  turn.add_images()->add_contents("data:image/png;base64,AAA");
+  turn.add_audios()->add_contents("wav,UklG");
+  turn.add_videos()->add_contents("https://x/v.webm");
+  CHECK(build_payload(*find_endpoint("chat"), options(), {&turn}, "", "") ==
+        R"({"messages":[{"role":"user","content":[{"type":"text","text":"Look"},)"
+        R"({"type":"image_url","image_url":{"url":"data:image/png;base64,AAA"}},)"
+        R"({"type":"input_audio","input_audio":{"data":"UklG","format":"wav"}},)"
+        R"({"type":"video_url","video_url":{"url":"https://x/v.webm"}}]}],"model":"llama","stream":false})");
+
+  proto::Turn raw;
+  raw.set_raw_messages(R"([{"role":"user","content":"Hi"}])");
+  raw.set_raw_tools(R"([{"type":"function"}])");
+  raw.set_max_tokens(4);
+  CHECK(build_payload(*find_endpoint("chat"), options(), {&raw}, "ignored", "") ==
+        R"({"messages":[{"role":"user","content":"Hi"}],"model":"llama","stream":false,)"
+        R"("max_completion_tokens":4,"tools":[{"type":"function"}]})");
+}
+
+TEST_CASE("embeddings payloads: plain, NIM with images, chat-style") {
+  nlohmann::json extra = {{"encoding_format", "float"}};
+  PayloadOptions o = options();
+  o.extra_inputs = &extra;
+  const proto::Turn turn = text_turn({"a", "b"}, "", 9);
+  CHECK(build_payload(*find_endpoint("embeddings"), o, {&turn}, "", "") ==
+        R"({"model":"llama","input":["a","b"],"encoding_format":"float"})");
+
+  proto::Turn mm = text_turn({"cat"});
+  mm.add_images()->add_contents("data:image/png;base64,X");
+  CHECK(build_payload(*find_endpoint("nim_embeddings"), options(), {&mm}, "", "") ==
+        R"({"model":"llama","input":["cat data:image/png;base64,X"]})");
+
+  CHECK(build_payload(*find_endpoint("chat_embeddings"), options(), {&turn}, "", "") ==
+        R"({"messages":[{"role":"user","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}],)"
+        R"("model":"llama"})");
+}
+
+TEST_CASE("rankings payloads read query and passages by name") {
+  const proto::Turn turn = named_texts({{"passages", {"p1", "p2"}}, {"query", {"q"}}, {"other", {"x"}}});
+  CHECK(build_payload(*find_endpoint("nim_rankings"), options(), {&turn}, "", "") ==
+        R"({"model":"llama","query":{"text":"q"},"passages":[{"text":"p1"},{"text":"p2"}]})");
+  CHECK(build_payload(*find_endpoint("cohere_rankings"), options(), {&turn}, "", "") ==
+        R"({"model":"llama","query":"q","documents":["p1","p2"]})");
+  CHECK(build_payload(*find_endpoint("hf_tei_rankings"), options(), {&turn}, "", "") ==
+        R"({"query":"q","texts":["p1","p2"]})");
+}
+
+TEST_CASE("huggingface_generate payload: extras go inside parameters") {
+  nlohmann::json extra = {{"temperature", 0.5}};
+  PayloadOptions o = options(true);
+  o.extra_inputs = &extra;
+  const proto::Turn turn = text_turn({"one", "two"}, "", 12);
+  CHECK(build_payload(*find_endpoint("huggingface_generate"), o, {&turn}, "", "") ==
+        R"({"inputs":"one two","parameters":{"max_new_tokens":12,"temperature":0.5}})");
+  CHECK(endpoints::build_url("http://h:1", *find_endpoint("huggingface_generate"), "", true) ==
+        "http://h:1/generate_stream");
+  CHECK(endpoints::build_url("http://h:1", *find_endpoint("huggingface_generate"), "", false) ==
+        "http://h:1/generate");
+}

@@ -61,6 +61,19 @@ TEST_CASE("request is sent with the given headers, Host and Content-Length") {
   CHECK(q.header("Content-Length") == "7");
   CHECK(q.header_count("Content-Length") == 1);
   CHECK(q.header("User-Agent").empty());  // nothing added beyond Host and Content-Length
+
+  // Trace: the request's headers, the response's headers, when and how much was written.
+  const http::Headers sent{{"Content-Type", "application/json"}, {"X-Request-ID", "req-1"}};
+  CHECK(r.trace.request_headers == sent);
+  bool saw_type = false;
+  for (const auto& [name, value] : r.trace.response_headers) saw_type |= name == "Content-Type";
+  CHECK(saw_type);
+  CHECK(r.start_perf_ns <= r.trace.send_start_perf_ns);
+  CHECK(r.trace.send_start_perf_ns <= r.trace.send_end_perf_ns);
+  CHECK(r.trace.send_end_perf_ns <= r.ack_perf_ns);
+  size_t head = q.method.size() + 1 + q.target.size() + std::string(" HTTP/1.1\r\n\r\n").size();
+  for (const auto& [name, value] : q.headers) head += name.size() + 2 + value.size() + 2;
+  CHECK(r.trace.bytes_sent == head + 7);
 }
 
 TEST_CASE("streaming body arrives as one chunk per part with increasing timestamps") {

@@ -30,7 +30,6 @@ TEST_CASE("jsonl line of a successful streaming record matches AIPerf byte for b
   md->set_worker_id("worker_359d423a");
   md->set_record_processor_id("record_processor_1fa47cd7");
   md->set_phase(proto::PHASE_PROFILING);
-  md->set_intended_start_ns(1759813207532000000);  // not part of the AIPerf line
   scalar(rec, "input_sequence_length", 550);
   scalar(rec, "time_to_first_token", 255886568);
   scalar(rec, "request_latency", 297525228);

@@ -24,7 +24,7 @@ TEST_CASE("falling more than the catch-up window behind re-anchors instead of bu
   CHECK(s.next(50'000'000) == 51'000'000);  // 48 ms behind: re-anchored to now
 }
 
-TEST_CASE("poisson and gamma intervals have the requested mean; gamma shape sets the spread") {
+TEST_CASE("poisson and gamma intervals have the requested mean and the gamma shape sets the spread") {
   auto moments = [](ArrivalPattern p, double k) {
     ArrivalSchedule s(p, 100, k, std::mt19937_64(42), INT64_MAX);
     s.start(0);

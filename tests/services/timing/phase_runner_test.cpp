@@ -196,7 +196,7 @@ TEST_CASE("shuffle sampling visits every conversation once per pass") {
   CHECK(seen.size() == 5);
 }
 
-TEST_CASE("sessions round-robin over URLs; later turns keep their session's URL") {
+TEST_CASE("sessions round-robin over URLs and later turns keep their session's URL") {
   FakeSink sink;
   PhaseConfig cfg;
   cfg.concurrency = 2;

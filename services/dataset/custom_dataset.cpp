@@ -1,0 +1,230 @@
+#include "custom_dataset.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "dataset_error.h"
+#include "jsonl_lines.h"
+#include "mooncake_trace.h"
+#include "turn_fields.h"
+#include "util/uuid.h"
+
+namespace aiperf::dataset {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+bool is_known_type(const std::string& t) {
+  return t == "single_turn" || t == "multi_turn" || t == "random_pool" || t == "mooncake_trace";
+}
+
+// A line's optional "type" must agree with the file's format.
+void check_line_type(const json& object, const std::string& expected) {
+  auto type = object.find("type");
+  if (type == object.end() || type->is_null()) return;
+  if (!type->is_string() || type->get<std::string>() != expected)
+    throw FieldError{"type", "expected '" + expected + "', got " + type->dump()};
+}
+
+// Fixed-schedule offsets: entries stamped outside [start, end] are not part of the run.
+bool outside_schedule(const config::InputConfig& in, const proto::Turn& turn) {
+  if (!in.fixed_schedule || !turn.has_timestamp_ms()) return false;
+  const double ts = turn.timestamp_ms();
+  if (in.fixed_schedule_start_offset && ts < static_cast<double>(*in.fixed_schedule_start_offset)) return true;
+  return in.fixed_schedule_end_offset && ts > static_cast<double>(*in.fixed_schedule_end_offset);
+}
+
+std::string session_id_field(const json& object, std::mt19937_64& rng) {
+  auto id = object.find("session_id");
+  if (id == object.end() || id->is_null()) return util::uuid4(rng);
+  if (!id->is_string() || id->get_ref<const std::string&>().empty())
+    throw FieldError{"session_id", "must be a non-empty string"};
+  return id->get<std::string>();
+}
+
+void load_single_turn(const config::InputConfig& in, CustomDataset& out, std::mt19937_64& rng) {
+  const TurnFieldOptions options{true, in.turn_delay_ratio, ""};
+  for_each_json_line(in.input_file, [&](const json& object, size_t) {
+    check_line_type(object, "single_turn");
+    proto::Conversation conv;
+    parse_turn_fields(object, options, *conv.add_turns());
+    if (outside_schedule(in, conv.turns(0))) return;
+    conv.set_session_id(util::uuid4(rng));
+    out.conversations.push_back(std::move(conv));
+  });
+  out.default_sampling = "shuffle";
+}
+
+void load_multi_turn(const config::InputConfig& in, CustomDataset& out, std::mt19937_64& rng) {
+  std::unordered_map<std::string, size_t> first_line;
+  for_each_json_line(in.input_file, [&](const json& object, size_t line) {
+    check_line_type(object, "multi_turn");
+    auto turns = object.find("turns");
+    if (turns == object.end() || !turns->is_array() || turns->empty())
+      throw FieldError{"turns", "must be a non-empty list of turns"};
+    proto::Conversation conv;
+    conv.set_session_id(session_id_field(object, rng));
+    if (auto [it, fresh] = first_line.emplace(conv.session_id(), line); !fresh)
+      throw FieldError{"session_id", "'" + conv.session_id() + "' already used on line " + std::to_string(it->second)};
+    for (size_t i = 0; i < turns->size(); ++i) {
+      const TurnFieldOptions options{true, in.turn_delay_ratio, "turns[" + std::to_string(i) + "]."};
+      parse_turn_fields((*turns)[i], options, *conv.add_turns());
+    }
+    out.conversations.push_back(std::move(conv));
+  });
+  out.default_sampling = "shuffle";
+}
+
+// Appends `src`'s batches to `dst`, joining batches of the same name.
+void merge_batches(const google::protobuf::RepeatedPtrField<proto::Text>& src,
+                   google::protobuf::RepeatedPtrField<proto::Text>& dst) {
+  for (const proto::Text& batch : src) {
+    auto same = std::find_if(dst.begin(), dst.end(), [&](const proto::Text& t) { return t.name() == batch.name(); });
+    proto::Text* target = same != dst.end() ? &*same : nullptr;
+    if (!target) {
+      target = dst.Add();
+      target->set_name(batch.name());
+    }
+    for (const std::string& c : batch.contents()) target->add_contents(c);
+  }
+}
+
+void load_random_pool(const config::InputConfig& in, uint64_t conversations, CustomDataset& out,
+                      std::mt19937_64& rng) {
+  std::vector<std::string> files;
+  if (fs::is_directory(in.input_file)) {
+    for (const auto& entry : fs::directory_iterator(in.input_file))
+      if (entry.is_regular_file()) files.push_back(entry.path().string());
+    std::sort(files.begin(), files.end());  // pool order must not depend on the file system
+    if (files.empty()) throw DatasetFileError(in.input_file + ": the random_pool directory has no files");
+  } else {
+    files.push_back(in.input_file);
+  }
+  std::vector<std::vector<proto::Turn>> pools;
+  for (const std::string& file : files) {
+    auto& pool = pools.emplace_back();
+    const TurnFieldOptions options{false, 1.0, ""};
+    for_each_json_line(file, [&](const json& object, size_t) {
+      check_line_type(object, "random_pool");
+      parse_turn_fields(object, options, pool.emplace_back());
+    });
+    if (pool.empty()) throw DatasetFileError(file + ": the random_pool file has no entries");
+  }
+  // Each conversation draws, with replacement, `batch_size` entries from every pool.
+  for (uint64_t c = 0; c < conversations; ++c) {
+    proto::Conversation conv;
+    conv.set_session_id(util::uuid4(rng));
+    proto::Turn* turn = conv.add_turns();
+    for (const auto& pool : pools) {
+      std::uniform_int_distribution<size_t> pick(0, pool.size() - 1);
+      for (uint32_t b = 0; b < std::max<uint32_t>(1, in.batch_size); ++b) {
+        const proto::Turn& entry = pool[pick(rng)];
+        if (turn->role().empty()) turn->set_role(entry.role());
+        merge_batches(entry.texts(), *turn->mutable_texts());
+        merge_batches(entry.images(), *turn->mutable_images());
+        merge_batches(entry.audios(), *turn->mutable_audios());
+        merge_batches(entry.videos(), *turn->mutable_videos());
+      }
+    }
+    out.conversations.push_back(std::move(conv));
+  }
+  out.default_sampling = "shuffle";
+}
+
+void load_mooncake(const config::InputConfig& in, CustomDataset& out, std::mt19937_64& rng) {
+  const uint32_t block = in.isl_block_size.value_or(kMooncakeBlockSize);
+  std::unordered_map<std::string, size_t> sessions;  // session_id -> conversation index
+  for_each_json_line(in.input_file, [&](const json& object, size_t) {
+    check_line_type(object, "mooncake_trace");
+    std::optional<PendingPrompt> pending;
+    proto::Turn turn = parse_mooncake_line(object, block, in.turn_delay_ratio, pending);
+    if (outside_schedule(in, turn)) return;
+    size_t index = out.conversations.size();
+    if (auto id = object.find("session_id"); id != object.end() && !id->is_null()) {
+      const std::string sid = session_id_field(object, rng);
+      auto [it, fresh] = sessions.emplace(sid, index);
+      if (fresh) out.conversations.emplace_back().set_session_id(sid);
+      index = it->second;
+    } else {
+      out.conversations.emplace_back().set_session_id(util::uuid4(rng));
+    }
+    proto::Conversation& conv = out.conversations[index];
+    if (pending) {
+      pending->conversation = index;
+      pending->turn = conv.turns_size();
+      out.pending.push_back(std::move(*pending));
+    }
+    *conv.add_turns() = std::move(turn);
+  });
+  out.default_sampling = "sequential";
+}
+
+// Which formats recognise `object` when the file does not name its type.
+std::vector<std::string> recognising_types(const json& object) {
+  std::vector<std::string> types;
+  if (object.contains("input_length") || object.contains("text_input") || object.contains("messages"))
+    types.push_back("mooncake_trace");
+  if (object.contains("turns")) types.push_back("multi_turn");
+  if (has_turn_content(object)) types.push_back("single_turn");
+  return types;
+}
+
+}  // namespace
+
+std::string detect_custom_dataset_type(const std::string& path) {
+  if (fs::is_directory(path)) return "random_pool";
+  std::string detected;
+  try {
+    for_each_json_line(path, [&](const json& object, size_t) {
+      if (!detected.empty()) return;
+      if (auto type = object.find("type"); type != object.end() && type->is_string() &&
+                                           is_known_type(type->get<std::string>())) {
+        detected = type->get<std::string>();
+        return;
+      }
+      const auto types = recognising_types(object);
+      if (types.size() == 1) {
+        detected = types[0];
+        return;
+      }
+      std::string names;
+      for (const auto& t : types) names += (names.empty() ? "" : ", ") + t;
+      throw FieldError{"", types.empty() ? std::string("cannot detect the dataset type from this line")
+                                         : "the line fits several dataset types (" + names + ")"};
+    });
+  } catch (const DatasetFileError& e) {
+    throw DatasetFileError(std::string(e.what()) + "; set --custom-dataset-type (" + kCustomDatasetTypes + ")");
+  }
+  if (detected.empty()) throw DatasetFileError(path + ": the input file has no entries");
+  return detected;
+}
+
+CustomDataset load_custom_dataset(const config::InputConfig& in, uint64_t pool_conversations,
+                                  std::mt19937_64& rng) {
+  CustomDataset out;
+  const std::string& type = in.custom_dataset_type;
+  if (type == "single_turn") {
+    load_single_turn(in, out, rng);
+  } else if (type == "multi_turn") {
+    load_multi_turn(in, out, rng);
+  } else if (type == "random_pool") {
+    load_random_pool(in, pool_conversations, out, rng);
+  } else if (type == "mooncake_trace") {
+    load_mooncake(in, out, rng);
+  } else {
+    throw DatasetFileError("unknown dataset type '" + type + "'; valid: " + kCustomDatasetTypes);
+  }
+  if (out.conversations.empty())
+    throw DatasetFileError(in.input_file + ": no entries" +
+                           (in.fixed_schedule ? " within the fixed-schedule offsets" : std::string()));
+  for (const auto& conv : out.conversations)
+    for (const auto& turn : conv.turns()) out.has_timestamps |= turn.has_timestamp_ms();
+  return out;
+}
+
+}  // namespace aiperf::dataset

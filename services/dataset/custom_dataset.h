@@ -1,0 +1,45 @@
+// --input-file loading (spec §4.4): single_turn, multi_turn, random_pool and mooncake_trace
+// JSONL files, format auto-detection, and the loaders' default sampling strategies. Parsing
+// needs no tokenizer, so the CLI runs it to reject a bad file before spawning anything;
+// mooncake `input_length` prompts are synthesized afterwards by the dataset service.
+#pragma once
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "config/input_config.h"
+#include "dataset.pb.h"
+
+namespace aiperf::dataset {
+
+inline constexpr const char* kCustomDatasetTypes = "single_turn, multi_turn, random_pool, mooncake_trace";
+inline constexpr uint32_t kMooncakeBlockSize = 512;
+
+// A turn whose prompt is synthesized from the tokenizer's corpus (mooncake `input_length`).
+struct PendingPrompt {
+  size_t conversation = 0;
+  int turn = 0;
+  uint32_t input_length = 0;
+  std::vector<int64_t> hash_ids;  // empty: one plain synthetic prompt
+};
+
+struct CustomDataset {
+  std::vector<proto::Conversation> conversations;
+  std::vector<PendingPrompt> pending;
+  std::string default_sampling;  // sequential | shuffle
+  bool has_timestamps = false;   // some turn carries a timestamp
+};
+
+// Format of `path`: a directory is a random_pool; a file is decided by its first non-empty line
+// (an explicit "type" wins, else exactly one format must recognise the fields). Throws
+// DatasetFileError naming the file and line.
+std::string detect_custom_dataset_type(const std::string& path);
+
+// Loads `in.input_file` as `in.custom_dataset_type`. random_pool draws `pool_conversations`
+// conversations with replacement. Session ids and draws come from `rng`. Throws
+// DatasetFileError "file:line: field: problem" for the first bad line.
+CustomDataset load_custom_dataset(const config::InputConfig& in, uint64_t pool_conversations,
+                                  std::mt19937_64& rng);
+
+}  // namespace aiperf::dataset

@@ -1,0 +1,199 @@
+// --input-file loaders: fields of every format, auto-detection, and file:line errors.
+#include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "custom_dataset.h"
+#include "dataset_error.h"
+
+using namespace aiperf::dataset;
+
+namespace {
+
+std::string temp_file(const std::string& name, const std::string& content) {
+  const auto dir = std::filesystem::temp_directory_path() / ("aiperf_ds_test_" + std::to_string(::getpid()));
+  const auto file = dir / name;
+  std::filesystem::create_directories(file.parent_path());
+  const std::string path = file.string();
+  std::ofstream(path) << content;
+  return path;
+}
+
+aiperf::config::InputConfig input(const std::string& path, const std::string& type) {
+  aiperf::config::InputConfig in;
+  in.input_file = path;
+  in.custom_dataset_type = type;
+  return in;
+}
+
+CustomDataset load(const aiperf::config::InputConfig& in, uint64_t pool = 1) {
+  std::mt19937_64 rng(1);
+  return load_custom_dataset(in, pool, rng);
+}
+
+std::string error_of(const aiperf::config::InputConfig& in) {
+  try {
+    load(in);
+  } catch (const DatasetFileError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("single_turn reads every field and skips blank lines", "[dataset]") {
+  const std::string img = temp_file("pixel.png", "PNG!");
+  const std::string path = temp_file("single.jsonl",
+      "{\"text\": \"What is deep learning?\"}\n"
+      "\n"
+      "{\"texts\": [\"a\", \"b\"], \"images\": [\"" + img + "\"], \"role\": \"user\"}\n"
+      "{\"texts\": [{\"name\": \"query\", \"contents\": [\"q\"]}], \"audio\": \"wav,AAAA\", \"delay\": 250}\n"
+      "{\"timestamp\": 1500, \"text\": \"t\", \"video\": \"https://x/v.mp4\"}\n");
+  CHECK(detect_custom_dataset_type(path) == "single_turn");
+  auto in = input(path, "single_turn");
+  in.turn_delay_ratio = 2;
+  CustomDataset ds = load(in);
+  REQUIRE(ds.conversations.size() == 4);
+  CHECK(ds.default_sampling == "shuffle");
+  CHECK(ds.has_timestamps);
+  const auto& t0 = ds.conversations[0].turns(0);
+  CHECK(t0.texts(0).name() == "text");
+  CHECK(t0.texts(0).contents(0) == "What is deep learning?");
+  const auto& t1 = ds.conversations[1].turns(0);
+  CHECK(t1.texts(0).contents_size() == 2);
+  CHECK(t1.images(0).name() == "image_url");
+  CHECK(t1.images(0).contents(0) == "data:image/png;base64,UE5HIQ==");
+  CHECK(t1.role() == "user");
+  const auto& t2 = ds.conversations[2].turns(0);
+  CHECK(t2.texts(0).name() == "query");
+  CHECK(t2.audios(0).contents(0) == "wav,AAAA");
+  CHECK(t2.delay_ms() == 500);  // delay x --session-delay-ratio
+  const auto& t3 = ds.conversations[3].turns(0);
+  CHECK(t3.timestamp_ms() == 1500);
+  CHECK(t3.videos(0).contents(0) == "https://x/v.mp4");
+}
+
+TEST_CASE("fixed-schedule offsets drop entries outside [start, end]", "[dataset]") {
+  const std::string path = temp_file("sched.jsonl",
+      "{\"timestamp\": 0, \"text\": \"a\"}\n{\"timestamp\": 100, \"text\": \"b\"}\n"
+      "{\"timestamp\": 200, \"text\": \"c\"}\n{\"timestamp\": 300, \"text\": \"d\"}\n");
+  auto in = input(path, "single_turn");
+  in.fixed_schedule = true;
+  in.fixed_schedule_start_offset = 100;
+  in.fixed_schedule_end_offset = 200;
+  CustomDataset ds = load(in);
+  REQUIRE(ds.conversations.size() == 2);
+  CHECK(ds.conversations[0].turns(0).texts(0).contents(0) == "b");
+  CHECK(ds.conversations[1].turns(0).texts(0).contents(0) == "c");
+}
+
+TEST_CASE("multi_turn keeps session ids and turn delays", "[dataset]") {
+  const std::string path = temp_file("multi.jsonl",
+      "{\"session_id\": \"s1\", \"turns\": [{\"text\": \"Hi\", \"delay\": 0}, {\"text\": \"More\", \"delay\": 2000}]}\n"
+      "{\"type\": \"multi_turn\", \"turns\": [{\"text\": \"Solo\"}]}\n");
+  CHECK(detect_custom_dataset_type(path) == "multi_turn");
+  CustomDataset ds = load(input(path, "multi_turn"));
+  REQUIRE(ds.conversations.size() == 2);
+  CHECK(ds.conversations[0].session_id() == "s1");
+  REQUIRE(ds.conversations[0].turns_size() == 2);
+  CHECK(ds.conversations[0].turns(1).delay_ms() == 2000);
+  CHECK(ds.conversations[1].session_id().size() == 36);  // generated uuid4
+  CHECK_FALSE(ds.has_timestamps);
+}
+
+TEST_CASE("mooncake_trace groups sessions and records synthetic prompts", "[dataset]") {
+  const std::string path = temp_file("trace.jsonl",
+      "{\"timestamp\": 0, \"input_length\": 655, \"output_length\": 52, \"hash_ids\": [46, 47]}\n"
+      "{\"timestamp\": 10.5, \"input_length\": 30, \"output_length\": 26}\n"
+      "{\"session_id\": \"a\", \"text_input\": \"Hello\", \"output_length\": 8}\n"
+      "{\"messages\": [{\"role\": \"user\", \"content\": \"Hi\"}], \"tools\": [{\"type\": \"function\"}], \"output_length\": 4}\n"
+      "{\"session_id\": \"a\", \"text_input\": \"Again\", \"delay\": 100}\n");
+  CHECK(detect_custom_dataset_type(path) == "mooncake_trace");
+  CustomDataset ds = load(input(path, "mooncake_trace"));
+  REQUIRE(ds.conversations.size() == 4);
+  CHECK(ds.default_sampling == "sequential");
+  CHECK(ds.has_timestamps);
+  REQUIRE(ds.pending.size() == 2);
+  CHECK(ds.pending[0].input_length == 655);
+  CHECK(ds.pending[0].hash_ids == std::vector<int64_t>{46, 47});
+  CHECK(ds.pending[1].conversation == 1);
+  CHECK(ds.conversations[0].turns(0).max_tokens() == 52);
+  CHECK(ds.conversations[1].turns(0).timestamp_ms() == 10.5);
+  const auto& session = ds.conversations[2];
+  CHECK(session.session_id() == "a");
+  REQUIRE(session.turns_size() == 2);
+  CHECK(session.turns(1).texts(0).contents(0) == "Again");
+  CHECK(session.turns(1).delay_ms() == 100);
+  CHECK(ds.conversations[3].turns(0).raw_messages() == R"([{"content":"Hi","role":"user"}])");
+  CHECK(ds.conversations[3].turns(0).raw_tools() == R"([{"type":"function"}])");
+}
+
+TEST_CASE("random_pool draws conversations with replacement from every pool", "[dataset]") {
+  const std::string dir = std::filesystem::path(temp_file("pool/queries.jsonl", "")).parent_path().string();
+  temp_file("pool/queries.jsonl", "{\"texts\": [{\"name\": \"query\", \"contents\": [\"q1\"]}]}\n");
+  temp_file("pool/passages.jsonl",
+            "{\"texts\": [{\"name\": \"passages\", \"contents\": [\"p1\"]}]}\n"
+            "{\"texts\": [{\"name\": \"passages\", \"contents\": [\"p2\"]}]}\n");
+  CHECK(detect_custom_dataset_type(dir) == "random_pool");
+  auto in = input(dir, "random_pool");
+  in.batch_size = 2;
+  CustomDataset ds = load(in, 5);
+  REQUIRE(ds.conversations.size() == 5);
+  for (const auto& conv : ds.conversations) {
+    const auto& turn = conv.turns(0);
+    REQUIRE(turn.texts_size() == 2);
+    CHECK(turn.texts(0).name() == "passages");  // files in name order: passages, queries
+    CHECK(turn.texts(0).contents_size() == 2);
+    CHECK(turn.texts(1).name() == "query");
+    CHECK(turn.texts(1).contents_size() == 2);
+  }
+}
+
+TEST_CASE("a corrupted line names file, line and field", "[dataset]") {
+  const std::string bad_json = temp_file("bad_json.jsonl", "{\"text\": \"ok\"}\n{\"text\": \"oops\"\n");
+  CHECK_THAT(error_of(input(bad_json, "single_turn")), Catch::StartsWith(bad_json + ":2: invalid JSON"));
+
+  const std::string both = temp_file("both.jsonl", "\n{\"text\": \"a\", \"texts\": [\"b\"]}\n");
+  CHECK(error_of(input(both, "single_turn")) ==
+        both + ":2: field 'text': 'text' and 'texts' are mutually exclusive");
+
+  const std::string multi = temp_file("multi_bad.jsonl", "{\"turns\": [{\"text\": \"a\"}, {\"text\": 5}]}\n");
+  CHECK(error_of(input(multi, "multi_turn")) ==
+        multi + ":1: field 'turns[1].text': must be a string, got number");
+
+  const std::string trace = temp_file("trace_bad.jsonl",
+      "{\"input_length\": 10}\n{\"input_length\": 2000, \"hash_ids\": [1, 2]}\n");
+  CHECK_THAT(error_of(input(trace, "mooncake_trace")),
+             Catch::StartsWith(trace + ":2: field 'input_length': 2000 does not fit 2 hash_ids blocks of 512"));
+
+  const std::string none = temp_file("trace_none.jsonl", "{\"output_length\": 3}\n");
+  CHECK(error_of(input(none, "mooncake_trace")) ==
+        none + ":1: exactly one of 'input_length', 'text_input' or 'messages' is required");
+
+  const std::string pool = temp_file("pool_bad.jsonl", "{\"text\": \"a\", \"timestamp\": 5}\n");
+  CHECK(error_of(input(pool, "random_pool")) ==
+        pool + ":1: field 'timestamp': not allowed in this dataset type");
+
+  const std::string media = temp_file("media_bad.jsonl", "{\"image\": \"/nonexistent/x.png\"}\n");
+  CHECK(error_of(input(media, "single_turn")) ==
+        media + ":1: field 'image': '/nonexistent/x.png' is neither a URL, a data URI nor a readable file");
+}
+
+TEST_CASE("auto-detection: explicit type wins, unknown shapes ask for the option", "[dataset]") {
+  const std::string typed = temp_file("typed.jsonl", "{\"type\": \"random_pool\", \"text\": \"a\"}\n");
+  CHECK(detect_custom_dataset_type(typed) == "random_pool");
+  const std::string unknown = temp_file("unknown.jsonl", "\n{\"prompt\": \"a\"}\n");
+  try {
+    detect_custom_dataset_type(unknown);
+    FAIL("expected an error");
+  } catch (const DatasetFileError& e) {
+    CHECK(std::string(e.what()) == unknown + ":2: cannot detect the dataset type from this line; set "
+                                             "--custom-dataset-type (single_turn, multi_turn, random_pool, mooncake_trace)");
+  }
+}
