@@ -10,36 +10,20 @@
 #include "process.h"
 
 using aiperf::test::MockServer;
-using aiperf::test::Process;
 using aiperf::test::read_file;
 using aiperf::test::read_lines;
 using nlohmann::json;
 
 namespace {
 
-const std::string kAiperf = std::string(AIPERF_BIN_DIR) + "/aiperf";
 const std::string kData = std::string(AIPERF_TEST_DATA) + "/datasets/";
 
-struct Run {
-  int exit_code;
-  std::string out, err, dir;
-  json inputs() const { return json::parse(read_file(dir + "/inputs.json")); }
-  std::vector<json> records() const {
-    std::vector<json> out;
-    for (const auto& l : read_lines(dir + "/profile_export.jsonl")) out.push_back(json::parse(l));
-    return out;
-  }
-};
+using Run = aiperf::test::ProfileRun;
 
 Run profile(const std::string& tmp, const std::string& name, std::vector<std::string> args) {
-  const std::string dir = tmp + "/" + name;
-  std::vector<std::string> full{"profile", "--artifact-dir", dir, "--tokenizer", "gpt2", "--ui-type", "none",
-                                "--model", "m"};
+  std::vector<std::string> full{"--tokenizer", "gpt2", "--ui-type", "none", "--model", "m"};
   full.insert(full.end(), args.begin(), args.end());
-  Process p(kAiperf, full, tmp, name);
-  auto rc = p.wait(120);
-  REQUIRE(rc.has_value());
-  return Run{*rc, p.out(), p.err(), dir};
+  return aiperf::test::run_profile(tmp + "/" + name, full, tmp, name, 120);
 }
 
 // The bodies the mock received, in arrival order.

@@ -8,14 +8,12 @@
 #include "process.h"
 
 using aiperf::test::MockServer;
-using aiperf::test::Process;
 using aiperf::test::read_file;
 using aiperf::test::read_lines;
 using nlohmann::json;
 
 namespace {
 
-const std::string kAiperf = std::string(AIPERF_BIN_DIR) + "/aiperf";
 const std::string kPool = std::string(AIPERF_TEST_DATA) + "/datasets/random_pool";
 
 struct Recorded {
@@ -23,16 +21,8 @@ struct Recorded {
   json body;
 };
 
-struct Run {
-  int exit_code;
-  std::string out, err, dir;
+struct Run : aiperf::test::ProfileRun {
   std::vector<Recorded> requests;
-  json summary() const { return json::parse(read_file(dir + "/profile_export_aiperf.json")); }
-  std::vector<json> records() const {
-    std::vector<json> out;
-    for (const auto& l : read_lines(dir + "/profile_export.jsonl")) out.push_back(json::parse(l));
-    return out;
-  }
 };
 
 // Runs aiperf against a fresh mock that records every request.
@@ -40,14 +30,10 @@ Run profile(std::vector<std::string> args) {
   const std::string tmp = aiperf::test::make_temp_dir();
   const std::string rec = tmp + "/requests.jsonl";
   MockServer mock({"--fast", "--record-requests", rec}, tmp);
-  const std::string dir = tmp + "/artifacts";
-  std::vector<std::string> full{"profile", "--artifact-dir", dir, "--tokenizer", "gpt2", "--ui-type", "none",
-                                "--url", mock.url(), "--concurrency", "1", "--random-seed", "5"};
+  std::vector<std::string> full{"--tokenizer", "gpt2", "--ui-type", "none", "--url", mock.url(), "--concurrency", "1",
+                                "--random-seed", "5"};
   full.insert(full.end(), args.begin(), args.end());
-  Process p(kAiperf, full, tmp, "aiperf");
-  auto rc = p.wait(120);
-  REQUIRE(rc.has_value());
-  Run run{*rc, p.out(), p.err(), dir, {}};
+  Run run{aiperf::test::run_profile(tmp + "/artifacts", full, tmp, "aiperf", 120), {}};
   for (const auto& l : read_lines(rec)) {
     json j = json::parse(l);
     run.requests.push_back({j["path"].get<std::string>(), j["body"]});

@@ -10,35 +10,18 @@
 #include "process.h"
 
 using aiperf::test::MockServer;
-using aiperf::test::Process;
-using aiperf::test::read_file;
-using aiperf::test::read_lines;
 using nlohmann::json;
 
 namespace {
 
-const std::string kAiperf = std::string(AIPERF_BIN_DIR) + "/aiperf";
 
-struct Run {
-  int exit_code;
-  std::string out, err, dir;
-  json summary() const { return json::parse(read_file(dir + "/profile_export_aiperf.json")); }
-  std::vector<json> records() const {
-    std::vector<json> out;
-    for (const auto& l : read_lines(dir + "/profile_export.jsonl")) out.push_back(json::parse(l));
-    return out;
-  }
-};
+using Run = aiperf::test::ProfileRun;
 
 Run profile(std::vector<std::string> args) {
   const std::string tmp = aiperf::test::make_temp_dir();
-  const std::string dir = tmp + "/artifacts";
-  std::vector<std::string> full{"profile", "--artifact-dir", dir, "--tokenizer", "gpt2", "--model", "m", "--isl", "20"};
+  std::vector<std::string> full{"--tokenizer", "gpt2", "--model", "m", "--isl", "20"};
   full.insert(full.end(), args.begin(), args.end());
-  Process p(kAiperf, full, tmp, "aiperf");
-  auto rc = p.wait(180);
-  REQUIRE(rc.has_value());
-  return Run{*rc, p.out(), p.err(), dir};
+  return aiperf::test::run_profile(tmp + "/artifacts", full, tmp);
 }
 
 }  // namespace

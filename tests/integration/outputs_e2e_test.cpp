@@ -13,7 +13,6 @@
 #include "process.h"
 
 using aiperf::test::MockServer;
-using aiperf::test::Process;
 using aiperf::test::read_file;
 using aiperf::test::read_lines;
 using nlohmann::json;
@@ -21,27 +20,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kAiperf = std::string(AIPERF_BIN_DIR) + "/aiperf";
 
-struct Run {
-  int exit_code;
-  std::string out, err, dir;
-  std::vector<json> lines(const std::string& name) const {
-    std::vector<json> out;
-    for (const auto& l : read_lines(dir + "/" + name)) out.push_back(json::parse(l));
-    return out;
-  }
-};
+using Run = aiperf::test::ProfileRun;
 
 Run profile(const std::string& tmp, std::vector<std::string> args) {
-  const std::string dir = tmp + "/artifacts";
-  std::vector<std::string> full{"profile", "--artifact-dir", dir, "--tokenizer", "gpt2", "--ui-type", "none",
-                                "--model", "m", "--endpoint-type", "chat", "--random-seed", "1"};
+  std::vector<std::string> full{"--tokenizer", "gpt2", "--ui-type", "none", "--model", "m", "--endpoint-type", "chat",
+                                "--random-seed", "1"};
   full.insert(full.end(), args.begin(), args.end());
-  Process p(kAiperf, full, tmp, "aiperf");
-  auto rc = p.wait(120);
-  REQUIRE(rc.has_value());
-  return Run{*rc, p.out(), p.err(), dir};
+  return aiperf::test::run_profile(tmp + "/artifacts", full, tmp, "aiperf", 120);
 }
 
 // numpy.percentile default (linear between closest ranks) of sorted values.

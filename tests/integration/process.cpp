@@ -121,6 +121,26 @@ int free_port_range(int count) {
   throw std::runtime_error("no free port range");
 }
 
+nlohmann::json ProfileRun::json_file(const std::string& name) const {
+  return nlohmann::json::parse(read_file(dir + "/" + name));
+}
+
+std::vector<nlohmann::json> ProfileRun::lines(const std::string& name) const {
+  std::vector<nlohmann::json> out;
+  for (const auto& l : read_lines(dir + "/" + name)) out.push_back(nlohmann::json::parse(l));
+  return out;
+}
+
+ProfileRun run_profile(const std::string& dir, const std::vector<std::string>& args, const std::string& log_dir,
+                       const std::string& name, double timeout_s) {
+  std::vector<std::string> full{"profile", "--artifact-dir", dir};
+  full.insert(full.end(), args.begin(), args.end());
+  Process p(std::string(AIPERF_BIN_DIR) + "/aiperf", full, log_dir, name);
+  const auto rc = p.wait(timeout_s);
+  if (!rc) throw std::runtime_error("aiperf profile did not finish within the deadline:\n" + p.err());
+  return ProfileRun{*rc, p.out(), p.err(), dir};
+}
+
 MockServer::MockServer(const std::vector<std::string>& args, const std::string& log_dir)
     : process_(std::string(AIPERF_BIN_DIR) + "/aiperf-mock-server",
                [&] {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace aiperf::test {
 
 class Process {
@@ -40,6 +42,22 @@ bool wait_until(const std::function<bool()>& cond, double timeout_s);
 std::string make_temp_dir();
 // A base port with `count` consecutive free TCP ports on 127.0.0.1.
 int free_port_range(int count);
+
+// What one `aiperf profile` run printed and wrote.
+struct ProfileRun {
+  int exit_code = -1;
+  std::string out, err, dir;  // stdout, stderr, artifact directory
+  nlohmann::json json_file(const std::string& name) const;
+  std::vector<nlohmann::json> lines(const std::string& name) const;  // a JSONL file
+  nlohmann::json summary() const { return json_file("profile_export_aiperf.json"); }
+  nlohmann::json inputs() const { return json_file("inputs.json"); }
+  std::vector<nlohmann::json> records() const { return lines("profile_export.jsonl"); }
+};
+
+// Runs `aiperf profile --artifact-dir <dir> <args...>` to completion; its output is captured
+// under `log_dir` as <name>.out/.err. Throws std::runtime_error if it outlives `timeout_s`.
+ProfileRun run_profile(const std::string& dir, const std::vector<std::string>& args, const std::string& log_dir,
+                       const std::string& name = "aiperf", double timeout_s = 180);
 
 // A running aiperf-mock-server on an ephemeral port.
 class MockServer {
