@@ -4,7 +4,7 @@
 
 #include "endpoints/endpoint.h"
 #include "options.h"
-#include "record_processor_service.h"
+#include "endpoints/metric_context_for.h"
 
 namespace aiperf::cli {
 
@@ -28,7 +28,7 @@ void finalize_output_options(ProfileOptions& o) {
   if (c.output.goodput) {
     const endpoints::EndpointInfo* ep = endpoints::find_endpoint(c.endpoint.type);
     try {
-      if (ep) record_processor::metric_context_for(c, *ep);
+      if (ep) endpoints::metric_context_for(c, *ep);
     } catch (const std::invalid_argument& e) {
       throw OptionError(e.what());
     }

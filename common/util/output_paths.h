@@ -10,6 +10,10 @@
 
 namespace aiperf::util {
 
+// Per-record-processor raw files (--export-level raw) live here until the records service
+// merges them into profile_export_raw.jsonl and removes the folder.
+inline constexpr const char* kRawRecordsDir = "raw_records";
+
 std::string artifact_file(const config::RunConfig& config, std::string_view default_name);
 
 // Writes `content` to `path` + ".tmp" then renames, so readers never see half a file.

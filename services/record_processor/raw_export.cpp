@@ -9,6 +9,7 @@
 #include "metrics/json_number.h"
 #include "metrics/record_jsonl.h"
 #include "sse/sse_parser.h"
+#include "util/output_paths.h"
 
 namespace aiperf::record_processor {
 
@@ -101,7 +102,7 @@ std::string format_raw_record_jsonl(const proto::RawRecord& raw, const proto::Re
 
 RawRecordFile::RawRecordFile(const std::string& artifact_dir, const std::string& processor_id) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::path(artifact_dir) / kRawRecordsDir;
+  const fs::path dir = fs::path(artifact_dir) / util::kRawRecordsDir;
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw std::runtime_error("cannot create " + dir.string() + ": " + ec.message());

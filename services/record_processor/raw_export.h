@@ -35,7 +35,4 @@ class RawRecordFile {
   std::FILE* file_ = nullptr;
 };
 
-// The folder, relative to the artifact directory, holding the per-processor files.
-inline constexpr const char* kRawRecordsDir = "raw_records";
-
 }  // namespace aiperf::record_processor

@@ -1,6 +1,7 @@
 #include "record_processor_service.h"
 
 #include "bus/socket.h"
+#include "endpoints/metric_context_for.h"
 #include "log/log.h"
 #include "metrics/goodput_slos.h"
 #include "metrics/record_metrics.h"
@@ -11,18 +12,20 @@ namespace {
 // ISL text as AIPerf builds it: " ".join([system?, user_context?] + ["".join(contents) per text]).
 std::string input_text(const proto::RawRecord& raw) {
   std::string out;
-  auto add = [&out, first = true](std::string_view part) mutable {
+  bool first = true;
+  auto separate = [&] {
     if (!first) out.push_back(' ');
-    out.append(part);
     first = false;
   };
-  if (!raw.system_message().empty()) add(raw.system_message());
-  if (!raw.user_context_message().empty()) add(raw.user_context_message());
+  for (const std::string* part : {&raw.system_message(), &raw.user_context_message()}) {
+    if (part->empty()) continue;
+    separate();
+    out += *part;
+  }
   for (const auto& turn : raw.sent_turns()) {
     for (const auto& text : turn.texts()) {
-      std::string joined;
-      for (const auto& c : text.contents()) joined += c;
-      add(joined);
+      separate();
+      for (const auto& c : text.contents()) out += c;
     }
   }
   return out;
@@ -50,19 +53,6 @@ void fill_metadata(const proto::RawRecord& raw, const std::string& processor_id,
 }
 
 }  // namespace
-
-metrics::MetricContext metric_context_for(const config::RunConfig& config, const endpoints::EndpointInfo& endpoint) {
-  metrics::MetricContext ctx;
-  ctx.streaming = config.endpoint.streaming && endpoint.supports_streaming;
-  ctx.produces_tokens = endpoint.produces_tokens;
-  ctx.tokenizes_input = endpoint.tokenizes_input;
-  ctx.use_server_token_count = config.endpoint.use_server_token_count;
-  if (config.output.goodput) {
-    ctx.goodput_slos = metrics::parse_goodput(*config.output.goodput, ctx);
-    ctx.goodput = true;
-  }
-  return ctx;
-}
 
 proto::MetricRecord process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& endpoint,
                                    const tok::Tokenizer& tokenizer, const metrics::MetricContext& ctx,
@@ -129,7 +119,7 @@ void RecordProcessorService::on_configure(const config::RunConfig& config) {
   if (!endpoint_) throw std::runtime_error("unknown endpoint type " + config.endpoint.type);
   if (!tokenizer_ || !config_ || config_->tokenizer.resolved_path != config.tokenizer.resolved_path)
     tokenizer_ = tok::load_tokenizer(config.tokenizer.resolved_path);
-  context_ = metric_context_for(config, *endpoint_);
+  context_ = endpoints::metric_context_for(config, *endpoint_);
   if (config.output.export_level == "raw" && !raw_file_) {
     raw_file_ = std::make_unique<RawRecordFile>(config.output.artifact_dir, identity().id);
   }

@@ -41,8 +41,4 @@ proto::MetricRecord process_record(const proto::RawRecord& raw, const endpoints:
                                    const tok::Tokenizer& tokenizer, const metrics::MetricContext& ctx,
                                    bool use_server_token_count, const std::string& processor_id);
 
-// AIPerf's metric context for a run configuration. Throws std::invalid_argument for an
-// invalid --goodput (metrics::parse_goodput).
-metrics::MetricContext metric_context_for(const config::RunConfig& config, const endpoints::EndpointInfo& endpoint);
-
 }  // namespace aiperf::record_processor

@@ -2,10 +2,10 @@
 
 #include "bus/socket.h"
 #include "endpoints/endpoint.h"
+#include "endpoints/metric_context_for.h"
 #include "log/log.h"
 #include "metrics/record_jsonl.h"
 #include "raw_merge.h"
-#include "record_processor_service.h"
 #include "util/output_paths.h"
 
 namespace aiperf::records {
@@ -34,7 +34,7 @@ RecordsService::RecordsService(service::Identity identity, bus::Endpoints endpoi
 void RecordsService::on_configure(const config::RunConfig& config) {
   const endpoints::EndpointInfo* ep = endpoints::find_endpoint(config.endpoint.type);
   if (!ep) throw std::runtime_error("unknown endpoint type " + config.endpoint.type);
-  context_ = record_processor::metric_context_for(config, *ep);
+  context_ = endpoints::metric_context_for(config, *ep);
   aggregator_ = std::make_unique<metrics::Aggregator>(context_);
   if (config.output.export_level != "summary") {
     const std::string path = util::artifact_file(config, "profile_export.jsonl");
@@ -91,7 +91,7 @@ void RecordsService::finish() {
   if (config_->output.export_level == "raw") {
     // Every processor flushed its lines before sending the records counted above.
     try {
-      merge_raw_records(config_->output.artifact_dir + "/" + record_processor::kRawRecordsDir,
+      merge_raw_records(config_->output.artifact_dir + "/" + util::kRawRecordsDir,
                         util::artifact_file(*config_, "profile_export_raw.jsonl"));
     } catch (const std::exception& e) {
       AIPERF_LOG(kError) << "raw export: " << e.what();

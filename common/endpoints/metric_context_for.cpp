@@ -1,0 +1,20 @@
+#include "endpoints/metric_context_for.h"
+
+#include "metrics/goodput_slos.h"
+
+namespace aiperf::endpoints {
+
+metrics::MetricContext metric_context_for(const config::RunConfig& config, const EndpointInfo& endpoint) {
+  metrics::MetricContext ctx;
+  ctx.streaming = config.endpoint.streaming && endpoint.supports_streaming;
+  ctx.produces_tokens = endpoint.produces_tokens;
+  ctx.tokenizes_input = endpoint.tokenizes_input;
+  ctx.use_server_token_count = config.endpoint.use_server_token_count;
+  if (config.output.goodput) {
+    ctx.goodput_slos = metrics::parse_goodput(*config.output.goodput, ctx);
+    ctx.goodput = true;
+  }
+  return ctx;
+}
+
+}  // namespace aiperf::endpoints
