@@ -34,6 +34,11 @@ void add_load_options(CLI::App& app, ProfileOptions& o) {
   add_optional(app, "--concurrency-ramp-duration", r.concurrency_ramp, "Ramp concurrency 1 -> target")->check(positive)->group(g);
   add_optional(app, "--prefill-concurrency-ramp-duration", r.prefill_ramp, "")->check(positive)->group(g);
   add_optional(app, "--request-rate-ramp-duration", r.rate_ramp, "Ramp the rate to target")->check(positive)->group(g);
+  const char* u = "User-Centric Rate";
+  add_optional(app, "--user-centric-rate", l.user_centric_rate,
+               "Total requests/s of --num-users users, each sending a turn every num_users/rate seconds")
+      ->check(positive)->group(u);
+  add_optional(app, "--num-users", l.num_users, "Users in --user-centric-rate mode")->check(positive)->group(u);
 
   const char* w = "Warmup";
   add_optional(app, "--warmup-request-count,--num-warmup-requests", l.warmup_request_count, "Warmup requests")
@@ -58,6 +63,9 @@ uint64_t count_nonempty_lines(const std::string& path) {
   for (std::string line; std::getline(in, line);) n += line.find_first_not_of(" \t\r") != std::string::npos;
   return n;
 }
+
+// "No grace period": 30 years, finite so that it stays a plain JSON number and int64 ns.
+constexpr double kUnboundedGraceSeconds = 1e9;
 
 void require(bool ok, const std::string& message) {
   if (!ok) throw OptionError(message);
@@ -88,12 +96,26 @@ void finalize_load_options(ProfileOptions& o) {
     pattern = "gamma";
   }
 
+  require(!l.num_users || l.user_centric_rate, "--num-users requires --user-centric-rate");
   const bool bounded = l.request_count || l.conversation_num || l.benchmark_duration;
   if (in.fixed_schedule) {
     // Trace replay: every entry once; the request count defaults to the file's entries.
     if (!l.request_count && !l.conversation_num && !in.input_file.empty())
       l.request_count = count_nonempty_lines(in.input_file);
     l.arrival_pattern = "fixed_schedule";
+  } else if (l.user_centric_rate) {
+    require(!l.request_rate && !pattern,
+            "--user-centric-rate cannot be used together with --request-rate or --arrival-pattern");
+    require(l.num_users.has_value(), "--user-centric-rate requires --num-users to be set");
+    require(!in.input_file.empty() || in.turn_mean >= 2,
+            "--user-centric-rate requires multi-turn conversations (--session-turns-mean >= 2)");
+    require(!l.request_count || *l.num_users <= *l.request_count, "--num-users cannot be greater than --request-count");
+    require(!l.conversation_num || *l.num_users <= *l.conversation_num,
+            "--num-users cannot be greater than --conversation-num");
+    l.arrival_pattern = "user_centric_rate";
+    // Users keep their sessions going; only an explicit grace period cancels them (AIPerf: ∞).
+    if (l.benchmark_duration && !r.grace_period) l.benchmark_grace_period = kUnboundedGraceSeconds;
+    if (!bounded) l.request_count = std::max<uint64_t>(10, *l.num_users);
   } else if (l.request_rate) {
     l.arrival_pattern = pattern.value_or("poisson");
     require(l.arrival_pattern != "concurrency_burst", "--arrival-pattern concurrency_burst cannot be used with --request-rate");
@@ -124,7 +146,8 @@ void finalize_load_options(ProfileOptions& o) {
   auto& p = l.profiling;
   p.concurrency = l.concurrency;
   p.prefill_concurrency = r.prefill_concurrency;
-  p.request_rate = l.request_rate;
+  p.request_rate = l.user_centric_rate ? l.user_centric_rate : l.request_rate;
+  p.num_users = l.num_users;
   p.arrival_pattern = l.arrival_pattern;
   p.arrival_smoothness = r.arrival_smoothness.value_or(1.0);
   p.concurrency_ramp_duration = r.concurrency_ramp;

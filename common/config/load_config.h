@@ -18,11 +18,13 @@ struct PhaseLoad {
   std::optional<double> concurrency_ramp_duration;     // seconds
   std::optional<double> prefill_concurrency_ramp_duration;
   std::optional<double> request_rate_ramp_duration;
+  std::optional<uint32_t> num_users;                   // set = user-centric rate at request_rate
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PhaseLoad, concurrency, prefill_concurrency, request_rate,
                                                 arrival_pattern, arrival_smoothness, concurrency_ramp_duration,
-                                                prefill_concurrency_ramp_duration, request_rate_ramp_duration)
+                                                prefill_concurrency_ramp_duration, request_rate_ramp_duration,
+                                                num_users)
 
 struct LoadConfig {
   std::optional<uint32_t> concurrency;
@@ -31,6 +33,8 @@ struct LoadConfig {
   std::optional<double> benchmark_duration;
   double benchmark_grace_period = 30;
   std::optional<double> request_rate;
+  std::optional<double> user_centric_rate;             // with num_users: user-centric mode
+  std::optional<uint32_t> num_users;
   std::string arrival_pattern = "concurrency_burst";
   std::optional<uint64_t> conversation_num;
   // Resolved per-phase settings (finalize_load_options fills them; services read only these
@@ -46,7 +50,7 @@ struct LoadConfig {
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LoadConfig, concurrency, request_count, warmup_request_count,
                                                 benchmark_duration, benchmark_grace_period, request_rate,
-                                                arrival_pattern, conversation_num, profiling, warmup,
+                                                user_centric_rate, num_users, arrival_pattern, conversation_num, profiling, warmup,
                                                 warmup_duration, num_warmup_sessions, warmup_grace_period,
                                                 request_cancellation_rate, request_cancellation_delay)
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "user_centric_plan.h"
 #include "util/uuid.h"
 
 namespace aiperf::timing {
@@ -53,20 +54,54 @@ bool PhaseRunner::prefill_free() const {
 
 void PhaseRunner::start() {
   start_ns_ = sink_.now_ns();
+  start_wall_ns_ = sink_.wall_ns();
   if (conversations_.empty() || (config_.request_count && *config_.request_count == 0)) {
     stop_sending();
     return;
   }
   if (config_.fixed_schedule) {
     schedule_trace();
+  } else if (config_.num_users) {
+    start_users();
   } else if (!config_.rate_mode) {
     fill_slots();
   }
   update_completion();
 }
 
+void PhaseRunner::start_users() {
+  double turns = 0;
+  for (const auto& c : conversations_) turns += c.turns;
+  const auto session_turns = static_cast<uint32_t>(std::llround(turns / conversations_.size()));
+  const double rate = config_.user_rate;
+  turn_gap_ns_ = std::llround(*config_.num_users * 1e9 / rate);
+  const std::vector<InitialUser> users = plan_initial_users(*config_.num_users, session_turns);
+  next_user_id_ = users.back().user_id + 1;
+  for (const InitialUser& u : users) schedule_user(start_ns_ + std::llround(u.order * 1e9 / rate), u.user_id, u.max_turns);
+}
+
+void PhaseRunner::schedule_user(int64_t at, uint64_t user_id, uint32_t max_turns) {
+  ++trace_pending_;
+  sink_.call_at(at, [this, at, user_id, max_turns] {
+    --trace_pending_;
+    if (!can_start_session()) {
+      update_completion();
+      return;
+    }
+    const ConversationInfo& conv = next_conversation();
+    const uint32_t turns = max_turns ? std::min(max_turns, conv.turns) : conv.turns;
+    const uint64_t id = user_id ? user_id : next_user_id_++;
+    // The replacement joins when this user's turns would be over: an absolute schedule that
+    // keeps U users active whatever the response times are.
+    schedule_user(at + turns * turn_gap_ns_, 0, 0);
+    PendingStart start{&conv, start_wall_ns_ + (at - start_ns_), std::to_string(id), turns, at};
+    if (!backlog_.empty() || !slot_free() || !start_session(start)) backlog_.push_back(std::move(start));
+    update_completion();
+  });
+}
+
 void PhaseRunner::schedule_trace() {
-  const int64_t start_wall = sink_.wall_ns();
+  const int64_t start_wall = start_wall_ns_;
   for (const ConversationInfo& conv : conversations_) {
     const double ts = turn_value(conv.timestamp_ms, 0);
     const double offset_ms = std::isnan(ts) ? 0 : ts - config_.schedule_zero_ms;
@@ -77,37 +112,40 @@ void PhaseRunner::schedule_trace() {
       --trace_pending_;
       if (stats_.sending_complete) return;
       // A trace entry waits for a slot instead of being dropped: every entry is sent once.
-      if (!trace_backlog_.empty() || !slot_free() || !start_session(conv_ptr, intended_wall)) {
-        trace_backlog_.push_back(conv_ptr);
-      }
+      PendingStart start{conv_ptr, intended_wall};
+      if (!backlog_.empty() || !slot_free() || !start_session(start)) backlog_.push_back(std::move(start));
       update_completion();
     });
   }
 }
 
 void PhaseRunner::fill_slots() {
-  while (trace_backlog_.size() && slot_free() && can_start_session()) {
-    if (!start_session(trace_backlog_.front(), 0)) break;
-    trace_backlog_.pop_front();
+  while (!backlog_.empty() && slot_free() && can_start_session()) {
+    PendingStart& start = backlog_.front();
+    start.intended_wall_ns = 0;  // late by design: the wait for a slot is not schedule lag
+    if (!start_session(start)) break;
+    backlog_.pop_front();
   }
-  if (config_.rate_mode || config_.fixed_schedule) return;
+  if (config_.rate_mode || config_.fixed_schedule || config_.num_users) return;
   while (slot_free() && can_start_session() && ready_.empty()) {
-    if (!start_session(nullptr, 0)) break;
+    if (!start_session(PendingStart{nullptr})) break;
   }
 }
 
-bool PhaseRunner::start_session(const ConversationInfo* conv, int64_t intended_wall_ns) {
+bool PhaseRunner::start_session(const PendingStart& start) {
   if (!can_start_session()) return false;
   std::string worker = sink_.pick_worker();
   if (worker.empty()) return false;  // retried on_worker_available
   const uint64_t key = next_session_key_++;
   Session& s = sessions_[key];
-  s.conversation = conv ? conv : &next_conversation();
-  s.correlation_id = util::uuid4(rng_);
+  s.conversation = start.conversation ? start.conversation : &next_conversation();
+  s.correlation_id = start.correlation_id.empty() ? util::uuid4(rng_) : start.correlation_id;
+  s.turns = start.turns ? start.turns : s.conversation->turns;
+  s.next_send_ns = start.scheduled_ns;
   s.worker_id = std::move(worker);
   // A session's turns all go to the URL its first turn used (AIPerf §3.11).
   s.url_index = static_cast<uint32_t>(sessions_started_++ % std::max(1u, config_.url_count));
-  send_or_queue(key, intended_wall_ns);
+  send_or_queue(key, start.intended_wall_ns);
   return true;
 }
 
@@ -127,7 +165,7 @@ void PhaseRunner::issue(uint64_t key, int64_t intended_wall_ns) {
   credit.set_conversation_id(s.conversation->id);
   credit.set_x_correlation_id(s.correlation_id);
   credit.set_turn_index(s.next_turn);
-  credit.set_num_turns(s.conversation->turns);
+  credit.set_num_turns(s.turns);
   credit.set_issued_at_wall_ns(sink_.wall_ns());
   credit.set_intended_send_wall_ns(intended_wall_ns);
   if (config_.url_count > 1) credit.set_url_index(s.url_index);
@@ -147,7 +185,7 @@ void PhaseRunner::issue(uint64_t key, int64_t intended_wall_ns) {
 
 void PhaseRunner::on_arrival(int64_t intended_wall_ns) {
   if (!slot_free()) return;  // dropped, as in AIPerf: the effective rate falls below target
-  start_session(nullptr, intended_wall_ns);
+  start_session(PendingStart{nullptr, intended_wall_ns});
   update_completion();
 }
 
@@ -173,7 +211,7 @@ void PhaseRunner::on_return(const proto::CreditReturn& ret) {
 // own timestamp (trace) or think time if it has one.
 void PhaseRunner::next_turn_after_return(uint64_t key) {
   Session& s = sessions_.at(key);
-  if (s.next_turn >= s.conversation->turns || !can_send_turn()) {
+  if (s.next_turn >= s.turns || !can_send_turn()) {
     end_session(key);
     return;
   }
@@ -181,7 +219,12 @@ void PhaseRunner::next_turn_after_return(uint64_t key) {
   int64_t at = now;
   const double ts = turn_value(s.conversation->timestamp_ms, s.next_turn);
   const double delay = turn_value(s.conversation->delay_ms, s.next_turn);
-  if (config_.fixed_schedule && !std::isnan(ts)) {
+  if (config_.num_users) {
+    // turn_gap after the previous turn's schedule; a late answer moves the schedule, never
+    // a catch-up burst.
+    at = std::max(now, s.next_send_ns + turn_gap_ns_);
+    s.next_send_ns = at;
+  } else if (config_.fixed_schedule && !std::isnan(ts)) {
     at = start_ns_ + static_cast<int64_t>(std::llround((ts - config_.schedule_zero_ms) * kNsPerMs));
   } else if (!std::isnan(delay) && delay > 0) {
     at = now + static_cast<int64_t>(std::llround(delay * kNsPerMs));
@@ -244,7 +287,7 @@ void PhaseRunner::end_session(uint64_t key) { sessions_.erase(key); }
 void PhaseRunner::stop_sending() {
   stats_.sending_complete = true;
   ready_.clear();
-  trace_backlog_.clear();
+  backlog_.clear();
   // Sessions that will send no more turns release their slots now.
   for (auto it = sessions_.begin(); it != sessions_.end();) {
     it = it->second.turn_in_flight ? std::next(it) : sessions_.erase(it);
@@ -276,7 +319,7 @@ void PhaseRunner::update_completion() {
   }
   if (!stats_.sending_complete) {
     // Sources of new sessions exhausted and every started session done: nothing left to send.
-    const bool trace_done = config_.fixed_schedule && trace_pending_ == 0 && trace_backlog_.empty();
+    const bool trace_done = config_.fixed_schedule && trace_pending_ == 0 && backlog_.empty();
     const bool sessions_done = config_.session_count && sessions_started_ >= *config_.session_count;
     if ((trace_done || sessions_done) && sessions_.empty() && ready_.empty()) stats_.sending_complete = true;
   }

@@ -9,6 +9,9 @@
 //  - request rate starts one new session per arrival; an arrival that finds no free slot is
 //    dropped, not queued; fixed schedule starts each conversation at its timestamp (queued,
 //    not dropped, when a slot is busy);
+//  - user-centric rate (num_users set) runs U users, each sending its next turn turn_gap = U/Q
+//    after its previous one (or at once when the answer came later), and replaces each user
+//    that finishes with a new one on an absolute schedule (user_centric_plan.h);
 //  - every credit is returned exactly once; the phase completes when sending is over and
 //    nothing is in flight (or the grace period ran out and cancelled credits drained).
 #pragma once
@@ -39,6 +42,8 @@ struct PhaseConfig {
   double schedule_zero_ms = 0;               // fixed schedule: timestamp that maps to phase start
   uint32_t url_count = 1;                    // --url list size: sessions round-robin over it
   Sampling sampling = Sampling::kShuffle;
+  std::optional<uint32_t> num_users;         // user-centric rate mode: this many users...
+  double user_rate = 0;                      // ...offering this many requests/s in total
   double cancellation_rate = 0;              // percent of credits cancelled client-side
   int64_t cancellation_delay_ns = 0;         // after the request was sent
 };
@@ -113,7 +118,17 @@ class PhaseRunner {
     uint32_t next_turn = 0;
     std::string worker_id;
     uint32_t url_index = 0;
+    uint32_t turns = 0;          // turns this session sends (user-centric users may send fewer)
+    int64_t next_send_ns = 0;    // user-centric: when the last turn was scheduled (steady)
     bool turn_in_flight = false;
+  };
+  // A session that could not start yet (no free slot) and waits for one.
+  struct PendingStart {
+    const ConversationInfo* conversation;
+    int64_t intended_wall_ns = 0;
+    std::string correlation_id;  // empty = a fresh UUID
+    uint32_t turns = 0;          // 0 = every turn of the conversation
+    int64_t scheduled_ns = 0;
   };
   struct InFlight {
     uint64_t session;
@@ -126,7 +141,11 @@ class PhaseRunner {
   bool slot_free() const;
   bool prefill_free() const;
   // Opens a session for `conv` (sampled when null); false when nothing can start now.
-  bool start_session(const ConversationInfo* conv, int64_t intended_wall_ns);
+  bool start_session(const PendingStart& start);
+  void start_users();
+  // User-centric: a user (id 0 = the next free id) starts at `at_ns` with up to `max_turns`
+  // turns (0 = all) and schedules its replacement when its turns would be over.
+  void schedule_user(int64_t at_ns, uint64_t user_id, uint32_t max_turns);
   // Sends the session's next turn now, or queues it until a prefill slot or worker frees.
   void send_or_queue(uint64_t session_key, int64_t intended_wall_ns);
   void issue(uint64_t session_key, int64_t intended_wall_ns);
@@ -151,8 +170,11 @@ class PhaseRunner {
   std::unordered_map<uint64_t, Session> sessions_;     // sessions holding a slot
   std::unordered_map<uint64_t, InFlight> in_flight_;   // credit id -> owner
   std::deque<std::pair<uint64_t, int64_t>> ready_;     // (session, intended wall) waiting to send
-  std::deque<const ConversationInfo*> trace_backlog_;  // fixed schedule: due but no slot yet
+  std::deque<PendingStart> backlog_;                   // due but no slot yet (trace, users)
   uint64_t trace_pending_ = 0;                         // fixed schedule entries not yet due
+  int64_t start_wall_ns_ = 0;
+  int64_t turn_gap_ns_ = 0;                            // user-centric: U / Q
+  uint64_t next_user_id_ = 1;
   PhaseStats stats_;
 };
 

@@ -31,7 +31,11 @@ PhasePlan make_plan(const config::PhaseLoad& load, std::mt19937_64& rng) {
   plan.runner.prefill_concurrency = load.prefill_concurrency;
   plan.concurrency_ramp_s = load.concurrency_ramp_duration;
   plan.prefill_ramp_s = load.prefill_concurrency_ramp_duration;
-  if (load.request_rate) {
+  if (load.num_users && load.request_rate) {
+    plan.runner.num_users = load.num_users;
+    plan.runner.user_rate = *load.request_rate;
+    plan.target_rate = *load.request_rate;
+  } else if (load.request_rate) {
     ArrivalPattern pattern = ArrivalPattern::kPoisson;
     parse_arrival_pattern(load.arrival_pattern, pattern);
     plan.runner.rate_mode = true;
@@ -50,7 +54,7 @@ PhasePlan make_plan(const config::PhaseLoad& load, std::mt19937_64& rng) {
 TimingService::TimingService(service::Identity identity, bus::Endpoints endpoints)
     : Service(std::move(identity), std::move(endpoints)), router_(bus::make_socket(zmq::socket_type::router)) {
   router_.set(zmq::sockopt::router_mandatory, 1);  // unknown worker: error, not a silent drop
-  router_.bind(this->endpoints().credit);
+  bus::bind(router_, this->endpoints().credit);
   reactor().add_socket(router_, [this] { on_credit_socket(); });
   subscribe(bus::topic::kDataset);
 }

@@ -169,3 +169,44 @@ TEST_CASE("a concurrency ramp starts with one session and reaches the target", "
   for (size_t i = 1; i < spans.size() && spans[i].first - t0 < 500'000'000; ++i)
     CHECK(spans[i].first >= spans[i - 1].second);
 }
+
+TEST_CASE("user-centric rate paces each user's turns by num_users/rate", "[e2e][load]") {
+  MockServer mock({"--fast"}, aiperf::test::make_temp_dir());
+  // 4 users at 20 requests/s: each user sends a turn every 0.2 s.
+  Run run = profile({"--url", mock.url(), "--user-centric-rate", "20", "--num-users", "4", "--session-turns-mean", "3",
+                     "--request-count", "30", "--random-seed", "5"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  auto recs = run.records();
+  REQUIRE(recs.size() == 30);
+  // user -> turn -> (intended start, actual start). A turn's actual start may lag its intended
+  // one; the next turn is scheduled from the intended time, so that is what the gap is measured from.
+  std::map<std::string, std::map<int, std::pair<int64_t, int64_t>>> starts;
+  for (const auto& r : recs) {
+    const auto& m = r["metadata"];
+    const std::string user = m["x_correlation_id"];
+    CHECK(std::all_of(user.begin(), user.end(), ::isdigit));  // users are numbered
+    starts[user][m["turn_index"].get<int>()] = {m.value("intended_start_ns", int64_t{0}),
+                                                m["request_start_ns"].get<int64_t>()};
+  }
+  size_t gaps = 0;
+  for (const auto& [user, turns] : starts) {
+    for (auto it = std::next(turns.begin()); it != turns.end(); ++it) {
+      const auto& prev = *std::prev(it);
+      if (it->first != prev.first + 1 || prev.second.first == 0) continue;
+      CHECK(it->second.second - prev.second.first >= 199'000'000);
+      ++gaps;
+    }
+  }
+  CHECK(gaps > 0);
+
+  Run missing = profile({"--user-centric-rate", "5", "--session-turns-mean", "3"});
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find("--user-centric-rate requires --num-users") != std::string::npos);
+  Run single = profile({"--user-centric-rate", "5", "--num-users", "2"});
+  CHECK(single.exit_code == 2);
+  CHECK(single.err.find("--session-turns-mean >= 2") != std::string::npos);
+  Run both = profile({"--user-centric-rate", "5", "--num-users", "2", "--request-rate", "3", "--session-turns-mean", "3"});
+  CHECK(both.exit_code == 2);
+  CHECK(both.err.find("--request-rate") != std::string::npos);
+}
