@@ -1,0 +1,82 @@
+// GpuTelemetry: the DCGM scrapes of a run, per endpoint and GPU, and what AIPerf makes of them
+// (spec §6.7, §7.3, §7.4): statistics over the profiling window (gauges: avg/min/max/
+// percentiles/std; counters: the delta from the last reading before the window to the last
+// reading), the summary JSON's telemetry_data, the CSV section, gpu_telemetry_export.jsonl and
+// the console tables. Not thread-safe: the owner serialises access.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "stats/stats.h"
+
+namespace aiperf::telemetry {
+
+struct GpuIdentity {
+  std::string endpoint_url;
+  int index = 0;
+  std::string uuid, model_name, pci_bus_id, device, hostname, namespace_name, pod_name;
+};
+
+struct GpuReading {
+  int64_t wall_ns = 0;
+  std::map<std::string, double> values;  // metric key -> value in display units
+};
+
+struct GpuMetricSummary {
+  std::string key, display, unit;
+  bool counter = false;
+  double delta = 0;        // counters
+  stats::Summary summary;  // gauges
+};
+
+struct GpuSummary {
+  GpuIdentity id;
+  std::vector<GpuMetricSummary> metrics;  // in dcgm_fields() order, only metrics seen
+};
+
+class GpuTelemetry {
+ public:
+  // Parses one scrape of `url`. Returns the number of GPUs it described: 0 for a page that is
+  // not a DCGM exporter's (or does not parse), which then adds nothing.
+  size_t add_scrape(const std::string& url, int64_t wall_ns, std::string_view body);
+
+  bool has_data() const { return !gpus_.empty(); }
+  bool endpoint_has_data(const std::string& url) const;
+
+  // Per GPU (endpoints in first-seen order, GPUs by index) over the window starting at
+  // `start_ns`; every later reading counts (the final scrape comes after the window's end).
+  std::vector<GpuSummary> summarize(int64_t start_ns) const;
+
+  // One JSON object per GPU per scrape, each line ending in '\n'.
+  std::string jsonl() const;
+
+ private:
+  struct Gpu {
+    GpuIdentity id;
+    std::vector<GpuReading> readings;
+  };
+  std::vector<Gpu> gpus_;                    // in first-seen order
+  std::map<std::string, size_t> index_;      // endpoint + uuid -> gpus_ index
+};
+
+// The summary JSON's "telemetry_data" object (spec §7.4).
+nlohmann::ordered_json telemetry_data_json(const std::vector<GpuSummary>& gpus,
+                                           const std::vector<std::string>& configured,
+                                           const std::vector<std::string>& successful, int64_t start_ns,
+                                           int64_t end_ns);
+
+// The GPU section appended to profile_export_aiperf.csv (spec §7.3), CRLF rows, starting with
+// the blank row that makes two blank rows after the summary.
+std::string telemetry_csv_section(const std::vector<GpuSummary>& gpus);
+
+// "NVIDIA AIPerf | GPU Telemetry Summary", the reachability lines, one table per GPU.
+std::string telemetry_console(const std::vector<GpuSummary>& gpus, const std::vector<std::string>& configured,
+                              const std::vector<std::string>& successful, bool unicode_box);
+
+}  // namespace aiperf::telemetry

@@ -1,0 +1,94 @@
+#include "server_metrics.h"
+
+#include <functional>
+
+#include "prometheus/series.h"
+
+namespace aiperf::telemetry {
+
+namespace pm = prometheus;
+
+ServerMetrics::ServerMetrics(const std::string& jsonl_path) {
+  if (!jsonl_path.empty()) jsonl_ = std::make_unique<std::ofstream>(jsonl_path, std::ios::binary | std::ios::trunc);
+}
+
+void ServerMetrics::flush_jsonl() {
+  if (jsonl_) jsonl_->flush();
+}
+
+bool ServerMetrics::add_scrape(const std::string& url, int64_t wall_ns, int64_t first_byte_wall_ns,
+                               int64_t latency_ns, std::string_view body) {
+  const pm::ParseResult parsed = pm::parse(body);
+  if (!parsed.ok()) return false;
+  EndpointFetchStats& f = fetches_[url];
+  if (f.total_fetches++ == 0) f.first_fetch_ns = wall_ns;
+  f.last_fetch_ns = wall_ns;
+  f.latency_sum_ns += latency_ns;
+  const size_t hash = std::hash<std::string_view>{}(body);
+  if (f.update_ns.empty() || hash != f.last_hash) f.update_ns.push_back(wall_ns);
+  f.last_hash = hash;
+
+  nlohmann::ordered_json line_metrics = nlohmann::ordered_json::object();
+  auto series_at = [&](const pm::Family& fam, const pm::Labels& labels, std::string_view skip) -> ServerSeries& {
+    const std::string key = url + '\n' + fam.name + '\n' + pm::label_key(labels, skip);
+    auto [it, inserted] = index_.try_emplace(key, series_.size());
+    if (inserted) {
+      ServerSeries s;
+      s.endpoint_url = url;
+      s.family = fam.name;
+      s.type = fam.type == pm::MetricType::kUntyped ? pm::MetricType::kGauge : fam.type;
+      s.labels = pm::sorted_labels(labels, skip);
+      series_.push_back(std::move(s));
+    }
+    return series_[it->second];
+  };
+  for (const pm::Family& fam : parsed.exposition->families) {
+    if (fam.type == pm::MetricType::kSummary) continue;  // quantiles are the server's own estimates
+    families_.try_emplace(fam.name, FamilyInfo{fam.type, fam.help});
+    auto& out = line_metrics[fam.name] = nlohmann::ordered_json::array();
+    if (fam.type == pm::MetricType::kHistogram) {
+      for (const pm::HistogramSeries& h : pm::histogram_series(fam)) {
+        ServerSeries& s = series_at(fam, h.labels, "");
+        if (s.les.empty())
+          for (const auto& b : h.buckets) s.les.push_back(b.le);
+        std::vector<double> cumulative;
+        for (const auto& b : h.buckets) cumulative.push_back(b.cumulative);
+        if (cumulative.size() != s.les.size()) continue;  // the server changed its buckets mid-run
+        s.ts.push_back(wall_ns);
+        s.buckets.push_back(cumulative);
+        s.sums.push_back(h.sum);
+        s.counts.push_back(h.count);
+        nlohmann::ordered_json j;
+        if (!h.labels.empty())
+          for (const auto& [k, v] : h.labels) j["labels"][k] = v;
+        for (const auto& b : h.buckets) j["buckets"][b.le] = b.cumulative;
+        j["sum"] = h.sum;
+        j["count"] = h.count;
+        out.push_back(std::move(j));
+      }
+      continue;
+    }
+    for (const pm::Sample& sample : fam.samples) {
+      ServerSeries& s = series_at(fam, sample.labels, "");
+      s.ts.push_back(wall_ns);
+      s.values.push_back(sample.value);
+      nlohmann::ordered_json j;
+      for (const auto& [k, v] : pm::sorted_labels(sample.labels)) j["labels"][k] = v;
+      j["value"] = sample.value;
+      out.push_back(std::move(j));
+    }
+  }
+  if (jsonl_) {
+    nlohmann::ordered_json line;
+    line["endpoint_url"] = url;
+    line["timestamp_ns"] = wall_ns;
+    line["endpoint_latency_ns"] = latency_ns;
+    line["metrics"] = std::move(line_metrics);
+    line["request_sent_ns"] = wall_ns;
+    if (first_byte_wall_ns) line["first_byte_ns"] = first_byte_wall_ns;
+    *jsonl_ << line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
+  }
+  return true;
+}
+
+}  // namespace aiperf::telemetry

@@ -1,0 +1,88 @@
+// ServerMetrics: Prometheus scrapes of the inference server(s) during a run (spec §6.8, §7.8).
+// Keeps one compact time series per endpoint + metric + label set (not the pages), computes the
+// per-series statistics over the profiling window and writes server_metrics_export.{json,csv};
+// with the jsonl format each scrape is appended to server_metrics_export.jsonl as it arrives.
+// Not thread-safe: the owner serialises access.
+#pragma once
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "prometheus/exposition.h"
+
+namespace aiperf::telemetry {
+
+struct ServerSeries {
+  std::string endpoint_url;
+  std::string family;
+  prometheus::MetricType type = prometheus::MetricType::kGauge;
+  prometheus::Labels labels;               // sorted; for histograms without "le"
+  std::vector<int64_t> ts;                 // one entry per scrape that had the series
+  std::vector<double> values;              // gauge / counter
+  std::vector<std::string> les;            // histogram bucket bounds as exposed
+  std::vector<std::vector<double>> buckets;  // histogram: cumulative counts per scrape
+  std::vector<double> sums, counts;          // histogram
+};
+
+struct EndpointFetchStats {
+  uint64_t total_fetches = 0;
+  int64_t first_fetch_ns = 0, last_fetch_ns = 0;
+  int64_t latency_sum_ns = 0;
+  std::vector<int64_t> update_ns;  // scrapes whose page differed from the previous one
+  size_t last_hash = 0;
+};
+
+struct ExportHeader {
+  std::string aiperf_version;
+  std::string benchmark_id;
+  nlohmann::ordered_json input_config;
+};
+
+class ServerMetrics {
+ public:
+  // `jsonl_path` empty = no per-scrape file.
+  explicit ServerMetrics(const std::string& jsonl_path);
+
+  // Records one successful scrape; false (and nothing recorded) when the page does not parse.
+  bool add_scrape(const std::string& url, int64_t wall_ns, int64_t first_byte_wall_ns, int64_t latency_ns,
+                  std::string_view body);
+
+  bool endpoint_has_data(const std::string& url) const { return fetches_.count(url) > 0; }
+  const std::vector<ServerSeries>& series() const { return series_; }
+
+  // server_metrics_export.json over the window [start_ns, end_ns].
+  nlohmann::ordered_json export_json(const ExportHeader& header, const std::vector<std::string>& configured,
+                                     const std::vector<std::string>& successful, int64_t start_ns,
+                                     int64_t end_ns) const;
+  // server_metrics_export.csv (CRLF rows).
+  std::string export_csv(const ExportHeader& header, int64_t start_ns, int64_t end_ns) const;
+
+  void flush_jsonl();
+
+ private:
+  struct FamilyInfo {
+    prometheus::MetricType type;
+    std::string help;
+  };
+  std::vector<ServerSeries> series_;
+  std::map<std::string, size_t> index_;  // endpoint \n family \n label key -> series_
+  std::map<std::string, FamilyInfo> families_;
+  std::map<std::string, EndpointFetchStats> fetches_;
+  std::unique_ptr<std::ofstream> jsonl_;
+};
+
+// Statistics of one series over the window (spec §6.8), as ordered JSON "stats" (and, for a
+// histogram, "buckets" with the per-le increase).
+nlohmann::ordered_json series_stats(const ServerSeries& s, int64_t start_ns, int64_t end_ns,
+                                    nlohmann::ordered_json* buckets = nullptr);
+
+// Unit from the metric name's suffix ("_seconds" -> "seconds", ...); "" when none applies.
+std::string infer_unit(std::string_view metric_name);
+
+}  // namespace aiperf::telemetry

@@ -1,0 +1,186 @@
+// server_metrics_export.json and .csv (spec §7.8).
+#include <algorithm>
+#include <cmath>
+
+#include "export/number_format.h"
+#include "export/summary_json.h"
+#include "server_metrics.h"
+#include "stats/stats.h"
+
+namespace aiperf::telemetry {
+namespace {
+
+namespace pm = prometheus;
+
+bool is_info(const ServerSeries& s) {
+  return s.type == pm::MetricType::kGauge && s.family.size() > 5 &&
+         s.family.compare(s.family.size() - 5, 5, "_info") == 0;
+}
+
+std::string csv_cell(const std::string& v) {
+  if (v.find_first_of(",\"\r\n") == std::string::npos) return v;
+  std::string out = "\"";
+  for (char c : v) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+void csv_row(std::string& out, const std::vector<std::string>& cells) {
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if (i) out += ',';
+    out += csv_cell(cells[i]);
+  }
+  out += "\r\n";
+}
+
+std::string number(const nlohmann::ordered_json& stats, const std::string& key) {
+  auto it = stats.find(key);
+  if (it == stats.end() || !it->is_number()) return "";
+  const double v = it->get<double>();
+  if (std::isnan(v)) return "";
+  return exporting::fixed2(v);
+}
+
+std::vector<std::string> stat_keys(pm::MetricType type) {
+  switch (type) {
+    case pm::MetricType::kCounter: return {"total", "rate", "rate_avg", "rate_min", "rate_max", "rate_std"};
+    case pm::MetricType::kHistogram: {
+      std::vector<std::string> keys = {"count", "count_rate", "sum", "sum_rate", "avg"};
+      for (const char* p : {"p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99"})
+        keys.push_back(std::string(p) + "_estimate");
+      return keys;
+    }
+    default: return {"avg", "min", "max", "std", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99"};
+  }
+}
+
+}  // namespace
+
+nlohmann::ordered_json ServerMetrics::export_json(const ExportHeader& header, const std::vector<std::string>& configured,
+                                                  const std::vector<std::string>& successful, int64_t start_ns,
+                                                  int64_t end_ns) const {
+  nlohmann::ordered_json j;
+  j["schema_version"] = "1.0";
+  j["aiperf_version"] = header.aiperf_version;
+  j["benchmark_id"] = header.benchmark_id;
+  auto& summary = j["summary"];
+  summary["endpoints_configured"] = configured;
+  summary["endpoints_successful"] = successful;
+  summary["start_time"] = exporting::local_iso_datetime(start_ns);
+  summary["end_time"] = exporting::local_iso_datetime(end_ns);
+  auto& info = summary["endpoint_info"] = nlohmann::ordered_json::object();
+  for (const auto& [url, f] : fetches_) {
+    auto& e = info[url];
+    e["total_fetches"] = f.total_fetches;
+    e["first_fetch_ns"] = f.first_fetch_ns;
+    e["last_fetch_ns"] = f.last_fetch_ns;
+    e["avg_fetch_latency_ms"] = f.total_fetches ? static_cast<double>(f.latency_sum_ns) / f.total_fetches / 1e6 : 0.0;
+    e["unique_updates"] = f.update_ns.size();
+    e["first_update_ns"] = f.update_ns.front();
+    e["last_update_ns"] = f.update_ns.back();
+    e["duration_seconds"] = static_cast<double>(f.update_ns.back() - f.update_ns.front()) / 1e9;
+    std::vector<double> intervals;
+    for (size_t i = 1; i < f.update_ns.size(); ++i)
+      intervals.push_back(static_cast<double>(f.update_ns[i] - f.update_ns[i - 1]) / 1e6);
+    if (!intervals.empty()) {
+      e["avg_update_interval_ms"] = stats::mean(intervals);
+      std::sort(intervals.begin(), intervals.end());
+      e["median_update_interval_ms"] = stats::percentile_sorted(intervals, 50);
+    }
+  }
+  auto& metrics = j["metrics"] = nlohmann::ordered_json::object();
+  for (const ServerSeries& s : series_) {
+    auto& m = metrics[s.family];
+    if (m.empty()) {
+      const auto fam = families_.find(s.family);
+      m["type"] = is_info(s) ? "info" : std::string(pm::type_name(s.type));
+      m["description"] = fam != families_.end() ? fam->second.help : "";
+      if (!is_info(s)) {
+        const std::string unit = infer_unit(s.family);
+        if (!unit.empty()) m["unit"] = unit;
+      }
+      m["series"] = nlohmann::ordered_json::array();
+    }
+    nlohmann::ordered_json entry;
+    entry["endpoint_url"] = s.endpoint_url;
+    entry["labels"] = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : s.labels) entry["labels"][k] = v;
+    if (!is_info(s)) {
+      nlohmann::ordered_json buckets;
+      entry["stats"] = series_stats(s, start_ns, end_ns, &buckets);
+      if (s.type == pm::MetricType::kHistogram) entry["buckets"] = std::move(buckets);
+    }
+    m["series"].push_back(std::move(entry));
+  }
+  j["input_config"] = header.input_config;
+  return j;
+}
+
+std::string ServerMetrics::export_csv(const ExportHeader& header, int64_t start_ns, int64_t end_ns) const {
+  std::string out;
+  out += "# AIPerf Server Metrics Export (CSV)\r\n";
+  out += "# aiperf_version: " + header.aiperf_version + "\r\n";
+  out += "# schema_version: 1.0\r\n";
+  out += "# benchmark_id: " + header.benchmark_id + "\r\n";
+  out += "# Note: statistics cover the profiling phase; counters and histograms are increases over it\r\n";
+  out += "#\r\n";
+  bool first_section = true;
+  for (pm::MetricType type : {pm::MetricType::kGauge, pm::MetricType::kCounter, pm::MetricType::kHistogram}) {
+    std::vector<const ServerSeries*> rows;
+    std::vector<std::string> label_names;
+    for (const ServerSeries& s : series_) {
+      if (s.type != type || is_info(s)) continue;
+      rows.push_back(&s);
+      for (const auto& kv : s.labels)
+        if (std::find(label_names.begin(), label_names.end(), kv.first) == label_names.end())
+          label_names.push_back(kv.first);
+    }
+    if (rows.empty()) continue;
+    std::sort(label_names.begin(), label_names.end());
+    if (!first_section) out += "\r\n";
+    first_section = false;
+    const std::vector<std::string> keys = stat_keys(type);
+    std::vector<std::string> head = {"Endpoint", "Type", "Metric", "Unit"};
+    head.insert(head.end(), keys.begin(), keys.end());
+    head.insert(head.end(), label_names.begin(), label_names.end());
+    head.push_back("Description");
+    if (type == pm::MetricType::kHistogram) head.push_back("buckets");
+    csv_row(out, head);
+    for (const ServerSeries* s : rows) {
+      nlohmann::ordered_json buckets;
+      const nlohmann::ordered_json stats = series_stats(*s, start_ns, end_ns, &buckets);
+      std::vector<std::string> row = {s->endpoint_url, std::string(pm::type_name(type)), s->family,
+                                      infer_unit(s->family)};
+      for (const auto& k : keys) row.push_back(number(stats, k));
+      for (const auto& name : label_names) {
+        const auto it = std::find_if(s->labels.begin(), s->labels.end(), [&](auto& kv) { return kv.first == name; });
+        row.push_back(it == s->labels.end() ? "" : it->second);
+      }
+      const auto fam = families_.find(s->family);
+      row.push_back(fam != families_.end() ? fam->second.help : "");
+      if (type == pm::MetricType::kHistogram) {
+        std::string cell;
+        for (const auto& [le, n] : buckets.items()) {
+          if (!cell.empty()) cell += ';';
+          cell += le + "=" + exporting::plain_int(n.get<double>());
+        }
+        row.push_back(cell);
+      }
+      csv_row(out, row);
+    }
+  }
+  bool info_header = false;
+  for (const ServerSeries& s : series_) {
+    if (!is_info(s)) continue;
+    if (!info_header) {
+      out += "\r\n";
+      csv_row(out, {"Endpoint", "Metric", "Key", "Value", "Description"});
+      info_header = true;
+    }
+    const auto fam = families_.find(s.family);
+    for (const auto& [k, v] : s.labels)
+      csv_row(out, {s.endpoint_url, s.family, k, v, fam != families_.end() ? fam->second.help : ""});
+  }
+  return out;
+}
+
+}  // namespace aiperf::telemetry

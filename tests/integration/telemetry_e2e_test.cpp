@@ -1,0 +1,172 @@
+// End-to-end: GPU telemetry from the mock server's fake DCGM exporter and server metrics from
+// its vLLM-format /metrics land in the summary JSON/CSV and their own files, with values the
+// mock can produce; an unreachable telemetry URL costs one warning, not the run.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include "process.h"
+
+using aiperf::test::MockServer;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr double kMiBToGB = 1.048576e-3;
+constexpr double kH100Mib = 81559;  // the mock's h100-sxm framebuffer
+
+size_t count_of(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+std::vector<std::string> base_args(const std::string& url) {
+  return {"--tokenizer", "gpt2", "--ui-type", "none", "--model", "m", "--endpoint-type", "chat", "--streaming",
+          "--random-seed", "1", "--url", url, "--concurrency", "4", "--request-count", "30",
+          "--output-tokens-mean", "8", "--extra-inputs", "ignore_eos:true"};
+}
+
+}  // namespace
+
+TEST_CASE("telemetry: DCGM GPU statistics and server metrics that count the run's requests", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--ttft", "5", "--itl", "2", "--dcgm-gpu-name", "h100-sxm", "--dcgm-num-gpus", "2",
+                   "--dcgm-seed", "3"},
+                  tmp);
+  const std::string dcgm_url = mock.url() + "/dcgm1/metrics";
+  std::vector<std::string> args = base_args(mock.url());
+  for (const char* a : {"--gpu-telemetry"}) args.push_back(a);
+  args.push_back(dcgm_url);
+  for (const char* a : {"--server-metrics-formats", "json", "csv", "jsonl"}) args.push_back(a);
+  const aiperf::test::ProfileRun run = aiperf::test::run_profile(tmp + "/artifacts", args, tmp, "aiperf", 120);
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const json summary = run.summary();
+  REQUIRE(summary.at("request_count").at("avg") == 30);
+
+  // Summary JSON: both GPUs of the exporter, values inside what an H100 SXM can report.
+  const std::string display = "127.0.0.1:" + std::to_string(mock.port()) + "/dcgm1";
+  const json& telemetry = summary.at("telemetry_data");
+  CHECK(telemetry.at("summary").at("endpoints_successful") == json::array({dcgm_url}));
+  CHECK(telemetry.at("summary").at("endpoints_configured") ==
+        json::array({dcgm_url, "http://localhost:9400/metrics", "http://localhost:9401/metrics"}));
+  const json& gpus = telemetry.at("endpoints").at(display).at("gpus");
+  REQUIRE(gpus.size() == 2);
+  for (const char* key : {"gpu_0", "gpu_1"}) {
+    INFO(key);
+    const json& gpu = gpus.at(key);
+    CHECK(gpu.at("gpu_name") == "NVIDIA H100 80GB HBM3");
+    CHECK(gpu.at("hostname") == "localhost");
+    const json& m = gpu.at("metrics");
+    const json& power = m.at("gpu_power_usage");
+    CHECK(power.at("unit") == "W");
+    CHECK(power.at("min").get<double>() >= 70);
+    CHECK(power.at("max").get<double>() <= 700);
+    CHECK(power.at("avg").get<double>() >= power.at("min").get<double>());
+    const json& util = m.at("gpu_utilization");
+    CHECK(util.at("unit") == "%");
+    CHECK(util.at("min").get<double>() >= 0);
+    CHECK(util.at("max").get<double>() <= 100);
+    const json& used = m.at("gpu_memory_used");
+    CHECK(used.at("unit") == "GB");
+    CHECK(used.at("min").get<double>() >= std::ceil(kH100Mib * 0.55) * kMiBToGB);
+    CHECK(used.at("max").get<double>() <= kH100Mib * kMiBToGB);
+    CHECK(m.at("gpu_memory_total").at("avg").get<double>() == Approx(kH100Mib * kMiBToGB).epsilon(1e-12));
+    CHECK(m.at("gpu_memory_total").at("max").get<double>() == kH100Mib * kMiBToGB);
+    CHECK(m.at("energy_consumption").at("unit") == "MJ");
+    CHECK(m.at("energy_consumption").at("avg").get<double>() >= 0);
+    CHECK(m.at("xid_errors").at("avg") == 0);
+  }
+
+  // CSV: the GPU section after two blank rows, one row per GPU per metric.
+  const std::string csv = aiperf::test::read_file(run.dir + "/profile_export_aiperf.csv");
+  CHECK(csv.find("\r\n\r\nEndpoint,GPU_Index,GPU_Name,GPU_UUID,Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,"
+                 "p99,std,Hostname\r\n") != std::string::npos);
+  CHECK(count_of(csv, display + ",0,NVIDIA H100 80GB HBM3,") == gpus.at("gpu_0").at("metrics").size());
+  CHECK(count_of(csv, display + ",1,NVIDIA H100 80GB HBM3,") == gpus.at("gpu_1").at("metrics").size());
+  CHECK(csv.find(",GPU Power Usage (W),") != std::string::npos);
+
+  // JSONL: at least one line per GPU, all from the one reachable exporter.
+  const std::vector<json> lines = run.lines("gpu_telemetry_export.jsonl");
+  size_t gpu0 = 0, gpu1 = 0;
+  for (const json& l : lines) {
+    CHECK(l.at("dcgm_url") == dcgm_url);
+    (l.at("gpu_index") == 0 ? gpu0 : gpu1)++;
+    const double watts = l.at("telemetry_data").at("gpu_power_usage").get<double>();
+    CHECK(watts >= 70);
+    CHECK(watts <= 700);
+  }
+  CHECK(gpu0 >= 1);
+  CHECK(gpu0 == gpu1);
+
+  // Server metrics: the mock's /metrics counted exactly the requests of the run.
+  const json sm = run.json_file("server_metrics_export.json");
+  CHECK(sm.at("benchmark_id") == summary.at("benchmark_id"));
+  CHECK(sm.at("summary").at("endpoints_successful") == json::array({mock.url() + "/metrics"}));
+  const json& success = sm.at("metrics").at("vllm:request_success_total");
+  CHECK(success.at("type") == "counter");
+  REQUIRE(success.at("series").size() == 1);
+  CHECK(success.at("series")[0].at("stats").at("total") == 30);
+  const json& generated = sm.at("metrics").at("vllm:generation_tokens_total").at("series")[0].at("stats");
+  CHECK(generated.at("total") == 30 * 8);  // ignore_eos: every request generates exactly 8 tokens
+  const json& latency = sm.at("metrics").at("vllm:e2e_request_latency_seconds").at("series")[0];
+  CHECK(latency.at("stats").at("count") == 30);
+  CHECK(latency.at("buckets").at("+Inf") == 30);
+  const std::string sm_csv = aiperf::test::read_file(run.dir + "/server_metrics_export.csv");
+  CHECK(sm_csv.rfind("# AIPerf Server Metrics Export (CSV)\r\n", 0) == 0);
+  CHECK(sm_csv.find(mock.url() + "/metrics,counter,vllm:request_success_total,count,30.00,") != std::string::npos);
+  CHECK(run.lines("server_metrics_export.jsonl").size() >= 2);  // configure scrape + final scrape
+
+  // Console: the GPU table (asked for with --gpu-telemetry) and the export lines.
+  CHECK(run.out.find("NVIDIA AIPerf | GPU Telemetry Summary\n1/3 DCGM endpoints reachable\n") != std::string::npos);
+  CHECK(run.out.find(display + " | GPU 1 | NVIDIA H100 80GB HBM3") != std::string::npos);
+  CHECK(run.out.find("GPU Telemetry: " + run.dir + "/gpu_telemetry_export.jsonl") != std::string::npos);
+  CHECK(run.out.find("Server Metrics JSON Export: " + run.dir + "/server_metrics_export.json") != std::string::npos);
+  CHECK(run.err.find("Warning") == std::string::npos);  // the unreachable defaults are not the user's
+}
+
+TEST_CASE("telemetry: an unreachable --gpu-telemetry URL is one warning and the run succeeds", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--fast"}, tmp);
+  const std::string dead = "http://127.0.0.1:" + std::to_string(aiperf::test::free_port_range(1)) + "/metrics";
+  std::vector<std::string> args = base_args(mock.url());
+  args.push_back("--gpu-telemetry");
+  args.push_back(dead);
+  const aiperf::test::ProfileRun run = aiperf::test::run_profile(tmp + "/artifacts", args, tmp, "aiperf", 120);
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(count_of(run.err, "unreachable") == 1);
+  CHECK(run.err.find("Warning: GPU telemetry endpoint " + dead + " unreachable") != std::string::npos);
+  CHECK_FALSE(run.summary().contains("telemetry_data"));
+  CHECK_FALSE(fs::exists(run.dir + "/gpu_telemetry_export.jsonl"));
+  CHECK(run.out.find("0/3 DCGM endpoints reachable") != std::string::npos);
+  CHECK(run.summary().at("request_count").at("avg") == 30);
+  // Server metrics are independent of the GPU side and still arrive.
+  CHECK(fs::exists(run.dir + "/server_metrics_export.json"));
+  CHECK(fs::exists(run.dir + "/server_metrics_export.csv"));
+  CHECK_FALSE(fs::exists(run.dir + "/server_metrics_export.jsonl"));  // not asked for
+}
+
+TEST_CASE("telemetry: --no-gpu-telemetry and --no-server-metrics write no telemetry files", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--fast"}, tmp);
+  std::vector<std::string> args = base_args(mock.url());
+  args.push_back("--no-gpu-telemetry");
+  args.push_back("--no-server-metrics");
+  const aiperf::test::ProfileRun run = aiperf::test::run_profile(tmp + "/artifacts", args, tmp, "aiperf", 120);
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK_FALSE(fs::exists(run.dir + "/server_metrics_export.json"));
+  CHECK_FALSE(fs::exists(run.dir + "/gpu_telemetry_export.jsonl"));
+  CHECK_FALSE(run.summary().contains("telemetry_data"));
+
+  std::vector<std::string> both = base_args(mock.url());
+  for (const char* a : {"--gpu-telemetry", "--no-gpu-telemetry"}) both.push_back(a);
+  const aiperf::test::ProfileRun bad = aiperf::test::run_profile(tmp + "/bad", both, tmp, "aiperf-bad", 60);
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("--gpu-telemetry and --no-gpu-telemetry cannot both be set") != std::string::npos);
+}

@@ -1,0 +1,137 @@
+// Server metrics: per-series statistics over the profiling window and the export files.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "server_metrics.h"
+
+using namespace aiperf::telemetry;
+
+namespace {
+
+const std::string kUrl = "http://127.0.0.1:8000/metrics";
+
+std::string page(double requests, double running, const std::string& buckets, double sum, double count) {
+  return "# HELP req_total Requests.\n# TYPE req_total counter\nreq_total{code=\"200\"} " + std::to_string(requests) +
+         "\n# TYPE running gauge\nrunning " + std::to_string(running) +
+         "\n# HELP lat_seconds Latency.\n# TYPE lat_seconds histogram\n" + buckets +
+         "lat_seconds_sum " + std::to_string(sum) + "\nlat_seconds_count " + std::to_string(count) +
+         "\n# TYPE build_info gauge\nbuild_info{version=\"1.2\",commit=\"abc\"} 1\n";
+}
+
+std::string buckets(int a, int b, int inf) {
+  return "lat_seconds_bucket{le=\"0.1\"} " + std::to_string(a) + "\nlat_seconds_bucket{le=\"1\"} " +
+         std::to_string(b) + "\nlat_seconds_bucket{le=\"+Inf\"} " + std::to_string(inf) + "\n";
+}
+
+constexpr int64_t kS = 1'000'000'000;
+
+// Baseline at t=0 (before the window [1s, 11s]), then 4 scrapes in it, one counter reset.
+ServerMetrics scrapes() {
+  ServerMetrics m("");
+  REQUIRE(m.add_scrape(kUrl, 0, 0, 1'000'000, page(10, 0, buckets(1, 2, 2), 0.5, 2)));
+  REQUIRE(m.add_scrape(kUrl, 2 * kS, 0, 3'000'000, page(15, 4, buckets(3, 6, 6), 2.5, 6)));
+  REQUIRE(m.add_scrape(kUrl, 4 * kS, 0, 1'000'000, page(3, 8, buckets(3, 8, 9), 7.0, 9)));   // counter reset
+  REQUIRE(m.add_scrape(kUrl, 6 * kS, 0, 1'000'000, page(8, 2, buckets(4, 10, 12), 9.0, 12)));
+  REQUIRE(m.add_scrape(kUrl, 11 * kS, 0, 1'000'000, page(8, 2, buckets(4, 10, 12), 9.0, 12)));
+  return m;
+}
+
+const ServerSeries& find(const ServerMetrics& m, const std::string& family) {
+  for (const auto& s : m.series())
+    if (s.family == family) return s;
+  FAIL("no series " << family);
+  throw;
+}
+
+}  // namespace
+
+TEST_CASE("counter: reset-aware increase and rates") {
+  const ServerMetrics m = scrapes();
+  const auto stats = series_stats(find(m, "req_total"), 1 * kS, 11 * kS);
+  CHECK(stats["total"] == 13.0);  // +5, reset to 3 (+3), +5
+  CHECK(stats["rate"] == 1.3);    // over the 10 s window
+  // Changes at 2 s (+5), 4 s (+3), 6 s (+5) from the baseline at 0: 13 over 6 s.
+  CHECK(stats["rate_avg"].get<double>() == Approx(13.0 / 6).epsilon(1e-15));
+  CHECK(stats["rate_min"] == 1.5);
+  CHECK(stats["rate_max"] == 2.5);
+}
+
+TEST_CASE("gauge: statistics of the samples in the window") {
+  const auto stats = series_stats(find(scrapes(), "running"), 1 * kS, 11 * kS);
+  CHECK(stats["avg"] == 4.0);  // 4, 8, 2, 2
+  CHECK(stats["min"] == 2.0);
+  CHECK(stats["max"] == 8.0);
+  CHECK(stats["p50"] == 3.0);
+  CHECK(stats["std"].get<double>() == Approx(std::sqrt(6.0)).epsilon(1e-15));
+}
+
+TEST_CASE("histogram: increase since the baseline, interpolated quantile estimates") {
+  nlohmann::ordered_json buckets_out;
+  const ServerMetrics m = scrapes();
+  const ServerSeries& s = find(m, "lat_seconds");
+  CHECK(s.les == std::vector<std::string>{"0.1", "1", "+Inf"});
+  const auto stats = series_stats(s, 1 * kS, 11 * kS, &buckets_out);
+  CHECK(stats["count"] == 10.0);  // 12 - 2
+  CHECK(stats["sum"] == 8.5);
+  CHECK(stats["avg"] == 0.85);
+  CHECK(stats["count_rate"] == 1.0);
+  CHECK(buckets_out == nlohmann::ordered_json{{"0.1", 3.0}, {"1", 8.0}, {"+Inf", 10.0}});
+  // p50: rank 5 falls in (0.1, 1] holding 5 of them (3 below): 0.1 + 0.9 * 2/5.
+  CHECK(stats["p50_estimate"].get<double>() == Approx(0.46).epsilon(1e-12));
+  // p99: rank 9.9 is above the last finite bound: the highest finite bound.
+  CHECK(stats["p99_estimate"] == 1.0);
+}
+
+TEST_CASE("units from name suffixes") {
+  CHECK(infer_unit("vllm:time_to_first_token_seconds") == "seconds");
+  CHECK(infer_unit("vllm:prompt_tokens_total") == "tokens");
+  CHECK(infer_unit("vllm:request_success_total") == "count");
+  CHECK(infer_unit("vllm:gpu_cache_usage_perc") == "percent");
+  CHECK(infer_unit("process_resident_memory_bytes") == "bytes");
+  CHECK(infer_unit("sglang:num_running_reqs") == "requests");
+  CHECK(infer_unit("llamacpp:kv_cache_usage_ratio") == "ratio");
+  CHECK(infer_unit("running") == "");
+}
+
+TEST_CASE("export json: fetch statistics, metric types, info metrics") {
+  const ServerMetrics m = scrapes();
+  const auto j = m.export_json({"0.1.0", "bench-1", {{"endpoint", {{"type", "chat"}}}}}, {kUrl}, {kUrl}, 1 * kS, 11 * kS);
+  CHECK(j["schema_version"] == "1.0");
+  CHECK(j["benchmark_id"] == "bench-1");
+  const auto& info = j["summary"]["endpoint_info"][kUrl];
+  CHECK(info["total_fetches"] == 5);
+  CHECK(info["avg_fetch_latency_ms"] == 1.4);
+  CHECK(info["unique_updates"] == 4);  // the last page repeats the one before
+  CHECK(info["first_update_ns"] == 0);
+  CHECK(info["last_update_ns"] == 6 * kS);
+  CHECK(info["median_update_interval_ms"] == 2000.0);
+  CHECK(j["metrics"]["req_total"]["type"] == "counter");
+  CHECK(j["metrics"]["req_total"]["unit"] == "count");
+  CHECK(j["metrics"]["req_total"]["description"] == "Requests.");
+  CHECK(j["metrics"]["req_total"]["series"][0]["labels"]["code"] == "200");
+  CHECK(j["metrics"]["req_total"]["series"][0]["stats"]["total"] == 13.0);
+  CHECK(j["metrics"]["lat_seconds"]["series"][0]["buckets"]["+Inf"] == 10.0);
+  CHECK(j["metrics"]["build_info"]["type"] == "info");
+  CHECK(j["input_config"]["endpoint"]["type"] == "chat");
+}
+
+TEST_CASE("export csv: comment header, one section per type, info section") {
+  const std::string csv = scrapes().export_csv({"0.1.0", "bench-1", {}}, 1 * kS, 11 * kS);
+  CHECK(csv.rfind("# AIPerf Server Metrics Export (CSV)\r\n# aiperf_version: 0.1.0\r\n# schema_version: 1.0\r\n"
+                  "# benchmark_id: bench-1\r\n",
+                  0) == 0);
+  CHECK(csv.find("\r\nEndpoint,Type,Metric,Unit,avg,min,max,std,p1,p5,p10,p25,p50,p75,p90,p95,p99,Description\r\n" +
+                 kUrl + ",gauge,running,,4.00,2.00,8.00,2.45,") != std::string::npos);
+  CHECK(csv.find("Endpoint,Type,Metric,Unit,total,rate,rate_avg,rate_min,rate_max,rate_std,code,Description\r\n" +
+                 kUrl + ",counter,req_total,count,13.00,1.30,2.17,1.50,2.50,0.47,200,Requests.\r\n") !=
+        std::string::npos);
+  CHECK(csv.find(",Latency.,0.1=3;1=8;+Inf=10\r\n") != std::string::npos);
+  CHECK(csv.find("\r\nEndpoint,Metric,Key,Value,Description\r\n" + kUrl + ",build_info,commit,abc,\r\n" + kUrl +
+                 ",build_info,version,1.2,\r\n") != std::string::npos);
+}
+
+TEST_CASE("a page that does not parse records nothing") {
+  ServerMetrics m("");
+  CHECK_FALSE(m.add_scrape(kUrl, 0, 0, 0, "<html>404</html>"));
+  CHECK_FALSE(m.endpoint_has_data(kUrl));
+}
