@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "bus/mesh_security.h"
 #include "bus/socket.h"
 
 namespace aiperf::bus {
@@ -14,10 +15,11 @@ std::string probe_for(std::string_view id) { return "probe." + std::string(id) +
 
 BusClient::BusClient(const Endpoints& endpoints, std::string service_id)
     : service_id_(std::move(service_id)),
+      bus_frontend_(endpoints.bus_frontend),
       pub_(make_socket(zmq::socket_type::pub)),
       sub_(make_socket(zmq::socket_type::sub)) {
-  pub_.connect(endpoints.bus_frontend);
-  sub_.connect(endpoints.bus_backend);
+  connect(pub_, endpoints.bus_frontend);
+  connect(sub_, endpoints.bus_backend);
 }
 
 void BusClient::subscribe(std::string_view t) { sub_.set(zmq::sockopt::subscribe, t); }
@@ -63,7 +65,13 @@ void BusClient::wait_ready(Nanos timeout_ns) {
       }
     }
   }
-  throw std::runtime_error("event bus not reachable within deadline (" + service_id_ + ")");
+  // A CURVE server drops a client whose handshake fails without telling it, so this deadline
+  // is how a worker with a missing or unauthorised key finds out.
+  std::string hint;
+  if (bus_frontend_.rfind("tcp://", 0) == 0)
+    hint = mesh_security() ? "; if the controller refuses this worker's key, authorise it (docs/mesh.md)"
+                           : "; if the controller uses --mesh-keys, pass --mesh-keys DIR";
+  throw std::runtime_error("event bus not reachable within deadline (" + service_id_ + ")" + hint);
 }
 
 }  // namespace aiperf::bus

@@ -22,6 +22,8 @@ inline constexpr std::string_view kDataset = "dataset$";        // dataset ready
 inline constexpr std::string_view kProgress = "progress$";      // records progress
 inline constexpr std::string_view kResults = "results$";        // final profile results
 inline constexpr std::string_view kFailed = "failed$";          // fatal service errors
+inline constexpr std::string_view kLiveMetrics = "live$";       // records: metrics so far
+inline constexpr std::string_view kTelemetry = "telemetry$";    // telemetry results
 std::string command_for(std::string_view service_id);           // "cmd.<id>$"
 std::string ack_for(std::string_view service_id);               // "ack.<id>$"
 std::string probe_for(std::string_view service_id);             // "probe.<id>$"
@@ -44,6 +46,7 @@ class BusClient {
 
  private:
   std::string service_id_;
+  std::string bus_frontend_;
   zmq::socket_t pub_;
   zmq::socket_t sub_;
 };

@@ -7,6 +7,8 @@
 
 #include <zmq.hpp>
 
+#include "bus/mesh_security.h"  // bus::bind / bus::connect: every bind and connect goes through them
+
 namespace google::protobuf { class MessageLite; }
 
 namespace aiperf::bus {
