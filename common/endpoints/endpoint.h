@@ -1,6 +1,7 @@
 // Endpoint types: how a turn becomes an HTTP request and how a response becomes content.
 // Follows AIPerf 0.6 (aiperf-spec.md §5.1-5.8).
 #pragma once
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,9 +55,27 @@ struct ParseResult {
   std::optional<proto::ErrorDetails> error;          // transport, HTTP, SSE or parse error
 };
 
+class JsonPath;
+
+// Run options that change response parsing.
+struct ParseOptions {
+  // template: the extra `response_field` (JMESPath subset, json_path.h) selecting the content;
+  // null (unset, or "text") = auto-detect embeddings, rankings, then text.
+  std::shared_ptr<const JsonPath> response_field;
+};
+
+// Reads `response_field` from the run's --extra-inputs (template endpoint only). Throws
+// std::invalid_argument for an expression outside the supported subset.
+ParseOptions parse_options_for(const std::string& endpoint_type, const nlohmann::json& extra_inputs);
+
+// Sets the options the two-argument parse_response uses; call once per process at configure,
+// before records are parsed (not synchronized).
+void set_default_parse_options(ParseOptions options);
+
 // Turns the raw bytes of a record into content responses (spec §5.7-5.8). A record that
 // had no transport error but yields no content response gets
 // InvalidInferenceResultError; malformed JSON or an SSE `event: error` become errors too.
+ParseResult parse_response(const EndpointInfo& info, const proto::RawRecord& raw, const ParseOptions& options);
 ParseResult parse_response(const EndpointInfo& info, const proto::RawRecord& raw);
 
 }  // namespace aiperf::endpoints

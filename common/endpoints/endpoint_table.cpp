@@ -9,7 +9,7 @@ namespace aiperf::endpoints {
 
 namespace {
 
-constexpr std::array<EndpointInfo, 9> kEndpoints = {{
+constexpr std::array<EndpointInfo, 14> kEndpoints = {{
     {"chat", "/v1/chat/completions", "", "LLM Metrics", true, true, true},
     {"completions", "/v1/completions", "", "LLM Metrics", true, true, true},
     {"embeddings", "/v1/embeddings", "", "Embeddings Metrics", false, false, true},
@@ -19,6 +19,16 @@ constexpr std::array<EndpointInfo, 9> kEndpoints = {{
     {"cohere_rankings", "/v2/rerank", "", "Ranking Metrics", false, false, true},
     {"hf_tei_rankings", "/rerank", "", "Ranking Metrics", false, false, true},
     {"huggingface_generate", "/generate", "/generate_stream", "LLM Metrics", true, true, true},
+    {"image_generation", "/v1/images/generations", "", "Image Generation Metrics", true, false, true},
+    {"solido_rag", "/rag/api/prompt", "", "SOLIDO RAG Metrics", true, true, true},
+    // No default path: requests go to the base URL or --endpoint.
+    {"template", "", "", "LLM Metrics", true, true, true},
+    // Post-0.6 AIPerf (spec §5.5).
+    {"responses", "/v1/responses", "", "LLM Metrics", true, true, true},
+    // GenAI-Perf's Triton generate extension (--service-kind triton); the CLI substitutes
+    // {MODEL_NAME} with the first model, as GenAI-Perf does.
+    {"generate", "/v2/models/{MODEL_NAME}/generate", "/v2/models/{MODEL_NAME}/generate_stream", "LLM Metrics", true,
+     true, true},
 }};
 
 }  // namespace

@@ -98,8 +98,17 @@ void merge_extra_inputs(ordered_json& payload, const nlohmann::json* extra_input
   }
 }
 
-// Endpoint types that send only the current turn and produce no tokens (spec §5.4).
-std::optional<ordered_json> non_generation_payload(const EndpointInfo& info, const PayloadOptions& options,
+// Streaming with --use-server-token-count asks for the usage block (spec §5.4).
+void add_include_usage(ordered_json& payload, const PayloadOptions& options) {
+  if (!options.streaming || !options.use_server_token_count) return;
+  ordered_json& stream_options = payload["stream_options"];
+  if (!stream_options.is_object()) stream_options = ordered_json::object();
+  stream_options["include_usage"] = true;
+}
+
+// Endpoint types whose body comes from the current turn alone, extras merged at the top level
+// (spec §5.4).
+std::optional<ordered_json> single_turn_payload(const EndpointInfo& info, const PayloadOptions& options,
                                                    const std::vector<const proto::Turn*>& turns,
                                                    const std::string& system_message,
                                                    const std::string& user_context_message) {
@@ -111,6 +120,9 @@ std::optional<ordered_json> non_generation_payload(const EndpointInfo& info, con
   if (type == "nim_rankings") return rankings_payload(last, model, RankingsFlavor::nim);
   if (type == "cohere_rankings") return rankings_payload(last, model, RankingsFlavor::cohere);
   if (type == "hf_tei_rankings") return rankings_payload(last, model, RankingsFlavor::hf_tei);
+  if (type == "image_generation") return image_generation_payload(last, model, options.streaming);
+  if (type == "solido_rag") return solido_rag_payload(last, model);
+  if (type == "generate") return triton_generate_payload(last, options.streaming);
   if (type == "chat_embeddings") {
     ordered_json payload = chat_payload({&last}, system_message, user_context_message);
     payload["model"] = model;
@@ -127,8 +139,16 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
                           const std::string& user_context_message) {
   static const proto::Turn kEmptyTurn;
   const proto::Turn& last = turns.empty() ? kEmptyTurn : *turns.back();
+  const std::string& model = last.model().empty() ? options.model : last.model();
   if (info.type == "huggingface_generate") return tgi_generate_payload(last, options.extra_inputs).dump();
-  if (auto payload = non_generation_payload(info, options, turns, system_message, user_context_message)) {
+  if (info.type == "template") return template_payload(turns, model, options.streaming, options.extra_inputs).dump();
+  if (info.type == "responses") {
+    ordered_json payload = responses_payload(turns, model, options.streaming, system_message, user_context_message);
+    merge_extra_inputs(payload, options.extra_inputs);
+    add_include_usage(payload, options);
+    return payload.dump();
+  }
+  if (auto payload = single_turn_payload(info, options, turns, system_message, user_context_message)) {
     merge_extra_inputs(*payload, options.extra_inputs);
     return payload->dump();
   }
@@ -136,7 +156,7 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
 
   ordered_json payload = chat ? chat_payload(turns, system_message, user_context_message)
                               : completions_payload(last);
-  payload["model"] = last.model().empty() ? options.model : last.model();
+  payload["model"] = model;
   payload["stream"] = options.streaming;
   if (last.has_max_tokens()) {
     const bool legacy = !chat || options.use_legacy_max_tokens;
@@ -144,11 +164,7 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
   }
   if (chat && !last.raw_tools().empty()) payload["tools"] = ordered_json::parse(last.raw_tools());
   merge_extra_inputs(payload, options.extra_inputs);  // extras override everything above
-  if (options.streaming && options.use_server_token_count) {
-    ordered_json& stream_options = payload["stream_options"];
-    if (!stream_options.is_object()) stream_options = ordered_json::object();
-    stream_options["include_usage"] = true;
-  }
+  add_include_usage(payload, options);
   return payload.dump();
 }
 

@@ -27,3 +27,35 @@ nlohmann::ordered_json rankings_payload(const proto::Turn& turn, const std::stri
 nlohmann::ordered_json tgi_generate_payload(const proto::Turn& turn, const nlohmann::json* extra_inputs);
 
 }  // namespace aiperf::endpoints
+
+namespace aiperf::endpoints {
+
+// image_generation: {"prompt": first text, "model", "response_format": "b64_json", "n": 1,
+// "stream": true (streaming only)}; extras are merged by the caller.
+nlohmann::ordered_json image_generation_payload(const proto::Turn& turn, const std::string& model, bool streaming);
+
+// solido_rag: {"query": [texts], "filters": {"family": "Solido", "tool": "SDE"},
+// "inference_model": model}; extras (merged by the caller) may replace "filters".
+nlohmann::ordered_json solido_rag_payload(const proto::Turn& turn, const std::string& model);
+
+// generate (GenAI-Perf's Triton generate extension): {"text_input": texts joined by " ",
+// "stream": true (streaming only), "max_tokens"?}; extras are merged top level by the caller.
+nlohmann::ordered_json triton_generate_payload(const proto::Turn& turn, bool streaming);
+
+// responses (OpenAI Responses API, spec §5.5): {"input": [items], "model", "stream",
+// "instructions"? (system message), "max_output_tokens"?, "tools"?}. Items are
+// {"role", "content": [{"type": "input_text"|"input_image"|"input_audio", ...}]}; assistant
+// history uses "output_text" parts, as the API requires.
+nlohmann::ordered_json responses_payload(const std::vector<const proto::Turn*>& turns, const std::string& model,
+                                         bool streaming, const std::string& system_message,
+                                         const std::string& user_context_message);
+
+// template: renders the extra `payload_template` (a named template, a file path or inline
+// Jinja, see jinja_subset.h) with the turn's variables and parses the result; the other
+// extras except payload_template/response_field are merged on top. Throws
+// std::invalid_argument when payload_template is missing, does not compile or does not
+// render a JSON object.
+nlohmann::ordered_json template_payload(const std::vector<const proto::Turn*>& turns, const std::string& model,
+                                        bool streaming, const nlohmann::json* extra_inputs);
+
+}  // namespace aiperf::endpoints

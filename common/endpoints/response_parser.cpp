@@ -6,6 +6,9 @@
 #include "endpoints/endpoint.h"
 #include "endpoints/openai_content.h"
 #include "endpoints/other_content.h"
+#include "endpoints/prompt_content.h"
+#include "endpoints/responses_content.h"
+#include "endpoints/template_content.h"
 #include "sse/sse_parser.h"
 
 namespace aiperf::endpoints {
@@ -47,22 +50,63 @@ std::string excerpt(std::string_view data) {
   return data.size() <= kMax ? std::string(data) : std::string(data.substr(0, kMax)) + "...";
 }
 
-// How one decoded JSON document of this endpoint type becomes content.
-struct Kind {
-  ResponseKind openai;
-  std::optional<OtherKind> other;  // set: not an OpenAI chat/completions endpoint
+// How the decoded JSON documents of one record become content; one per record, since the
+// Responses API deduplication needs state across its events.
+struct Context {
+  enum class Family { openai, other, responses, image, solido, triton, template_ } family;
+  ResponseKind openai = ResponseKind::kChat;
+  OtherKind other = OtherKind::embeddings;
+  const JsonPath* response_field = nullptr;
+  ResponsesStreamState responses;
 };
 
+Context make_context(const EndpointInfo& info, const ParseOptions& options) {
+  using F = Context::Family;
+  const std::string_view t = info.type;
+  Context ctx{F::openai};
+  if (t == "chat" || t == "completions") {
+    ctx.openai = t == "chat" ? ResponseKind::kChat : ResponseKind::kCompletions;
+  } else if (auto other = other_kind(info)) {
+    ctx.family = F::other;
+    ctx.other = *other;
+  } else if (t == "responses") {
+    ctx.family = F::responses;
+  } else if (t == "image_generation") {
+    ctx.family = F::image;
+  } else if (t == "solido_rag") {
+    ctx.family = F::solido;
+  } else if (t == "generate") {
+    ctx.family = F::triton;
+  } else if (t == "template") {
+    ctx.family = F::template_;
+    ctx.response_field = options.response_field.get();
+  }
+  return ctx;
+}
+
 // Decodes one JSON document and extracts its content; false when the record failed.
-bool parse_json(const Kind& kind, std::string_view data, int64_t perf_ns, ParseResult& out) {
+bool parse_json(Context& ctx, std::string_view data, int64_t perf_ns, ParseResult& out) {
+  using F = Context::Family;
   const nlohmann::json j = nlohmann::json::parse(data, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) {
+    if (ctx.family == F::template_) {  // a template server may answer plain text
+      extract_template_text(data, perf_ns, out);
+      return true;
+    }
     out.error = make_error(std::nullopt, "JSONDecodeError",
                            "Failed to decode JSON response: '" + excerpt(data) + "'");
     return false;
   }
-  auto error = kind.other ? extract_other_content(*kind.other, j, perf_ns, out)
-                          : extract_content(kind.openai, j, perf_ns, out);
+  std::optional<proto::ErrorDetails> error;
+  switch (ctx.family) {
+    case F::openai: error = extract_content(ctx.openai, j, perf_ns, out); break;
+    case F::other: error = extract_other_content(ctx.other, j, perf_ns, out); break;
+    case F::responses: extract_responses_content(j, perf_ns, ctx.responses, out); break;
+    case F::image: extract_image_content(j, perf_ns, out); break;
+    case F::solido: extract_solido_content(j, perf_ns, out); break;
+    case F::triton: extract_triton_content(j, perf_ns, out); break;
+    case F::template_: extract_template_content(j, perf_ns, ctx.response_field, out); break;
+  }
   if (error) {
     out.error = std::move(*error);
     return false;
@@ -75,7 +119,7 @@ int64_t eof_time(const proto::RawRecord& raw) {
   return raw.chunks_size() > 0 ? raw.chunks(raw.chunks_size() - 1).perf_ns() : 0;
 }
 
-void parse_sse(const Kind& kind, const proto::RawRecord& raw, ParseResult& out) {
+void parse_sse(Context& kind, const proto::RawRecord& raw, ParseResult& out) {
   sse::SseParser parser;
   std::vector<sse::SseEvent> events;
   for (const proto::BodyChunk& chunk : raw.chunks()) parser.feed(chunk.data(), chunk.perf_ns(), events);
@@ -92,7 +136,7 @@ void parse_sse(const Kind& kind, const proto::RawRecord& raw, ParseResult& out) 
   }
 }
 
-void parse_body(const Kind& kind, const proto::RawRecord& raw, ParseResult& out) {
+void parse_body(Context& kind, const proto::RawRecord& raw, ParseResult& out) {
   std::string body;
   for (const proto::BodyChunk& chunk : raw.chunks()) body += chunk.data();
   if (body.find_first_not_of(" \t\r\n") == std::string::npos) return;  // empty: no content
@@ -103,7 +147,7 @@ void parse_body(const Kind& kind, const proto::RawRecord& raw, ParseResult& out)
 
 }  // namespace
 
-ParseResult parse_response(const EndpointInfo& info, const proto::RawRecord& raw) {
+ParseResult parse_response(const EndpointInfo& info, const proto::RawRecord& raw, const ParseOptions& options) {
   ParseResult out;
   if (raw.has_error()) {
     out.error = raw.error();
@@ -114,7 +158,7 @@ ParseResult parse_response(const EndpointInfo& info, const proto::RawRecord& raw
                            "Unexpected HTTP status " + std::to_string(raw.status_code()));
     return out;
   }
-  const Kind kind{info.type == "chat" ? ResponseKind::kChat : ResponseKind::kCompletions, other_kind(info)};
+  Context kind = make_context(info, options);
   if (starts_with_nocase(raw.content_type(), "text/event-stream")) {
     parse_sse(kind, raw, out);
   } else {
@@ -129,6 +173,31 @@ ParseResult parse_response(const EndpointInfo& info, const proto::RawRecord& raw
                            "[DONE] markers)");
   }
   return out;
+}
+
+namespace {
+ParseOptions& default_options() {
+  static ParseOptions options;
+  return options;
+}
+}  // namespace
+
+void set_default_parse_options(ParseOptions options) { default_options() = std::move(options); }
+
+ParseResult parse_response(const EndpointInfo& info, const proto::RawRecord& raw) {
+  return parse_response(info, raw, default_options());
+}
+
+ParseOptions parse_options_for(const std::string& endpoint_type, const nlohmann::json& extra_inputs) {
+  ParseOptions options;
+  if (endpoint_type != "template" || !extra_inputs.is_object()) return options;
+  auto it = extra_inputs.find("response_field");
+  // "text" is AIPerf's spelling of "auto-detect".
+  if (it != extra_inputs.end() && it->is_string() && !it->get_ref<const std::string&>().empty() &&
+      *it != "text") {
+    options.response_field = std::make_shared<const JsonPath>(it->get<std::string>());
+  }
+  return options;
 }
 
 }  // namespace aiperf::endpoints

@@ -1,5 +1,7 @@
 #include "cli_options.h"
 
+#include "dcgm_simulator.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -35,6 +37,17 @@ void add_mock_options(CLI::App& app, MockConfig& config) {
           ->capture_default_str(),
       "ITL");
   env(app.add_flag("--fast,-f", config.fast, "All latencies 0"), "FAST");
+  const auto latency = [&](const char* name, double& target, const char* help, const char* env_name) {
+    env(app.add_option(name, target, help)->check(CLI::NonNegativeNumber)->capture_default_str(), env_name);
+  };
+  latency("--embedding-base-latency", config.embedding_base_latency_ms, "Embeddings latency per request, ms",
+          "EMBEDDING_BASE_LATENCY");
+  latency("--embedding-per-input-latency", config.embedding_per_input_latency_ms,
+          "Embeddings latency per input, ms", "EMBEDDING_PER_INPUT_LATENCY");
+  latency("--ranking-base-latency", config.ranking_base_latency_ms, "Rankings latency per request, ms",
+          "RANKING_BASE_LATENCY");
+  latency("--ranking-per-passage-latency", config.ranking_per_passage_latency_ms,
+          "Rankings latency per passage, ms", "RANKING_PER_PASSAGE_LATENCY");
   env(app.add_option("--error-rate", config.error_rate_percent,
                      "Percentage of generation requests answered with HTTP 500")
           ->check(CLI::Range(0.0, 100.0))
@@ -60,6 +73,34 @@ void add_mock_options(CLI::App& app, MockConfig& config) {
           "--verbose,-v", [&config] { config.log_level = "DEBUG"; }, "Same as --log-level DEBUG"),
       "VERBOSE");
   env(app.add_flag("--access-logs", config.access_logs, "Log every request to stderr"), "ACCESS_LOGS");
+  env(app.add_option("--dcgm-gpu-name", config.dcgm_gpu_name, "Fake GPU model of /dcgmN/metrics")
+          ->check(CLI::IsMember(gpu_model_keys()))
+          ->capture_default_str(),
+      "DCGM_GPU_NAME");
+  env(app.add_option("--dcgm-num-gpus", config.dcgm_num_gpus, "GPUs per fake DCGM exporter")
+          ->check(CLI::Range(1u, 8u))
+          ->capture_default_str(),
+      "DCGM_NUM_GPUS");
+  env(app.add_flag("--dcgm-auto-load,!--no-dcgm-auto-load", config.dcgm_auto_load,
+                   "Fake GPU load follows the token throughput served (else a constant 50%)")
+          ->capture_default_str(),
+      "DCGM_AUTO_LOAD");
+  env(app.add_option("--dcgm-min-throughput", config.dcgm_min_throughput,
+                     "Tokens/s scale of the fake load: 10x this is full load")
+          ->check(CLI::PositiveNumber)
+          ->capture_default_str(),
+      "DCGM_MIN_THROUGHPUT");
+  env(app.add_option("--dcgm-window-sec", config.dcgm_window_sec, "Throughput window of the fake load, seconds")
+          ->check(CLI::PositiveNumber)
+          ->capture_default_str(),
+      "DCGM_WINDOW_SEC");
+  env(app.add_option("--dcgm-hostname", config.dcgm_hostname, "Hostname label of the fake GPUs")
+          ->capture_default_str(),
+      "DCGM_HOSTNAME");
+  env(app.add_option_function<uint64_t>(
+          "--dcgm-seed", [&config](const uint64_t& seed) { config.dcgm_seed = seed; },
+          "Seed for the fake GPU values' jitter"),
+      "DCGM_SEED");
   env(app.add_option("--record-requests", config.record_requests,
                      "Append every POST request (path and JSON body) as one line to this file"),
       "RECORD_REQUESTS");

@@ -51,6 +51,8 @@ class Metrics {
   explicit Metrics(size_t shard_count);
 
   MetricsShard& shard(size_t index) { return *shards_[index]; }
+  const MetricsShard& shard(size_t index) const { return *shards_[index]; }
+  size_t shard_count() const { return shards_.size(); }
 
   // Prometheus text exposition format 0.0.4.
   std::string render() const;

@@ -16,13 +16,26 @@ struct MockConfig {
   unsigned workers = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
   double ttft_ms = 20.0;
   double itl_ms = 5.0;
-  bool fast = false;  // overrides ttft_ms/itl_ms with 0
+  bool fast = false;  // overrides every latency with 0
+  // Embeddings/rankings answer after base + per_item * inputs (passages), ms (spec §8.1).
+  double embedding_base_latency_ms = 10.0;
+  double embedding_per_input_latency_ms = 2.0;
+  double ranking_base_latency_ms = 10.0;
+  double ranking_per_passage_latency_ms = 1.0;
   double error_rate_percent = 0.0;
   std::optional<uint64_t> random_seed;  // set => error injection is reproducible
   std::string tokenizer = "gpt2";
   bool no_tokenizer = false;
   std::string log_level = "INFO";
   bool access_logs = false;
+  // Fake DCGM exporters (spec §8.1): GPU model, GPUs per exporter, load following throughput.
+  std::string dcgm_gpu_name = "h200";
+  unsigned dcgm_num_gpus = 2;
+  bool dcgm_auto_load = true;
+  double dcgm_min_throughput = 100.0;  // tokens/s: the load floor's scale
+  double dcgm_window_sec = 1.0;
+  std::string dcgm_hostname = "localhost";
+  std::optional<uint64_t> dcgm_seed;
   std::string record_requests;  // file receiving every POST request as a JSON line; empty = off
 
   double effective_ttft_ms() const { return fast ? 0.0 : ttft_ms; }

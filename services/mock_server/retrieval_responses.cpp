@@ -41,7 +41,7 @@ std::vector<std::string> string_list(const json& body, const char* key) {
   return out;
 }
 
-std::string embeddings(const json& body) {
+RetrievalAnswer embeddings(const json& body) {
   std::vector<std::string> inputs;
   if (body.contains("messages")) {
     inputs.push_back(body["messages"].dump());  // chat_embeddings: one vector per conversation
@@ -57,11 +57,12 @@ std::string embeddings(const json& body) {
     for (size_t k = 0; k < kEmbeddingDims; ++k) vector[k] = unit_value(seed, k);
     data.push_back({{"object", "embedding"}, {"index", i}, {"embedding", std::move(vector)}});
   }
-  return json{{"object", "list"},
-              {"data", std::move(data)},
-              {"model", body.value("model", "mock-model")},
-              {"usage", {{"prompt_tokens", prompt_tokens}, {"total_tokens", prompt_tokens}}}}
-      .dump();
+  return {json{{"object", "list"},
+               {"data", std::move(data)},
+               {"model", body.value("model", "mock-model")},
+               {"usage", {{"prompt_tokens", prompt_tokens}, {"total_tokens", prompt_tokens}}}}
+              .dump(),
+          inputs.size()};
 }
 
 // (index, score) of every passage, best first.
@@ -73,7 +74,7 @@ std::vector<std::pair<size_t, double>> scores(const std::string& query, const st
   return out;
 }
 
-std::string rankings(RetrievalApi api, const json& body) {
+RetrievalAnswer rankings(RetrievalApi api, const json& body) {
   std::string query;
   std::vector<std::string> passages;
   if (api == RetrievalApi::nim_ranking) {
@@ -97,17 +98,24 @@ std::string rankings(RetrievalApi api, const json& body) {
       default: results.push_back({{"index", index}, {"relevance_score", (score + 1) / 2}}); break;
     }
   }
-  if (api == RetrievalApi::nim_ranking) return json{{"rankings", std::move(results)}}.dump();
-  if (api == RetrievalApi::tei_rerank) return results.dump();
-  return json{{"id", "rerank-" + std::to_string(hash_of(query) % 1000000)},
-              {"results", std::move(results)},
-              {"meta", {{"billed_units", {{"search_units", 1}}}}}}
-      .dump();
+  if (api == RetrievalApi::nim_ranking) return {json{{"rankings", std::move(results)}}.dump(), passages.size()};
+  if (api == RetrievalApi::tei_rerank) return {results.dump(), passages.size()};
+  return {json{{"id", "rerank-" + std::to_string(hash_of(query) % 1000000)},
+               {"results", std::move(results)},
+               {"meta", {{"billed_units", {{"search_units", 1}}}}}}
+              .dump(),
+          passages.size()};
 }
 
 }  // namespace
 
 std::variant<std::string, BadRequest> retrieval_response(RetrievalApi api, std::string_view body) {
+  auto answer = retrieval_answer(api, body);
+  if (auto* bad = std::get_if<BadRequest>(&answer)) return *bad;
+  return std::move(std::get<RetrievalAnswer>(answer).body);
+}
+
+std::variant<RetrievalAnswer, BadRequest> retrieval_answer(RetrievalApi api, std::string_view body) {
   const json parsed = json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (parsed.is_discarded() || !parsed.is_object()) return BadRequest{"request body must be a JSON object"};
   try {

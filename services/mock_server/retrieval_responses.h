@@ -18,4 +18,12 @@ inline constexpr size_t kEmbeddingDims = 768;
 // /v2/rerank {"query","documents"}. The JSON body of the answer, or what is wrong.
 std::variant<std::string, BadRequest> retrieval_response(RetrievalApi api, std::string_view body);
 
+// The same answer and how many inputs (embeddings) or passages (rankings) it covers, which
+// the latency knobs scale with.
+struct RetrievalAnswer {
+  std::string body;
+  size_t items = 0;
+};
+std::variant<RetrievalAnswer, BadRequest> retrieval_answer(RetrievalApi api, std::string_view body);
+
 }  // namespace aiperf::mock

@@ -1,5 +1,7 @@
 #include "routes.h"
 
+#include "metrics_pages.h"
+
 namespace aiperf::mock {
 
 Route match_route(boost::beast::http::verb method, std::string_view target) {
@@ -19,11 +21,28 @@ Route match_route(boost::beast::http::verb method, std::string_view target) {
       {"/v2/rerank", verb::post, Route::cohere_rerank},
       {"/generate", verb::post, Route::tgi_generate},
       {"/generate_stream", verb::post, Route::tgi_generate_stream},
+      {"/v1/responses", verb::post, Route::responses},
+      {"/v1/images/generations", verb::post, Route::image_generations},
+      {"/rag/api/prompt", verb::post, Route::solido_rag},
       {"/v1/models", verb::get, Route::models},
       {"/health", verb::get, Route::health},
       {"/", verb::get, Route::root},
       {"/metrics", verb::get, Route::metrics},
   };
+  // Triton's generate extension names the model in the path.
+  if (path.starts_with("/v2/models/") && path.size() > 11) {
+    const std::string_view rest = path.substr(11);
+    const size_t slash = rest.find('/');
+    if (slash != 0 && slash != std::string_view::npos) {
+      const std::string_view action = rest.substr(slash);
+      if (action == "/generate" || action == "/generate_stream") {
+        if (method != verb::post) return Route::method_not_allowed;
+        return action == "/generate" ? Route::triton_generate : Route::triton_generate_stream;
+      }
+    }
+  }
+  // /metrics, /vllm/metrics and the fake DCGM exporters' /dcgm<N>/metrics.
+  if (is_metrics_path(path)) return method == verb::get ? Route::metrics : Route::method_not_allowed;
   for (const Entry& entry : kTable) {
     if (entry.path != path) continue;
     return entry.method == method ? entry.route : Route::method_not_allowed;

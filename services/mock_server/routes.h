@@ -17,6 +17,11 @@ enum class Route {
   cohere_rerank,
   tgi_generate,
   tgi_generate_stream,
+  responses,
+  image_generations,
+  solido_rag,
+  triton_generate,         // /v2/models/{model}/generate
+  triton_generate_stream,  // /v2/models/{model}/generate_stream
   models,
   health,
   root,
@@ -24,13 +29,15 @@ enum class Route {
   not_found,
   method_not_allowed
 };
-inline constexpr size_t kRouteCount = 14;
+inline constexpr size_t kRouteCount = static_cast<size_t>(Route::method_not_allowed) + 1;
 
 // Label used in /metrics for each route, in enum order.
 inline constexpr std::array<std::string_view, kRouteCount> kRouteLabels = {
     "/v1/chat/completions", "/v1/completions", "/v1/embeddings", "/v1/ranking", "/rerank", "/v2/rerank",
-    "/generate", "/generate_stream", "/v1/models", "/health", "/", "/metrics", "not_found",
+    "/generate", "/generate_stream", "/v1/responses", "/v1/images/generations", "/rag/api/prompt",
+    "/v2/models/generate", "/v2/models/generate_stream", "/v1/models", "/health", "/", "/metrics", "not_found",
     "method_not_allowed"};
+static_assert(kRouteLabels.back() == "method_not_allowed", "one label per route, in enum order");
 
 // Every status the server sends; metrics keep one counter per (route, status).
 inline constexpr std::array<int, 5> kStatusCodes = {200, 400, 404, 405, 500};

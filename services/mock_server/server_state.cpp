@@ -21,7 +21,10 @@ std::string make_models_body(const MockConfig& config) {
 std::string make_root_body() {
   return nlohmann::json{{"name", "aiperf-mock-server"},
                         {"endpoints",
-                         {"POST /v1/chat/completions", "POST /v1/completions", "GET /v1/models",
+                         {"POST /v1/chat/completions", "POST /v1/completions", "POST /v1/responses",
+                          "POST /v1/embeddings", "POST /v1/ranking", "POST /rerank", "POST /v2/rerank",
+                          "POST /generate", "POST /generate_stream", "POST /v1/images/generations",
+                          "POST /rag/api/prompt", "POST /v2/models/{model}/generate[_stream]", "GET /v1/models",
                           "GET /health", "GET /metrics"}}}
       .dump();
 }
@@ -33,6 +36,10 @@ ServerState::ServerState(MockConfig config_in, TextPool pool_in)
       pool(std::move(pool_in)),
       ttft(from_ms(config.effective_ttft_ms())),
       itl(from_ms(config.effective_itl_ms())),
+      embedding_latency{from_ms(config.fast ? 0 : config.embedding_base_latency_ms),
+                        from_ms(config.fast ? 0 : config.embedding_per_input_latency_ms)},
+      ranking_latency{from_ms(config.fast ? 0 : config.ranking_base_latency_ms),
+                      from_ms(config.fast ? 0 : config.ranking_per_passage_latency_ms)},
       models_body(make_models_body(config)),
       root_body(make_root_body()),
       metrics(config.workers),

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "dcgm_simulator.h"
 #include "error_injector.h"
 #include "metrics.h"
 #include "mock_config.h"
@@ -21,9 +22,16 @@ struct ServerState {
   const TextPool pool;
   const std::chrono::nanoseconds ttft;
   const std::chrono::nanoseconds itl;
+  struct PerItemLatency {
+    std::chrono::nanoseconds base{0};
+    std::chrono::nanoseconds per_item{0};
+  };
+  const PerItemLatency embedding_latency;  // 0 with --fast
+  const PerItemLatency ranking_latency;
   const std::string models_body;  // GET /v1/models
   const std::string root_body;    // GET /
   Metrics metrics;                // one shard per io thread
+  DcgmSimulator dcgm{config};     // /dcgm1/metrics, /dcgm2/metrics
   ErrorInjector errors;
   RequestRecorder recorder;
   std::atomic<uint64_t> next_response_id{1};

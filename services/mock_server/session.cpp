@@ -1,5 +1,7 @@
 #include "session.h"
 
+#include "metrics_pages.h"
+
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/read.hpp>
 #include <cstdio>
@@ -68,14 +70,23 @@ void Session::handle_request() {
       return handle_retrieval(RetrievalApi::tei_rerank);
     case Route::cohere_rerank:
       return handle_retrieval(RetrievalApi::cohere_rerank);
+    case Route::responses:
+    case Route::image_generations:
+    case Route::solido_rag:
+    case Route::triton_generate:
+    case Route::triton_generate_stream:
+      return handle_scripted_route();
     case Route::models:
       return respond(200, kJson, state_.models_body);
     case Route::health:
       return respond(200, kJson, R"({"status":"healthy"})");
     case Route::root:
       return respond(200, kJson, state_.root_body);
-    case Route::metrics:
-      return respond(200, "text/plain; version=0.0.4; charset=utf-8", state_.metrics.render());
+    case Route::metrics: {
+      std::optional<std::string> page = metrics_page(state_, request.target());
+      if (!page) return respond_error(404, "no route for " + std::string(request.target()), "not_found_error");
+      return respond(200, "text/plain; version=0.0.4; charset=utf-8", *page);
+    }
     case Route::not_found:
       return respond_error(404, "no route for " + std::string(request.target()), "not_found_error");
     case Route::method_not_allowed:
@@ -91,12 +102,12 @@ void Session::handle_generation(Api api, bool stream) {
   start_generation(std::move(std::get<GenerationRequest>(parsed)));
 }
 
-// Embeddings and rankings answer at once: their latency knobs are not modelled.
+// Embeddings and rankings answer after base + per-item latency (spec §8.1).
 void Session::handle_retrieval(RetrievalApi api) {
-  auto answer = retrieval_response(api, parser_->get().body());
-  if (auto* bad = std::get_if<BadRequest>(&answer)) return respond_error(400, bad->message, "invalid_request_error");
-  if (state_.errors.should_fail()) return respond_error(500, "injected error (--error-rate)", "server_error");
-  respond(200, kJson, std::get<std::string>(answer));
+  const bool embeddings = api == RetrievalApi::embeddings;
+  start_scripted(retrieval_reply(api, parser_->get().body(),
+                                 embeddings ? state_.embedding_latency.base : state_.ranking_latency.base,
+                                 embeddings ? state_.embedding_latency.per_item : state_.ranking_latency.per_item));
 }
 
 void Session::respond(int status, std::string_view content_type, std::string_view body) {
@@ -202,8 +213,9 @@ void Session::finish_generation() {
 void Session::write_then(Step next) {
   asio::async_write(socket_, asio::buffer(out_), [self = shared_from_this(), next](error_code ec, size_t) {
     if (ec) {
-      if (self->completion_) self->metrics_.running.add(-1);  // client went away mid-response
+      if (self->completion_ || self->script_) self->metrics_.running.add(-1);  // client went away mid-response
       self->completion_.reset();
+      self->script_.reset();
       return self->close();
     }
     (self.get()->*next)();

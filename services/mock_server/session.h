@@ -14,6 +14,7 @@
 
 #include "completion_format.h"
 #include "retrieval_responses.h"
+#include "scripted_apis.h"
 #include "http_wire.h"
 #include "routes.h"
 #include "server_state.h"
@@ -36,6 +37,12 @@ class Session : public std::enable_shared_from_this<Session> {
   void handle_request();
   void handle_generation(Api api, bool stream = false);
   void handle_retrieval(RetrievalApi api);
+  void handle_scripted_route();  // the routes answered by scripted_apis.h
+
+  // A ScriptedReply's pieces, each at its deadline (session_scripted.cpp).
+  void start_scripted(ScriptedOrBad reply);
+  void send_scripted_piece();
+  void finish_scripted();
   void respond(int status, std::string_view content_type, std::string_view body);
   void respond_error(int status, std::string_view message, std::string_view type);
 
@@ -68,6 +75,8 @@ class Session : public std::enable_shared_from_this<Session> {
   std::optional<CompletionFormatter> completion_;
   int next_token_ = 0;
   Clock::time_point last_token_sent_;
+  std::optional<ScriptedReply> script_;
+  size_t script_next_ = 0;
 };
 
 }  // namespace aiperf::mock

@@ -20,12 +20,31 @@ TEST_CASE("endpoint table has chat and completions with spec values") {
   CHECK(find_endpoint("nope") == nullptr);
   CHECK(aiperf::endpoints::endpoint_type_names() ==
         std::vector<std::string>{"chat", "completions", "embeddings", "chat_embeddings", "nim_embeddings",
-                                 "nim_rankings", "cohere_rankings", "hf_tei_rankings", "huggingface_generate"});
+                                 "nim_rankings", "cohere_rankings", "hf_tei_rankings", "huggingface_generate",
+                                 "image_generation", "solido_rag", "template", "responses", "generate"});
   const EndpointInfo* embeddings = find_endpoint("embeddings");
   REQUIRE(embeddings);
   CHECK_FALSE(embeddings->supports_streaming);
   CHECK_FALSE(embeddings->produces_tokens);
   CHECK(find_endpoint("cohere_rankings")->path == "/v2/rerank");
+}
+
+TEST_CASE("endpoint table: the newer types with spec §5.1 paths and capabilities") {
+  const EndpointInfo* image = find_endpoint("image_generation");
+  REQUIRE(image);
+  CHECK(image->path == "/v1/images/generations");
+  CHECK(image->metrics_title == "Image Generation Metrics");
+  CHECK(image->supports_streaming);
+  CHECK_FALSE(image->produces_tokens);
+  CHECK(find_endpoint("solido_rag")->path == "/rag/api/prompt");
+  CHECK(find_endpoint("solido_rag")->metrics_title == "SOLIDO RAG Metrics");
+  CHECK(find_endpoint("responses")->path == "/v1/responses");
+  CHECK(find_endpoint("responses")->produces_tokens);
+  const EndpointInfo* tmpl = find_endpoint("template");
+  CHECK(tmpl->path.empty());
+  CHECK(build_url("http://h:1/custom", *tmpl, "", false) == "http://h:1/custom");  // no path: the base URL
+  const EndpointInfo* generate = find_endpoint("generate");
+  CHECK(build_url("h:1", *generate, "v2/models/ens/generate_stream", true) == "http://h:1/v2/models/ens/generate_stream");
 }
 
 TEST_CASE("build_url follows spec 5.2") {

@@ -1,0 +1,14 @@
+// Reads a response's `usage` block in both OpenAI spellings: chat/completions
+// (prompt_tokens, completion_tokens, completion_tokens_details) and Responses/Images API
+// (input_tokens, output_tokens, output_tokens_details). Private to the endpoints library.
+#pragma once
+#include <nlohmann/json_fwd.hpp>
+
+#include "metrics/parsed_record.h"
+
+namespace aiperf::endpoints {
+
+// `usage` must be an object.
+metrics::Usage read_usage_block(const nlohmann::json& usage);
+
+}  // namespace aiperf::endpoints

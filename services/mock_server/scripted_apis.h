@@ -1,0 +1,47 @@
+// The APIs answered with a ScriptedReply (spec §8.1): each parses its request body and
+// prepares the whole reply. Output text comes from the TextPool like chat's, and lengths follow
+// the same token budget rules (token_budget.h).
+#pragma once
+#include <string_view>
+#include <variant>
+
+#include "generation_request.h"  // BadRequest
+#include "retrieval_responses.h"
+#include "scripted_reply.h"
+#include "text_pool.h"
+
+namespace aiperf::mock {
+
+using ScriptedOrBad = std::variant<ScriptedReply, BadRequest>;
+
+// POST /v1/responses (OpenAI Responses API). `input` is a string or items whose content is a
+// string or input_text parts (user items are counted); max_output_tokens, min_tokens,
+// ignore_eos and stream as in chat. Models named *gpt-oss* or *qwen* reason first:
+// reasoning.effort low/medium/high = 100/250/500 tokens (default medium), capped by the
+// budget. Streaming sends response.created, reasoning_text.delta and output_text.delta per
+// token, output_text.done and response.completed (with usage); otherwise one `response`
+// object.
+ScriptedOrBad responses_reply(std::string_view body, const TextPool& pool, const Pacing& pacing, uint64_t id);
+
+// POST /v1/images/generations: {"prompt", "n"?, "response_format"? (b64_json|url), "size"?,
+// "quality"?, "stream"?, "partial_images"?}. Each image takes ttft + 10 itl ("denoising
+// steps"); the data is a 1x1 PNG. Streaming sends image_generation.partial_image events then
+// image_generation.completed with usage.
+ScriptedOrBad image_generation_reply(std::string_view body, const Pacing& pacing);
+
+// POST /rag/api/prompt (Solido RAG): {"query": string or list, "filters"?, "inference_model"?,
+// "stream"?}. Answers {"content", "sources", "inference_model", "filters"}; streaming sends
+// one {"content": piece} event per token, then one with the sources.
+ScriptedOrBad solido_rag_reply(std::string_view body, const TextPool& pool, const Pacing& pacing);
+
+// POST /v2/models/{model}/generate[_stream] (Triton generate extension): {"text_input",
+// "max_tokens"?, "min_tokens"?, "ignore_eos"?}. Answers {"model_name", "model_version",
+// "text_output"}; streaming sends one such event per token with that token's text.
+ScriptedOrBad triton_generate_reply(std::string_view target, std::string_view body, bool stream,
+                                    const TextPool& pool, const Pacing& pacing);
+
+// Embeddings and rankings paced by their latency knobs: base + per_item * items.
+ScriptedOrBad retrieval_reply(RetrievalApi api, std::string_view body, std::chrono::nanoseconds base,
+                              std::chrono::nanoseconds per_item);
+
+}  // namespace aiperf::mock
