@@ -1,4 +1,5 @@
 // Input, ISL/OSL, prompt and conversation groups (spec §2.1).
+#include <cmath>
 #include <filesystem>
 #include <random>
 
@@ -6,8 +7,63 @@
 #include "dataset_error.h"
 #include "key_value.h"
 #include "options.h"
+#include "seq_dist.h"
+#include "sharegpt.h"
+#include "synthetic_dataset.h"
+#include "synthetic_media.h"
 
 namespace aiperf::cli {
+
+namespace {
+
+// Prefix prompt, rankings, image and audio groups (spec §2.1).
+void add_synthetic_options(CLI::App& app, ProfileOptions& o) {
+  auto& in = o.config.input;
+  const char* p = "Prefix Prompt";
+  app.add_option("--prefix-prompt-pool-size,--prompt-prefix-pool-size,--num-prefix-prompts", in.prefix_pool_size,
+                 "Prefixes in the pool; each first turn starts with a random one")->group(p);
+  app.add_option("--prefix-prompt-length,--prompt-prefix-length", in.prefix_length, "Tokens per prefix")->group(p);
+  app.add_option("--shared-system-prompt-length", in.shared_system_prompt_length,
+                 "Tokens of one system prompt shared by every conversation")->check(CLI::PositiveNumber)->group(p);
+  app.add_option("--user-context-prompt-length", in.user_context_prompt_length,
+                 "Tokens of a user-context prompt unique to each conversation")->check(CLI::PositiveNumber)->group(p);
+
+  const char* r = "Rankings";
+  auto rankings = [&](const std::string& name, double& target, const std::string& help) {
+    app.add_option(name, target, help)->check(CLI::NonNegativeNumber)->group(r)->each(
+        [&o, name](const std::string&) { o.input.rankings_options.push_back(name); });
+  };
+  rankings("--rankings-passages-mean", in.rankings_passages_mean, "Mean passages per query");
+  rankings("--rankings-passages-stddev", in.rankings_passages_stddev, "Passages per query std-dev");
+  rankings("--rankings-passages-prompt-token-mean", in.rankings_passage_tokens_mean, "Mean tokens per passage");
+  rankings("--rankings-passages-prompt-token-stddev", in.rankings_passage_tokens_stddev, "Passage tokens std-dev");
+  rankings("--rankings-query-prompt-token-mean", in.rankings_query_tokens_mean, "Mean tokens per query");
+  rankings("--rankings-query-prompt-token-stddev", in.rankings_query_tokens_stddev, "Query tokens std-dev");
+
+  const char* i = "Image Input";
+  app.add_option("--image-width-mean", in.image_width_mean, "Mean width (px); images need width and height > 0")
+      ->check(CLI::NonNegativeNumber)->group(i);
+  app.add_option("--image-width-stddev", in.image_width_stddev, "")->check(CLI::NonNegativeNumber)->group(i);
+  app.add_option("--image-height-mean", in.image_height_mean, "Mean height (px)")->check(CLI::NonNegativeNumber)->group(i);
+  app.add_option("--image-height-stddev", in.image_height_stddev, "")->check(CLI::NonNegativeNumber)->group(i);
+  app.add_option("--image-batch-size,--batch-size-image", in.image_batch_size, "Images per request")->group(i);
+  app.add_option("--image-format", in.image_format, "png, jpeg or random (per image)")
+      ->check(CLI::IsMember({"png", "jpeg", "random"}))->group(i);
+
+  const char* a = "Audio Input";
+  app.add_option("--audio-batch-size,--batch-size-audio", in.audio_batch_size, "Audio clips per request")->group(a);
+  app.add_option("--audio-length-mean", in.audio_length_mean, "Mean clip length (s); 0 = no audio")
+      ->check(CLI::NonNegativeNumber)->group(a);
+  app.add_option("--audio-length-stddev", in.audio_length_stddev, "")->check(CLI::NonNegativeNumber)->group(a);
+  app.add_option("--audio-format", in.audio_format, "wav or mp3")->check(CLI::IsMember({"wav", "mp3"}))->group(a);
+  app.add_option("--audio-depths", in.audio_depths, "Bit depths to draw from (8, 16, 24, 32)")
+      ->delimiter(',')->check(CLI::IsMember({8, 16, 24, 32}))->group(a);
+  app.add_option("--audio-sample-rates", in.audio_sample_rates, "Sample rates (kHz) to draw from")
+      ->delimiter(',')->check(CLI::PositiveNumber)->group(a);
+  app.add_option("--audio-num-channels", in.audio_num_channels, "1 or 2")->check(CLI::Range(1, 2))->group(a);
+}
+
+}  // namespace
 
 void add_input_options(CLI::App& app, ProfileOptions& o) {
   auto& in = o.config.input;
@@ -27,7 +83,7 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
       ->check(CLI::PositiveNumber)->group("Prompt");
   const char* c = "Conversation Input";
   app.add_option("--num-dataset-entries,--num-prompts", in.num_dataset_entries, "Unique synthetic conversations")
-      ->check(CLI::PositiveNumber)->group(c);
+      ->check(CLI::PositiveNumber)->group(c)->each([&o](const std::string&) { o.input.num_dataset_entries_given = true; });
   add_optional(app, "--conversation-num,--num-conversations,--num-sessions", o.config.loadgen.conversation_num,
                "Sessions to run")->check(CLI::PositiveNumber)->group(c);
   app.add_option("--conversation-turn-mean,--session-turns-mean", in.turn_mean, "Mean turns per conversation")
@@ -42,8 +98,12 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
 
   app.add_option("--input-file", in.input_file, "JSONL file (or random_pool directory) with a custom dataset")->group(g);
   app.add_option("--custom-dataset-type", in.custom_dataset_type,
-                 "single_turn, multi_turn, random_pool or mooncake_trace (default: auto-detect)")
-      ->check(CLI::IsMember({"single_turn", "multi_turn", "random_pool", "mooncake_trace"}))->group(g);
+                 "single_turn, multi_turn, random_pool, mooncake_trace or bailian_trace (default: auto-detect)")
+      ->check(CLI::IsMember({"single_turn", "multi_turn", "random_pool", "mooncake_trace", "bailian_trace"}))
+      ->group(g);
+  app.add_option("--public-dataset", in.public_dataset,
+                 "sharegpt: read from --input-file, else AIPerf's cache .cache/aiperf/datasets/ (downloaded once)")
+      ->check(CLI::IsMember({"sharegpt"}))->group(g);
   app.add_option("--dataset-sampling-strategy", in.dataset_sampling_strategy, "sequential, random or shuffle")
       ->check(CLI::IsMember({"sequential", "random", "shuffle"}))->group(g);
   app.add_flag("--fixed-schedule", in.fixed_schedule, "Replay the dataset's timestamps")->group(g);
@@ -54,8 +114,12 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
   add_optional(app, "--fixed-schedule-end-offset", in.fixed_schedule_end_offset,
                "Skip entries stamped after this (ms)")->group(g);
   add_optional(app, "--isl-block-size,--synthetic-input-tokens-block-size,--prompt-input-tokens-block-size",
-               in.isl_block_size, "Tokens per hash_id block of traces (mooncake: 512)")
+               in.isl_block_size, "Tokens per hash_id block of traces (mooncake: 512, bailian: 16)")
       ->check(CLI::PositiveNumber)->group("Input Sequence Length (ISL)");
+  app.add_option("--seq-dist,--sequence-distribution", in.seq_dist,
+                 "Mixed (ISL,OSL) pairs: \"256,128:40;512|20,256:60\", bracket or JSON form")
+      ->group("Input Sequence Length (ISL)");
+  add_synthetic_options(app, o);
 }
 
 namespace {
@@ -76,6 +140,63 @@ void check_fixed_schedule(const config::InputConfig& in) {
                       std::to_string(*in.fixed_schedule_end_offset) + ")");
 }
 
+// Prefix pool vs shared/user-context prompts, rankings options, --seq-dist, media (spec §2.5).
+void check_synthetic(const ProfileOptions& o) {
+  const auto& in = o.config.input;
+  const bool pool = in.prefix_pool_size > 0 || in.prefix_length > 0;
+  if (pool && (in.shared_system_prompt_length > 0 || in.user_context_prompt_length > 0))
+    throw OptionError("--shared-system-prompt-length / --user-context-prompt-length cannot be combined with "
+                      "--prefix-prompt-pool-size / --prefix-prompt-length");
+  if (in.user_context_prompt_length > 0 && !o.input.num_dataset_entries_given)
+    throw OptionError("--user-context-prompt-length requires --num-dataset-entries");
+  if (!o.input.rankings_options.empty() && !dataset::is_rankings_endpoint(o.config.endpoint.type))
+    throw OptionError(o.input.rankings_options.front() + " requires a rankings --endpoint-type "
+                      "(nim_rankings, cohere_rankings, hf_tei_rankings), got '" + o.config.endpoint.type + "'");
+  if (!in.seq_dist.empty()) {
+    try {
+      dataset::SeqDist::parse(in.seq_dist);
+    } catch (const std::invalid_argument& e) {
+      throw OptionError("--seq-dist '" + in.seq_dist + "': " + e.what());
+    }
+  }
+  if (in.audio_format == "mp3" && in.audio_length_mean > 0) {
+    if (!dataset::mp3_supported())
+      throw OptionError("--audio-format mp3 is not supported by this build (libmp3lame missing); use wav");
+    for (double khz : in.audio_sample_rates) {
+      const long hz = std::lround(khz * 1000);
+      if (hz != 8000 && hz != 11025 && hz != 12000 && hz != 16000 && hz != 22050 && hz != 24000 && hz != 32000 &&
+          hz != 44100 && hz != 48000)
+        throw OptionError("--audio-sample-rates " + std::to_string(khz) + ": MP3 supports 8, 11.025, 12, 16, "
+                          "22.05, 24, 32, 44.1 and 48 kHz");
+    }
+  }
+}
+
+// --public-dataset sharegpt: the local file (--input-file, else the cache, downloaded once
+// into it) is read whole here, so a bad file fails before anything is spawned.
+void check_public_dataset(ProfileOptions& o) {
+  auto& in = o.config.input;
+  if (in.public_dataset.empty()) return;
+  if (!in.custom_dataset_type.empty())
+    throw OptionError("--public-dataset and --custom-dataset-type cannot both be set");
+  if (in.fixed_schedule) throw OptionError("--fixed-schedule needs an --input-file with timestamps, not --public-dataset");
+  namespace fs = std::filesystem;
+  try {
+    if (!in.input_file.empty()) {
+      if (!fs::is_regular_file(in.input_file))
+        throw OptionError("--input-file: '" + in.input_file + "' is not a ShareGPT JSON file");
+      in.public_dataset_file = fs::absolute(in.input_file).string();
+      in.input_file.clear();  // the file is the public dataset, not a custom one
+    } else {
+      in.public_dataset_file = dataset::sharegpt_cache_path();
+      if (!fs::exists(in.public_dataset_file)) dataset::download_sharegpt(in.public_dataset_file);
+    }
+    dataset::read_sharegpt(in.public_dataset_file);
+  } catch (const dataset::DatasetFileError& e) {
+    throw OptionError(std::string("--public-dataset sharegpt: ") + e.what());
+  }
+}
+
 // Detects the format and loads the whole file once, so a bad line fails here (exit 2) with
 // file:line and field rather than in the dataset service after everything was spawned.
 void check_input_file(ProfileOptions& o) {
@@ -93,7 +214,8 @@ void check_input_file(ProfileOptions& o) {
     std::mt19937_64 rng(0);  // validation only: the dataset service draws with the run's seed
     const auto dataset = dataset::load_custom_dataset(in, 1, rng);
     // AIPerf replays a trace's timestamps without being asked.
-    if (in.custom_dataset_type == "mooncake_trace" && dataset.has_timestamps) in.fixed_schedule = true;
+    const bool trace = in.custom_dataset_type == "mooncake_trace" || in.custom_dataset_type == "bailian_trace";
+    if (trace && dataset.has_timestamps) in.fixed_schedule = true;
     if (in.fixed_schedule && !dataset.has_timestamps)
       throw OptionError("--fixed-schedule: '" + in.input_file + "' has no timestamps");
   } catch (const dataset::DatasetFileError& e) {
@@ -107,6 +229,8 @@ void finalize_input_options(ProfileOptions& o) {
   o.config.input.extra_inputs = parse_extra_inputs(o.input.extra_inputs);
   o.config.input.headers = parse_headers(o.input.headers);
   check_fixed_schedule(o.config.input);
+  check_synthetic(o);
+  check_public_dataset(o);
   check_input_file(o);
 }
 

@@ -18,12 +18,13 @@ struct InputConfig {
   double isl_stddev = 0;
   std::optional<double> osl_mean;               // --output-tokens-mean (unset: no max tokens)
   double osl_stddev = 0;
-  uint32_t batch_size = 1;                      // --batch-size-text
+  uint32_t batch_size = 1;                      // --batch-size-text (0 = no text)
   uint32_t num_dataset_entries = 100;
   double turn_mean = 1, turn_stddev = 0;
   double turn_delay_mean = 0, turn_delay_stddev = 0, turn_delay_ratio = 1;
   // --input-file: absolute path; custom_dataset_type is the given or auto-detected format
-  // (single_turn, multi_turn, random_pool, mooncake_trace), empty for synthetic data.
+  // (single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace), empty for
+  // synthetic data and public datasets.
   std::string input_file;
   std::string custom_dataset_type;
   std::string dataset_sampling_strategy;        // empty = the loader's default
@@ -36,6 +37,35 @@ struct InputConfig {
   bool fixed_schedule_auto_offset = false;
   std::optional<uint64_t> fixed_schedule_start_offset;  // ms
   std::optional<uint64_t> fixed_schedule_end_offset;    // ms
+
+  // --public-dataset: "sharegpt" or empty. public_dataset_file is the resolved local JSON
+  // (--input-file, or AIPerf's download cache .cache/aiperf/datasets/<file>).
+  std::string public_dataset;
+  std::string public_dataset_file;
+  // --seq-dist as given; validated by the CLI, parsed again by the dataset service.
+  std::string seq_dist;
+  // Prefix prompts (AIPerf "Prefix Prompt" group): a pool of prefixes for first turns, or one
+  // shared system prompt, or a unique user-context prompt per conversation.
+  uint32_t prefix_pool_size = 0;
+  uint32_t prefix_length = 0;                   // tokens
+  uint32_t shared_system_prompt_length = 0;     // tokens, 0 = none
+  uint32_t user_context_prompt_length = 0;      // tokens, 0 = none
+  // Synthetic rankings (query + passages), used with rankings endpoints.
+  double rankings_passages_mean = 1, rankings_passages_stddev = 0;
+  double rankings_passage_tokens_mean = 550, rankings_passage_tokens_stddev = 0;
+  double rankings_query_tokens_mean = 550, rankings_query_tokens_stddev = 0;
+  // Synthetic images: generated when both means are > 0.
+  double image_width_mean = 0, image_width_stddev = 0;
+  double image_height_mean = 0, image_height_stddev = 0;
+  uint32_t image_batch_size = 1;
+  std::string image_format = "png";             // png | jpeg | random
+  // Synthetic audio: generated when the length mean (seconds) is > 0.
+  double audio_length_mean = 0, audio_length_stddev = 0;
+  uint32_t audio_batch_size = 1;
+  std::string audio_format = "wav";             // wav | mp3
+  std::vector<uint32_t> audio_depths{16};       // bits per sample, one drawn per clip
+  std::vector<double> audio_sample_rates{16.0}; // kHz, one drawn per clip
+  uint32_t audio_num_channels = 1;
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputConfig, extra_inputs, headers, random_seed, isl_mean,
@@ -44,6 +74,16 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputConfig, extra_inputs, heade
                                                 turn_delay_ratio, input_file, custom_dataset_type,
                                                 dataset_sampling_strategy, isl_block_size, fixed_schedule,
                                                 fixed_schedule_auto_offset, fixed_schedule_start_offset,
-                                                fixed_schedule_end_offset)
+                                                fixed_schedule_end_offset, public_dataset, public_dataset_file,
+                                                seq_dist, prefix_pool_size, prefix_length,
+                                                shared_system_prompt_length, user_context_prompt_length,
+                                                rankings_passages_mean, rankings_passages_stddev,
+                                                rankings_passage_tokens_mean, rankings_passage_tokens_stddev,
+                                                rankings_query_tokens_mean, rankings_query_tokens_stddev,
+                                                image_width_mean, image_width_stddev, image_height_mean,
+                                                image_height_stddev, image_batch_size, image_format,
+                                                audio_length_mean, audio_length_stddev, audio_batch_size,
+                                                audio_format, audio_depths, audio_sample_rates,
+                                                audio_num_channels)
 
 }  // namespace aiperf::config

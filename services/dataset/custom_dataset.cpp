@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bailian_trace.h"
 #include "dataset_error.h"
 #include "jsonl_lines.h"
 #include "mooncake_trace.h"
@@ -20,7 +21,8 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 bool is_known_type(const std::string& t) {
-  return t == "single_turn" || t == "multi_turn" || t == "random_pool" || t == "mooncake_trace";
+  return t == "single_turn" || t == "multi_turn" || t == "random_pool" || t == "mooncake_trace" ||
+         t == "bailian_trace";
 }
 
 // A line's optional "type" must agree with the file's format.
@@ -29,14 +31,6 @@ void check_line_type(const json& object, const std::string& expected) {
   if (type == object.end() || type->is_null()) return;
   if (!type->is_string() || type->get<std::string>() != expected)
     throw FieldError{"type", "expected '" + expected + "', got " + type->dump()};
-}
-
-// Fixed-schedule offsets: entries stamped outside [start, end] are not part of the run.
-bool outside_schedule(const config::InputConfig& in, const proto::Turn& turn) {
-  if (!in.fixed_schedule || !turn.has_timestamp_ms()) return false;
-  const double ts = turn.timestamp_ms();
-  if (in.fixed_schedule_start_offset && ts < static_cast<double>(*in.fixed_schedule_start_offset)) return true;
-  return in.fixed_schedule_end_offset && ts > static_cast<double>(*in.fixed_schedule_end_offset);
 }
 
 std::string session_id_field(const json& object, std::mt19937_64& rng) {
@@ -53,7 +47,7 @@ void load_single_turn(const config::InputConfig& in, CustomDataset& out, std::mt
     check_line_type(object, "single_turn");
     proto::Conversation conv;
     parse_turn_fields(object, options, *conv.add_turns());
-    if (outside_schedule(in, conv.turns(0))) return;
+    if (outside_fixed_schedule(in, conv.turns(0))) return;
     conv.set_session_id(util::uuid4(rng));
     out.conversations.push_back(std::move(conv));
   });
@@ -137,13 +131,13 @@ void load_random_pool(const config::InputConfig& in, uint64_t conversations, Cus
 }
 
 void load_mooncake(const config::InputConfig& in, CustomDataset& out, std::mt19937_64& rng) {
-  const uint32_t block = in.isl_block_size.value_or(kMooncakeBlockSize);
+  const uint32_t block = trace_block_size(in);
   std::unordered_map<std::string, size_t> sessions;  // session_id -> conversation index
   for_each_json_line(in.input_file, [&](const json& object, size_t) {
     check_line_type(object, "mooncake_trace");
     std::optional<PendingPrompt> pending;
     proto::Turn turn = parse_mooncake_line(object, block, in.turn_delay_ratio, pending);
-    if (outside_schedule(in, turn)) return;
+    if (outside_fixed_schedule(in, turn)) return;
     size_t index = out.conversations.size();
     if (auto id = object.find("session_id"); id != object.end() && !id->is_null()) {
       const std::string sid = session_id_field(object, rng);
@@ -167,6 +161,8 @@ void load_mooncake(const config::InputConfig& in, CustomDataset& out, std::mt199
 // Which formats recognise `object` when the file does not name its type.
 std::vector<std::string> recognising_types(const json& object) {
   std::vector<std::string> types;
+  // Bailian lines also carry input_length; their chat_id tells them apart.
+  if (object.contains("chat_id")) return {"bailian_trace"};
   if (object.contains("input_length") || object.contains("text_input") || object.contains("messages"))
     types.push_back("mooncake_trace");
   if (object.contains("turns")) types.push_back("multi_turn");
@@ -175,6 +171,19 @@ std::vector<std::string> recognising_types(const json& object) {
 }
 
 }  // namespace
+
+// Fixed-schedule offsets: entries stamped outside [start, end] are not part of the run.
+bool outside_fixed_schedule(const config::InputConfig& in, const proto::Turn& turn) {
+  if (!in.fixed_schedule || !turn.has_timestamp_ms()) return false;
+  const double ts = turn.timestamp_ms();
+  if (in.fixed_schedule_start_offset && ts < static_cast<double>(*in.fixed_schedule_start_offset)) return true;
+  return in.fixed_schedule_end_offset && ts > static_cast<double>(*in.fixed_schedule_end_offset);
+}
+
+uint32_t trace_block_size(const config::InputConfig& in) {
+  if (in.isl_block_size) return *in.isl_block_size;
+  return in.custom_dataset_type == "bailian_trace" ? kBailianBlockSize : kMooncakeBlockSize;
+}
 
 std::string detect_custom_dataset_type(const std::string& path) {
   if (fs::is_directory(path)) return "random_pool";
@@ -216,6 +225,8 @@ CustomDataset load_custom_dataset(const config::InputConfig& in, uint64_t pool_c
     load_random_pool(in, pool_conversations, out, rng);
   } else if (type == "mooncake_trace") {
     load_mooncake(in, out, rng);
+  } else if (type == "bailian_trace") {
+    load_bailian_trace(in, out);
   } else {
     throw DatasetFileError("unknown dataset type '" + type + "'; valid: " + kCustomDatasetTypes);
   }

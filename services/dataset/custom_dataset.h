@@ -1,7 +1,7 @@
-// --input-file loading (spec §4.4): single_turn, multi_turn, random_pool and mooncake_trace
-// JSONL files, format auto-detection, and the loaders' default sampling strategies. Parsing
+// --input-file loading (spec §4.4): single_turn, multi_turn, random_pool, mooncake_trace and
+// bailian_trace JSONL files, format auto-detection, and the loaders' default sampling strategies. Parsing
 // needs no tokenizer, so the CLI runs it to reject a bad file before spawning anything;
-// mooncake `input_length` prompts are synthesized afterwards by the dataset service.
+// trace `input_length` prompts are synthesized afterwards by the dataset service.
 #pragma once
 #include <cstdint>
 #include <random>
@@ -13,7 +13,8 @@
 
 namespace aiperf::dataset {
 
-inline constexpr const char* kCustomDatasetTypes = "single_turn, multi_turn, random_pool, mooncake_trace";
+inline constexpr const char* kCustomDatasetTypes =
+    "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace";
 inline constexpr uint32_t kMooncakeBlockSize = 512;
 
 // A turn whose prompt is synthesized from the tokenizer's corpus (mooncake `input_length`).
@@ -41,5 +42,11 @@ std::string detect_custom_dataset_type(const std::string& path);
 // DatasetFileError "file:line: field: problem" for the first bad line.
 CustomDataset load_custom_dataset(const config::InputConfig& in, uint64_t pool_conversations,
                                   std::mt19937_64& rng);
+
+// Tokens per hash_id block: --isl-block-size, else the trace format's own (bailian 16, else 512).
+uint32_t trace_block_size(const config::InputConfig& in);
+
+// True when --fixed-schedule offsets exclude `turn` (stamped outside [start, end]).
+bool outside_fixed_schedule(const config::InputConfig& in, const proto::Turn& turn);
 
 }  // namespace aiperf::dataset

@@ -13,6 +13,8 @@
 #include "endpoints/endpoint.h"
 #include "log/log.h"
 #include "prompt_generator.h"
+#include "sharegpt.h"
+#include "synthetic_dataset.h"
 #include "trace_prompts.h"
 #include "util/output_paths.h"
 #include "util/uuid.h"
@@ -21,46 +23,15 @@ namespace aiperf::dataset {
 
 DatasetService::DatasetService(service::Identity identity, bus::Endpoints endpoints)
     : Service(std::move(identity), std::move(endpoints)), router_(bus::make_socket(zmq::socket_type::router)) {
-  router_.bind(this->endpoints().dataset);
+  bus::bind(router_, this->endpoints().dataset);
   reactor().add_socket(router_, [this] { on_requests(); });
 }
 
 std::vector<proto::Conversation> build_synthetic_dataset(const config::RunConfig& config) {
   auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path);
   PromptGenerator prompts(*tokenizer, generate_corpus());
-  std::mt19937_64 rng(config.input.random_seed ? *config.input.random_seed : std::random_device{}());
-  const auto& in = config.input;
-  const auto& models = config.endpoint.model_names;
-
-  std::vector<proto::Conversation> out;
-  out.reserve(in.num_dataset_entries);
-  size_t turn_counter = 0;
-  for (uint32_t c = 0; c < in.num_dataset_entries; ++c) {
-    proto::Conversation conv;
-    conv.set_session_id(util::uuid4(rng));
-    const uint32_t turns = sample_positive_normal_int(in.turn_mean, in.turn_stddev, rng);
-    for (uint32_t t = 0; t < turns; ++t, ++turn_counter) {
-      proto::Turn* turn = conv.add_turns();
-      if (models.size() > 1) {
-        const size_t m = config.endpoint.model_selection_strategy == "random"
-                             ? std::uniform_int_distribution<size_t>(0, models.size() - 1)(rng)
-                             : turn_counter % models.size();
-        turn->set_model(models[m]);
-      }
-      proto::Text* text = turn->add_texts();
-      text->set_name("text");
-      for (uint32_t b = 0; b < std::max<uint32_t>(1, in.batch_size); ++b) {
-        text->add_contents(prompts.generate(sample_positive_normal_int(in.isl_mean, in.isl_stddev, rng), rng));
-      }
-      if (in.osl_mean) turn->set_max_tokens(sample_positive_normal_int(*in.osl_mean, in.osl_stddev, rng));
-      if (t > 0 && in.turn_delay_mean > 0) {
-        turn->set_delay_ms(sample_positive_normal_int(in.turn_delay_mean, in.turn_delay_stddev, rng) *
-                           in.turn_delay_ratio);
-      }
-    }
-    out.push_back(std::move(conv));
-  }
-  return out;
+  return is_rankings_endpoint(config.endpoint.type) ? synthesize_rankings(config, prompts)
+                                                    : synthesize_conversations(config, prompts);
 }
 
 namespace {
@@ -91,7 +62,14 @@ void assign_models(std::vector<proto::Conversation>& conversations, const config
 Dataset build_dataset(const config::RunConfig& config) {
   Dataset out;
   const auto& in = config.input;
-  if (in.input_file.empty()) {
+  if (!in.public_dataset.empty()) {  // sharegpt, the only public dataset
+    std::mt19937_64 rng = make_rng(config);
+    auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path);
+    out.conversations = sharegpt_conversations(read_sharegpt(in.public_dataset_file), *tokenizer,
+                                               in.osl_mean.has_value(), in.public_dataset_file, rng);
+    assign_models(out.conversations, config, rng);
+    out.sampling_strategy = "sequential";
+  } else if (in.input_file.empty()) {
     out.conversations = build_synthetic_dataset(config);
     out.sampling_strategy = "shuffle";
   } else {
@@ -100,7 +78,7 @@ Dataset build_dataset(const config::RunConfig& config) {
     if (!custom.pending.empty()) {
       auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path);
       PromptGenerator prompts(*tokenizer, generate_corpus());
-      synthesize_trace_prompts(custom, prompts, in.isl_block_size.value_or(kMooncakeBlockSize), rng);
+      synthesize_trace_prompts(custom, prompts, trace_block_size(in), rng);
     }
     assign_models(custom.conversations, config, rng);
     out.conversations = std::move(custom.conversations);

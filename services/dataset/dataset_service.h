@@ -27,7 +27,8 @@ class DatasetService final : public service::Service {
   std::unordered_map<std::string, size_t> index_;
 };
 
-// Builds the synthetic dataset of `config` (exposed for tests).
+// Builds the synthetic dataset of `config` (exposed for tests): rankings query/passages for the
+// rankings endpoints, else text/image/audio turns.
 std::vector<proto::Conversation> build_synthetic_dataset(const config::RunConfig& config);
 
 struct Dataset {
@@ -36,7 +37,7 @@ struct Dataset {
   bool has_timestamps = false;
 };
 
-// The run's dataset: --input-file (any custom type) or synthetic prompts.
+// The run's dataset: --public-dataset, --input-file (any custom type) or synthetic prompts.
 Dataset build_dataset(const config::RunConfig& config);
 
 // Writes inputs.json (AIPerf schema: {"data":[{"session_id","payloads":[...]}]}) atomically.

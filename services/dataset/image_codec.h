@@ -1,0 +1,19 @@
+// In-memory PNG (libpng) and JPEG (libjpeg-turbo) encoding of 8-bit RGB pixels, for synthetic
+// images sent as data URLs.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace aiperf::dataset {
+
+struct RgbImage {
+  uint32_t width = 0, height = 0;
+  std::vector<uint8_t> pixels;  // row-major RGB, width * height * 3 bytes
+};
+
+std::string encode_png(const RgbImage& image);
+// `quality` 1..100; 75 is PIL's default, what AIPerf's JPEGs use.
+std::string encode_jpeg(const RgbImage& image, int quality = 75);
+
+}  // namespace aiperf::dataset

@@ -1,0 +1,142 @@
+#include "synthetic_dataset.h"
+
+#include "seq_dist.h"
+#include "synthetic_media.h"
+#include "util/uuid.h"
+
+namespace aiperf::dataset {
+
+std::mt19937_64 derive_rng(const std::optional<uint64_t>& seed, std::string_view purpose) {
+  if (!seed) return std::mt19937_64(std::random_device{}());
+  uint64_t h = 1469598103934665603ull;  // FNV-1a: stable across builds, unlike std::hash
+  for (char c : purpose) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  std::seed_seq seq{static_cast<uint32_t>(*seed), static_cast<uint32_t>(*seed >> 32), static_cast<uint32_t>(h),
+                    static_cast<uint32_t>(h >> 32)};
+  return std::mt19937_64(seq);
+}
+
+bool is_rankings_endpoint(std::string_view type) {
+  return type == "nim_rankings" || type == "cohere_rankings" || type == "hf_tei_rankings";
+}
+
+namespace {
+
+// Round robin over --model by the global turn counter, or uniformly random.
+void select_model(const config::RunConfig& config, size_t turn_counter, std::mt19937_64& rng, proto::Turn& turn) {
+  const auto& models = config.endpoint.model_names;
+  if (models.size() < 2) return;
+  const size_t m = config.endpoint.model_selection_strategy == "random"
+                       ? std::uniform_int_distribution<size_t>(0, models.size() - 1)(rng)
+                       : turn_counter % models.size();
+  turn.set_model(models[m]);
+}
+
+}  // namespace
+
+std::vector<proto::Conversation> synthesize_conversations(const config::RunConfig& config,
+                                                          const PromptGenerator& prompts) {
+  const auto& in = config.input;
+  const auto& seed = in.random_seed;
+  // The main stream keeps the order it always had (ids, turn counts, prompts, max tokens,
+  // delays, models), so datasets without the newer options are unchanged.
+  std::mt19937_64 rng = seed ? std::mt19937_64(*seed) : std::mt19937_64(std::random_device{}());
+  std::mt19937_64 prefix_rng = derive_rng(seed, "dataset.prompt.prefix");
+  std::mt19937_64 context_rng = derive_rng(seed, "dataset.prompt.context");
+  std::mt19937_64 seq_rng = derive_rng(seed, "dataset.sequence.distribution");
+  std::mt19937_64 image_rng = derive_rng(seed, "dataset.image");
+  std::mt19937_64 audio_rng = derive_rng(seed, "dataset.audio");
+
+  std::optional<SeqDist> seq_dist;
+  if (!in.seq_dist.empty()) seq_dist = SeqDist::parse(in.seq_dist);
+  const bool include_text = in.isl_mean > 0 || seq_dist.has_value();
+  const bool include_image = in.image_width_mean > 0 && in.image_height_mean > 0;
+  const bool include_audio = in.audio_length_mean > 0;
+
+  std::vector<std::string> prefix_pool;
+  if (in.prefix_pool_size > 0 && in.prefix_length > 0)
+    for (uint32_t i = 0; i < in.prefix_pool_size; ++i) prefix_pool.push_back(prompts.generate(in.prefix_length, prefix_rng));
+  const std::string system_prompt =
+      in.shared_system_prompt_length > 0 ? prompts.generate(in.shared_system_prompt_length, context_rng) : "";
+
+  std::vector<proto::Conversation> out;
+  out.reserve(in.num_dataset_entries);
+  size_t turn_counter = 0;
+  for (uint32_t c = 0; c < in.num_dataset_entries; ++c) {
+    proto::Conversation conv;
+    conv.set_session_id(util::uuid4(rng));
+    if (!system_prompt.empty()) conv.set_system_message(system_prompt);
+    if (in.user_context_prompt_length > 0)
+      conv.set_user_context_message(prompts.generate(in.user_context_prompt_length, context_rng));
+    const uint32_t turns = sample_positive_normal_int(in.turn_mean, in.turn_stddev, rng);
+    for (uint32_t t = 0; t < turns; ++t, ++turn_counter) {
+      proto::Turn* turn = conv.add_turns();
+      select_model(config, turn_counter, rng, *turn);
+      // With --seq-dist one (ISL, OSL) pair per turn decides both the prompt length (every
+      // batch item, no further spread) and max tokens, so the two agree.
+      std::optional<std::pair<uint32_t, uint32_t>> pair;
+      if (seq_dist) pair = seq_dist->sample(seq_rng);
+      if (include_text) {
+        proto::Text* text = turn->add_texts();
+        text->set_name("text");
+        for (uint32_t b = 0; b < std::max<uint32_t>(1, in.batch_size); ++b) {
+          const uint32_t isl = pair ? pair->first : sample_positive_normal_int(in.isl_mean, in.isl_stddev, rng);
+          std::string content = prompts.generate(isl, rng);
+          if (t == 0 && !prefix_pool.empty()) {
+            const size_t p = std::uniform_int_distribution<size_t>(0, prefix_pool.size() - 1)(prefix_rng);
+            content = prefix_pool[p] + " " + content;
+          }
+          text->add_contents(std::move(content));
+        }
+      }
+      if (include_image) {
+        proto::Text* images = turn->add_images();
+        images->set_name("image_url");
+        for (uint32_t b = 0; b < in.image_batch_size; ++b) images->add_contents(synthesize_image(in, image_rng));
+      }
+      if (include_audio) {
+        proto::Text* audios = turn->add_audios();
+        audios->set_name("input_audio");
+        for (uint32_t b = 0; b < in.audio_batch_size; ++b) audios->add_contents(synthesize_audio(in, audio_rng));
+      }
+      if (pair) {
+        turn->set_max_tokens(pair->second);
+      } else if (in.osl_mean) {
+        turn->set_max_tokens(sample_positive_normal_int(*in.osl_mean, in.osl_stddev, rng));
+      }
+      if (t > 0 && in.turn_delay_mean > 0) {
+        turn->set_delay_ms(sample_positive_normal_int(in.turn_delay_mean, in.turn_delay_stddev, rng) *
+                           in.turn_delay_ratio);
+      }
+    }
+    out.push_back(std::move(conv));
+  }
+  return out;
+}
+
+std::vector<proto::Conversation> synthesize_rankings(const config::RunConfig& config,
+                                                     const PromptGenerator& prompts) {
+  const auto& in = config.input;
+  std::mt19937_64 rng = in.random_seed ? std::mt19937_64(*in.random_seed) : std::mt19937_64(std::random_device{}());
+  std::vector<proto::Conversation> out;
+  out.reserve(in.num_dataset_entries);
+  for (uint32_t c = 0; c < in.num_dataset_entries; ++c) {
+    proto::Conversation conv;
+    conv.set_session_id(util::uuid4(rng));
+    proto::Turn* turn = conv.add_turns();
+    select_model(config, c, rng, *turn);
+    const uint32_t passages = sample_positive_normal_int(in.rankings_passages_mean, in.rankings_passages_stddev, rng);
+    proto::Text* query = turn->add_texts();
+    query->set_name("query");
+    query->add_contents(prompts.generate(
+        sample_positive_normal_int(in.rankings_query_tokens_mean, in.rankings_query_tokens_stddev, rng), rng));
+    proto::Text* list = turn->add_texts();
+    list->set_name("passages");
+    for (uint32_t p = 0; p < passages; ++p)
+      list->add_contents(prompts.generate(
+          sample_positive_normal_int(in.rankings_passage_tokens_mean, in.rankings_passage_tokens_stddev, rng), rng));
+    out.push_back(std::move(conv));
+  }
+  return out;
+}
+
+}  // namespace aiperf::dataset
