@@ -26,9 +26,17 @@ std::string cell(bool present, double v) { return present ? grouped2(v) : "N/A";
 
 std::string format_console_table(const proto::ProfileResults& results, const std::string& title,
                                  bool unicode_box) {
+  return format_metric_table(
+      results, title,
+      [](uint64_t f) { return !metrics::has_any_flag(f, metrics::flags::kHiddenFromConsole); },
+      unicode_box);
+}
+
+std::string format_metric_table(const proto::ProfileResults& results, const std::string& title,
+                                bool (*show)(uint64_t flags), bool unicode_box) {
   std::vector<const proto::MetricResult*> shown;
   for (const auto& m : results.records()) {
-    if (!metrics::has_any_flag(m.flags(), metrics::flags::kHiddenFromConsole)) shown.push_back(&m);
+    if (show(m.flags())) shown.push_back(&m);
   }
   // display_order 0 means "none": such metrics go last, keeping their result order.
   auto order = [](const proto::MetricResult* m) {

@@ -1,5 +1,6 @@
 // The console tables printed after a run (spec §7.7).
 #pragma once
+#include <cstdint>
 #include <string>
 
 #include "results.pb.h"
@@ -13,6 +14,10 @@ namespace aiperf::exporting {
 // Rich's HEAVY_HEAD glyphs (terminal) or plain ASCII (pipes, files).
 std::string format_console_table(const proto::ProfileResults& results, const std::string& title,
                                  bool unicode_box = true);
+
+// The same table over the metrics `show(flags)` selects (e.g. the HTTP trace timing table).
+std::string format_metric_table(const proto::ProfileResults& results, const std::string& title,
+                                bool (*show)(uint64_t flags), bool unicode_box = true);
 
 // "NVIDIA AIPerf | Error Summary" table (Code, Type, Message, Count) in first-seen order;
 // "N/A" for a missing/zero code or empty type. Empty string when there were no errors.

@@ -45,7 +45,7 @@ std::string value_cell(const proto::MetricResult& m, bool present, double v) {
 
 }  // namespace
 
-std::string format_summary_csv(const proto::ProfileResults& results) {
+std::string format_summary_csv(const proto::ProfileResults& results, std::string_view extra_section) {
   std::vector<const proto::MetricResult*> records, scalars;
   for (const auto& m : results.records()) {
     if (metrics::has_any_flag(m.flags(), metrics::flags::kHiddenFromExports)) continue;
@@ -75,11 +75,16 @@ std::string format_summary_csv(const proto::ProfileResults& results) {
     row(out, {"Metric", "Value"});
     for (const auto* m : scalars) row(out, {name(*m), value_cell(*m, m->has_avg(), m->avg())});
   }
+  if (!extra_section.empty()) {
+    if (!out.empty()) out += "\r\n";
+    out += extra_section;
+  }
   return out;
 }
 
-void write_summary_csv(const std::string& path, const proto::ProfileResults& results) {
-  util::write_file_atomically(path, format_summary_csv(results));
+void write_summary_csv(const std::string& path, const proto::ProfileResults& results,
+                       std::string_view extra_section) {
+  util::write_file_atomically(path, format_summary_csv(results, extra_section));
 }
 
 }  // namespace aiperf::exporting

@@ -60,32 +60,7 @@ class TopLevel {
   bool first_ = true;
 };
 
-void append_metric(std::string& out, const proto::MetricResult& m) {
-  out += "{\n    \"unit\": ";
-  append_json_string(out, m.unit());
-  auto stat = [&](const char* name, bool present, double v, bool integral) {
-    if (!present) return;
-    out += ",\n    \"";
-    out += name;
-    out += "\": ";
-    integral ? append_json_int(out, v) : append_json_float(out, v);
-  };
-  // The mean of a record metric is a float even over integers; a scalar keeps its type.
-  stat("avg", m.has_avg(), m.avg(), m.integer_values() && !m.is_record_metric());
-  stat("p1", m.has_p1(), m.p1(), false);
-  stat("p5", m.has_p5(), m.p5(), false);
-  stat("p10", m.has_p10(), m.p10(), false);
-  stat("p25", m.has_p25(), m.p25(), false);
-  stat("p50", m.has_p50(), m.p50(), false);
-  stat("p75", m.has_p75(), m.p75(), false);
-  stat("p90", m.has_p90(), m.p90(), false);
-  stat("p95", m.has_p95(), m.p95(), false);
-  stat("p99", m.has_p99(), m.p99(), false);
-  stat("min", m.has_min(), m.min(), m.integer_values());
-  stat("max", m.has_max(), m.max(), m.integer_values());
-  stat("std", m.has_std(), m.std(), false);
-  out += "\n  }";
-}
+void append_metric(std::string& out, const proto::MetricResult& m) { append_metric_json(out, m, 1); }
 
 void append_error_summary(std::string& out, const proto::ProfileResults& results) {
   if (results.error_summary_size() == 0) {
@@ -108,19 +83,50 @@ void append_error_summary(std::string& out, const proto::ProfileResults& results
   out += "\n  ]";
 }
 
-// nlohmann's indent-2 dump nested one level deeper. Floats inside the user config keep
+std::string nested_json(const nlohmann::ordered_json& j) { return nested_json_at(j, 1); }
+
+}  // namespace
+
+void append_metric_json(std::string& out, const proto::MetricResult& m, int depth) {
+  const std::string pad(2 * static_cast<std::size_t>(depth), ' ');
+  out += "{\n" + pad + "  \"unit\": ";
+  append_json_string(out, m.unit());
+  auto stat = [&](const char* name, bool present, double v, bool integral) {
+    if (!present) return;
+    out += ",\n" + pad + "  \"";
+    out += name;
+    out += "\": ";
+    integral ? append_json_int(out, v) : append_json_float(out, v);
+  };
+  // The mean of a record metric is a float even over integers; a scalar keeps its type.
+  stat("avg", m.has_avg(), m.avg(), m.integer_values() && !m.is_record_metric());
+  stat("p1", m.has_p1(), m.p1(), false);
+  stat("p5", m.has_p5(), m.p5(), false);
+  stat("p10", m.has_p10(), m.p10(), false);
+  stat("p25", m.has_p25(), m.p25(), false);
+  stat("p50", m.has_p50(), m.p50(), false);
+  stat("p75", m.has_p75(), m.p75(), false);
+  stat("p90", m.has_p90(), m.p90(), false);
+  stat("p95", m.has_p95(), m.p95(), false);
+  stat("p99", m.has_p99(), m.p99(), false);
+  stat("min", m.has_min(), m.min(), m.integer_values());
+  stat("max", m.has_max(), m.max(), m.integer_values());
+  stat("std", m.has_std(), m.std(), false);
+  out += "\n" + pad + "}";
+}
+
+// nlohmann's indent-2 dump nested `depth` levels deeper. Floats inside the user config keep
 // nlohmann's formatting, which agrees with ryu for the round values configs hold.
-std::string nested_json(const nlohmann::ordered_json& j) {
+std::string nested_json_at(const nlohmann::ordered_json& j, int depth) {
   const std::string dumped = j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  const std::string pad(2 * static_cast<std::size_t>(depth), ' ');
   std::string out;
   for (char c : dumped) {
     out += c;
-    if (c == '\n') out += "  ";
+    if (c == '\n') out += pad;
   }
   return out;
 }
-
-}  // namespace
 
 std::string local_iso_datetime(int64_t wall_ns) {
   // Same float path as Python: seconds as a double, microseconds rounded half-even.
@@ -166,6 +172,8 @@ std::string format_summary_json(const proto::ProfileResults& results, const Summ
   for (auto tag : kPredeclared) {
     if (const auto* m = lookup(tag)) append_metric(top.key(tag), *m);
   }
+  if (!info.telemetry_data_json.empty())
+    top.key("telemetry_data") += nested_json(nlohmann::ordered_json::parse(info.telemetry_data_json));
   if (!info.input_config.is_null()) top.key("input_config") += nested_json(info.input_config);
   top.key("was_cancelled") += info.was_cancelled ? "true" : "false";
   append_error_summary(top.key("error_summary"), results);

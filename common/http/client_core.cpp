@@ -86,6 +86,10 @@ void ClientCore::finish(RequestState& s) {
     s.result.cancelled = s.cancelled;
   }
   if (s.result.end_perf_ns == 0) s.result.end_perf_ns = steady_now_ns();
+  // aiohttp's on_request_exception: transport failures, not HTTP status errors (those carry
+  // the status as their code).
+  Result& r = s.result;
+  if (r.error && !(r.status != 0 && r.error->code == r.status)) r.trace.error_perf_ns = r.end_perf_ns;
   // The request is done with its headers: hand them over instead of copying.
   s.result.trace.request_headers = std::move(s.request.headers);
 

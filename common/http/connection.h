@@ -38,6 +38,10 @@ class Connection {
 
   boost::beast::flat_buffer& buffer() { return buffer_; }
 
+  // Both ends, recorded once when connected so that reusing the connection costs no syscall.
+  tcp::endpoint local_endpoint;
+  tcp::endpoint remote_endpoint;
+
  private:
   std::variant<tcp::socket, net::ssl::stream<tcp::socket>> stream_;
   boost::beast::flat_buffer buffer_;  // received but not yet parsed bytes

@@ -39,11 +39,32 @@ struct Request {
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
 // What AIPerf's aiohttp trace records about one request beyond the body chunks (steady ns,
-// 0 = did not happen).
+// 0 = did not happen). The body chunks' own timestamps are Result::chunks. Phases follow the
+// request's last attempt: a pooled connection found dead is replaced by a fresh one, and the
+// trace then describes the fresh connection.
 struct Trace {
+  // Only when the request queued for a connection slot. This client has no connection limit,
+  // so it never queues and these stay 0 (AIPerf: blocked = 0).
+  int64_t pool_wait_start_perf_ns = 0;
+  int64_t pool_wait_end_perf_ns = 0;
+  int64_t connection_reused_perf_ns = 0;  // an idle pooled connection was taken
+  // New connections to a host name only (an IP literal needs no lookup, as in aiohttp).
+  int64_t dns_cache_hit_perf_ns = 0;
+  int64_t dns_cache_miss_perf_ns = 0;
+  int64_t dns_start_perf_ns = 0;          // getaddrinfo started (cache miss)
+  int64_t dns_end_perf_ns = 0;
+  int64_t tcp_connect_start_perf_ns = 0;  // after DNS
+  int64_t tcp_connect_end_perf_ns = 0;    // TCP established (before any TLS handshake)
+  int64_t tls_start_perf_ns = 0;
+  int64_t tls_end_perf_ns = 0;
   int64_t send_start_perf_ns = 0;   // request head starts going out (after any connect)
   int64_t send_end_perf_ns = 0;     // request head and body fully written
   uint64_t bytes_sent = 0;          // head + body
+  uint64_t body_bytes_sent = 0;     // body only (what aiohttp's request chunks count)
+  int64_t error_perf_ns = 0;        // a transport failure, timeout or cancellation ended it
+  // The connection's addresses (set once it exists; IPv4 text fits the small-string buffer).
+  std::string local_ip, remote_ip;
+  uint16_t local_port = 0, remote_port = 0;
   Headers request_headers;          // the request's headers (Host/Content-Length the client adds are not listed)
   Headers response_headers;         // as received, in order
 };

@@ -87,10 +87,18 @@ net::awaitable<void> ClientCore::run(std::shared_ptr<RequestState> st) {
   for (bool fresh_only = options_.reuse == ConnectionReuse::kNever;; fresh_only = true) {
     std::unique_ptr<Connection> conn = fresh_only ? nullptr : pool_.take(url->origin);
     const bool reused = conn != nullptr;
-    if (!conn) {
+    Trace& trace = s.result.trace;
+    if (reused) {
+      trace.connection_reused_perf_ns = steady_now_ns();
+    } else {
+      trace.connection_reused_perf_ns = 0;  // a stale pooled one was not used after all
       conn = co_await connect(s, *url);
       if (!conn) co_return finish(s);
     }
+    trace.local_ip = conn->local_endpoint.address().to_string();
+    trace.local_port = conn->local_endpoint.port();
+    trace.remote_ip = conn->remote_endpoint.address().to_string();
+    trace.remote_port = conn->remote_endpoint.port();
     s.result.connection_reused = reused;
     s.active = conn.get();
     const Outcome outcome = co_await exchange(s, *conn, *head, reused);
@@ -111,10 +119,16 @@ net::awaitable<std::optional<DnsCache::Endpoints>> ClientCore::resolve(RequestSt
   if (!not_ip) co_return DnsCache::Endpoints{tcp::endpoint(address, url.port)};
   const std::string key = url.host + ":" + std::to_string(url.port);
   const int64_t now = steady_now_ns();
-  if (const auto* cached = dns_.find(key, now)) co_return *cached;
-
+  Trace& trace = s.result.trace;
+  if (const auto* cached = dns_.find(key, now)) {
+    trace.dns_cache_hit_perf_ns = now;
+    co_return *cached;
+  }
+  trace.dns_cache_miss_perf_ns = now;
+  trace.dns_start_perf_ns = now;
   s.resolver.emplace(io_);
   auto [rec, results] = co_await s.resolver->async_resolve(url.host, std::to_string(url.port), use_ec);
+  trace.dns_end_perf_ns = steady_now_ns();
   s.resolver.reset();
   if (s.aborted()) co_return std::nullopt;
   if (rec) {
@@ -138,14 +152,19 @@ net::awaitable<std::unique_ptr<Connection>> ClientCore::connect(RequestState& s,
   auto conn = url.tls ? std::make_unique<Connection>(io_.get_executor(), tls_)
                       : std::make_unique<Connection>(io_.get_executor());
   s.active = conn.get();
+  Trace& trace = s.result.trace;
+  trace.tcp_connect_start_perf_ns = steady_now_ns();
   auto [ec, endpoint] = co_await net::async_connect(conn->socket(), *endpoints, use_ec);
   if (s.aborted()) co_return nullptr;
   if (ec) {
     s.result.error = connect_error(url, ec, /*dns=*/false);
     co_return nullptr;
   }
+  trace.tcp_connect_end_perf_ns = steady_now_ns();
   error_code ignored;
   conn->socket().set_option(tcp::no_delay(true), ignored);
+  conn->remote_endpoint = endpoint;
+  conn->local_endpoint = conn->socket().local_endpoint(ignored);
 
   if (auto* tls = conn->tls()) {
     SSL* ssl = tls->native_handle();
@@ -162,12 +181,14 @@ net::awaitable<std::unique_ptr<Connection>> ClientCore::connect(RequestState& s,
         X509_VERIFY_PARAM_set1_ip_asc(param, url.host.c_str());
       }
     }
+    trace.tls_start_perf_ns = steady_now_ns();
     auto [hec] = co_await tls->async_handshake(net::ssl::stream_base::client, use_ec);
     if (s.aborted()) co_return nullptr;
     if (hec) {
       s.result.error = tls_error(url, hec, ssl);
       co_return nullptr;
     }
+    trace.tls_end_perf_ns = steady_now_ns();
   }
   co_return conn;
 }
@@ -185,6 +206,7 @@ net::awaitable<ClientCore::Outcome> ClientCore::exchange(RequestState& s, Connec
   }
   trace.send_end_perf_ns = steady_now_ns();
   trace.bytes_sent = written;
+  trace.body_bytes_sent = s.request.body.size();
   if (s.options.on_request_sent) {
     s.options.on_request_sent(trace.send_end_perf_ns);
     if (s.aborted()) co_return Outcome::kFailed;  // cancelled from the callback

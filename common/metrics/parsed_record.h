@@ -26,6 +26,27 @@ struct Usage {
   std::optional<int64_t> reasoning_tokens;  // completion_tokens_details.reasoning_tokens
 };
 
+// The request's HTTP phases as AIPerf's aiohttp trace reports them, input of the http_req_*
+// metrics. Steady ns, 0 = did not happen.
+struct HttpTiming {
+  int64_t pool_wait_start_ns = 0;     // queued for a connection slot
+  int64_t pool_wait_end_ns = 0;
+  int64_t connection_reused_ns = 0;   // an idle pooled connection was taken
+  int64_t dns_cache_hit_ns = 0;
+  int64_t dns_start_ns = 0;           // lookup on a cache miss
+  int64_t dns_end_ns = 0;
+  int64_t connect_start_ns = 0;       // new connection, after DNS
+  int64_t connect_end_ns = 0;         // connection ready: TCP plus, for https, the TLS handshake
+  int64_t send_start_ns = 0;          // request head starts going out
+  int64_t send_end_ns = 0;            // last request body chunk written (0 = no body chunk)
+  int64_t request_chunks = 0;         // body writes (aiohttp counts the body, not the head)
+  int64_t request_bytes = 0;          // body bytes
+  int64_t response_chunks = 0;        // body reads
+  int64_t response_bytes = 0;         // body bytes
+  int64_t first_chunk_ns = 0;         // first response body bytes
+  int64_t last_chunk_ns = 0;          // last response body bytes
+};
+
 struct ParsedRecord {
   int64_t start_perf_ns = 0;
   int64_t ack_perf_ns = 0;   // 0 = no response headers
@@ -39,6 +60,7 @@ struct ParsedRecord {
   std::optional<int64_t> reasoning_tokens;    // tokens of "".join(reasoning)
   std::optional<int64_t> requested_osl;       // turn max_tokens
   std::optional<proto::ErrorDetails> error;   // set => error record
+  std::optional<HttpTiming> http;             // absent: the transport recorded no trace
 
   bool valid() const { return !error.has_value(); }
 };

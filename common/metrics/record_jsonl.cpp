@@ -138,6 +138,11 @@ std::string format_record_jsonl(const proto::MetricRecord& rec, const MetricCont
   out += ',';
   key(out, "metrics");
   append_metrics(out, rec, ctx);
+  if (!rec.trace_data_json().empty()) {
+    out += ',';
+    key(out, "trace_data");
+    out += rec.trace_data_json();
+  }
   if (rec.has_error()) {
     out += ',';
     key(out, "error");

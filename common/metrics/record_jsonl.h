@@ -11,7 +11,8 @@ namespace aiperf::metrics {
 // Metadata keys in AIPerf order, optional ones (request_ack_ns, cancellation_time_ns) only
 // when set; metrics in display units as {"value":v,"unit":u} (lists as arrays), leaving out
 // NO_INDIVIDUAL_RECORDS metrics, INTERNAL/EXPERIMENTAL ones unless ctx shows them, and tags
-// the registry does not know; "error" only for error records, its "code" only when set.
+// the registry does not know; "trace_data" (rec.trace_data_json) when set; "error" only for
+// error records, its "code" only when set.
 std::string format_record_jsonl(const proto::MetricRecord& rec, const MetricContext& ctx);
 
 // The "metadata" object of a line (also used by profile_export_raw.jsonl).

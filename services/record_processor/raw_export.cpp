@@ -10,6 +10,7 @@
 #include "metrics/record_jsonl.h"
 #include "sse/sse_parser.h"
 #include "util/output_paths.h"
+#include "util/redact.h"
 
 namespace aiperf::record_processor {
 
@@ -17,13 +18,16 @@ namespace {
 
 using metrics::append_json_string;
 
+// Credential headers (the --api-key Authorization, -H X-Api-Key: ...) are written redacted:
+// the raw export is meant to be shared, the key is not.
 void append_headers(std::string& out, const google::protobuf::RepeatedPtrField<proto::HttpHeader>& headers) {
   out += '{';
   for (int i = 0; i < headers.size(); ++i) {
     if (i) out += ',';
     append_json_string(out, headers[i].name());
     out += ':';
-    append_json_string(out, headers[i].value());
+    append_json_string(out, util::is_sensitive_header(headers[i].name()) ? std::string(util::kRedacted)
+                                                                          : headers[i].value());
   }
   out += '}';
 }

@@ -2,6 +2,7 @@
 
 #include "bus/socket.h"
 #include "endpoints/metric_context_for.h"
+#include "http_trace.h"
 #include "log/log.h"
 #include "metrics/goodput_slos.h"
 #include "metrics/record_metrics.h"
@@ -68,6 +69,7 @@ proto::MetricRecord process_record(const proto::RawRecord& raw, const endpoints:
   r.responses = std::move(parsed.responses);
   r.usage = parsed.usage;
   r.error = std::move(parsed.error);
+  r.http = http_timing(raw);
   if (!raw.sent_turns().empty() && raw.sent_turns().rbegin()->has_max_tokens())
     r.requested_osl = raw.sent_turns().rbegin()->max_tokens();
 
@@ -109,14 +111,15 @@ RecordProcessorService::RecordProcessorService(service::Identity identity, bus::
     : Service(std::move(identity), std::move(endpoints)),
       pull_(bus::make_socket(zmq::socket_type::pull)),
       push_(bus::make_socket(zmq::socket_type::push)) {
-  pull_.connect(this->endpoints().raw_backend);
-  push_.connect(this->endpoints().records);
+  bus::connect(pull_, this->endpoints().raw_backend);
+  bus::connect(push_, this->endpoints().records);
   reactor().add_socket(pull_, [this] { on_raw_records(); });
 }
 
 void RecordProcessorService::on_configure(const config::RunConfig& config) {
   endpoint_ = endpoints::find_endpoint(config.endpoint.type);
   if (!endpoint_) throw std::runtime_error("unknown endpoint type " + config.endpoint.type);
+  endpoints::set_default_parse_options(endpoints::parse_options_for(config.endpoint.type, config.input.extra_inputs));
   if (!tokenizer_ || !config_ || config_->tokenizer.resolved_path != config.tokenizer.resolved_path)
     tokenizer_ = tok::load_tokenizer(config.tokenizer.resolved_path);
   context_ = endpoints::metric_context_for(config, *endpoint_);
@@ -142,6 +145,9 @@ void RecordProcessorService::on_raw_records() {
     }
     proto::MetricRecord rec = process_record(raw, *endpoint_, *tokenizer_, context_,
                                              config_->endpoint.use_server_token_count, identity().id);
+    if (config_->output.export_http_trace && rec.metadata().phase() == proto::PHASE_PROFILING) {
+      rec.set_trace_data_json(format_trace_data(raw));
+    }
     if (raw_file_ && rec.metadata().phase() == proto::PHASE_PROFILING) {
       raw_file_->append(format_raw_record_jsonl(raw, rec.metadata()));
     }

@@ -17,7 +17,7 @@ constexpr int64_t kRecordsDrainNs = 30 * kSecond;
 
 RecordsService::RecordsService(service::Identity identity, bus::Endpoints endpoints)
     : Service(std::move(identity), std::move(endpoints)), pull_(bus::make_socket(zmq::socket_type::pull)) {
-  pull_.bind(this->endpoints().records);
+  bus::bind(pull_, this->endpoints().records);
   reactor().add_socket(pull_, [this] { on_records(); });
   subscribe(bus::topic::kPhase);
   reactor().call_every(kSecond, [this] {
@@ -36,6 +36,11 @@ void RecordsService::on_configure(const config::RunConfig& config) {
   if (!ep) throw std::runtime_error("unknown endpoint type " + config.endpoint.type);
   context_ = endpoints::metric_context_for(config, *ep);
   aggregator_ = std::make_unique<metrics::Aggregator>(context_);
+  if (live_metrics_wanted(config))
+    live_ = std::make_unique<LiveMetrics>(
+        reactor(), [this] { return success_ + errors_; }, [this] { return aggregator_->finalize(); },
+        [this](proto::BusMessage& msg) { publish(bus::topic::kLiveMetrics, msg); });
+  if (config.output.slice_duration) timeslices_ = std::make_unique<Timeslices>(context_, *config.output.slice_duration);
   if (config.output.export_level != "summary") {
     const std::string path = util::artifact_file(config, "profile_export.jsonl");
     jsonl_.open(path, std::ios::binary | std::ios::trunc);
@@ -55,6 +60,7 @@ void RecordsService::on_records() {
     if (rec.metadata().phase() != proto::PHASE_PROFILING || finished_ || !aggregator_) continue;
     rec.has_error() ? ++errors_ : ++success_;
     aggregator_->add(rec);
+    if (timeslices_) timeslices_->add(rec);
     if (jsonl_.is_open()) {
       jsonl_ << metrics::format_record_jsonl(rec, context_) << '\n';
     }
@@ -86,6 +92,7 @@ void RecordsService::maybe_finish() {
 
 void RecordsService::finish() {
   finished_ = true;
+  live_.reset();  // the final results supersede any snapshot
   reactor().cancel(deadline_timer_);
   if (jsonl_.is_open()) jsonl_.flush();
   if (config_->output.export_level == "raw") {
@@ -95,6 +102,13 @@ void RecordsService::finish() {
                         util::artifact_file(*config_, "profile_export_raw.jsonl"));
     } catch (const std::exception& e) {
       AIPERF_LOG(kError) << "raw export: " << e.what();
+    }
+  }
+  if (timeslices_) {
+    try {
+      write_timeslice_files(*config_, timeslices_->finalize());
+    } catch (const std::exception& e) {
+      AIPERF_LOG(kError) << "timeslice export: " << e.what();
     }
   }
   proto::BusMessage msg;

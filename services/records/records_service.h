@@ -12,6 +12,8 @@
 
 #include "metrics/aggregator.h"
 #include "service/service.h"
+#include "live_metrics.h"
+#include "timeslices.h"
 
 namespace aiperf::records {
 
@@ -30,6 +32,8 @@ class RecordsService final : public service::Service {
   std::optional<config::RunConfig> config_;
   metrics::MetricContext context_;
   std::unique_ptr<metrics::Aggregator> aggregator_;
+  std::unique_ptr<Timeslices> timeslices_;  // --slice-duration only
+  std::unique_ptr<LiveMetrics> live_;       // dashboard / --api-port only
   std::ofstream jsonl_;
   uint64_t success_ = 0;
   uint64_t errors_ = 0;

@@ -34,9 +34,9 @@ WorkerService::WorkerService(service::Identity identity, bus::Endpoints endpoint
       raw_(bus::make_socket(zmq::socket_type::push)),
       work_(boost::asio::make_work_guard(io_)) {
   credit_.set(zmq::sockopt::routing_id, this->identity().id);
-  credit_.connect(this->endpoints().credit);
-  dataset_.connect(this->endpoints().dataset);
-  raw_.connect(this->endpoints().raw_frontend);
+  bus::connect(credit_, this->endpoints().credit);
+  bus::connect(dataset_, this->endpoints().dataset);
+  bus::connect(raw_, this->endpoints().raw_frontend);
   event_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   reactor().add_socket(credit_, [this] { on_credit_socket(); });
   reactor().add_socket(dataset_, [this] { on_dataset_socket(); });
@@ -331,6 +331,7 @@ void WorkerService::finish(uint64_t key, http::Result&& result) {
   }
   if (result.error) copy_error(*result.error, rec.mutable_error());
   copy_trace(std::move(result.trace), rec.mutable_trace());
+  rec.mutable_trace()->set_response_reason(result.reason);
   rec.set_was_cancelled(result.cancelled);
   if (result.cancelled) rec.set_cancellation_perf_ns(result.end_perf_ns);
   for (const proto::Turn* turn : job.sent_turns) *rec.add_sent_turns() = *turn;

@@ -1,6 +1,7 @@
 // The built-in metric catalogue: one factory per file in this folder, each returning the
 // metric's descriptor. register_builtin_metrics() (builtin_metrics.cpp) lists them all.
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -33,6 +34,20 @@ MetricDescriptor usage_reasoning_tokens_diff_pct();
 MetricDescriptor requested_osl();
 MetricDescriptor osl_mismatch_diff_pct();
 MetricDescriptor schedule_lag();
+MetricDescriptor http_req_blocked();
+MetricDescriptor http_req_dns_lookup();
+MetricDescriptor http_req_connecting();
+MetricDescriptor http_req_sending();
+MetricDescriptor http_req_waiting();
+MetricDescriptor http_req_receiving();
+MetricDescriptor http_req_connection_reused();
+MetricDescriptor http_req_data_sent();
+MetricDescriptor http_req_chunks_sent();
+MetricDescriptor http_req_data_received();
+MetricDescriptor http_req_chunks_received();
+MetricDescriptor http_req_connection_overhead();
+MetricDescriptor http_req_duration();
+MetricDescriptor http_req_total();
 // Aggregate metrics.
 MetricDescriptor request_count();
 MetricDescriptor error_request_count();
@@ -69,6 +84,13 @@ inline std::optional<double> find_value(const proto::MetricRecord& rec, std::str
     if (m.tag() == tag && !m.is_list()) return m.value();
   }
   return std::nullopt;
+}
+
+// end - start of a traced HTTP phase; nullopt when it never ended or ends before it starts
+// (AIPerf raises for both, which drops the value).
+inline std::optional<double> phase_ns(int64_t start_ns, int64_t end_ns) {
+  if (end_ns == 0 || end_ns < start_ns) return std::nullopt;
+  return static_cast<double>(end_ns - start_ns);
 }
 
 // amount / (duration_ns / 1e9); nullopt when an input is missing or the duration is not

@@ -90,3 +90,17 @@ TEST_CASE_METHOD(TlsFixture, "a missing CA file fails https requests instead of 
   REQUIRE(r.error);
   CHECK(r.error->type == "ClientConnectorSSLError");
 }
+
+TEST_CASE_METHOD(TlsFixture, "https trace: the TLS handshake follows TCP connect and precedes the write") {
+  http::ClientOptions options;
+  options.ca_file = ca_file.string();
+  http::HttpClient client(io, options);
+  const auto r = run_request(io, client, request("127.0.0.1"));
+  REQUIRE_FALSE(r.error);
+  const http::Trace& t = r.trace;
+  CHECK(t.tcp_connect_start_perf_ns <= t.tcp_connect_end_perf_ns);
+  CHECK(t.tcp_connect_end_perf_ns <= t.tls_start_perf_ns);
+  CHECK(t.tls_start_perf_ns <= t.tls_end_perf_ns);
+  CHECK(t.tls_end_perf_ns <= t.send_start_perf_ns);
+  CHECK(t.tls_start_perf_ns != 0);
+}

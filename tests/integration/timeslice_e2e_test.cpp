@@ -1,0 +1,84 @@
+// End-to-end: --slice-duration writes the two timeslice files, whose slices partition the
+// run's records by wall start time.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "process.h"
+
+using aiperf::test::MockServer;
+using aiperf::test::read_lines;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+TEST_CASE("timeslices: files exist, slices partition the records, counts add up", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--fast"}, tmp);
+  const int64_t slice_ns = 200'000'000;  // --slice-duration 0.2
+  aiperf::test::ProfileRun run = aiperf::test::run_profile(
+      tmp + "/artifacts",
+      {"--tokenizer", "gpt2", "--ui-type", "none", "--model", "m", "--endpoint-type", "chat", "--random-seed", "1",
+       "--url", mock.url(), "--request-rate", "25", "--request-count", "20", "--output-tokens-mean", "4",
+       "--slice-duration", "0.2"},
+      tmp, "aiperf", 120);
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+
+  const std::string csv_path = run.dir + "/profile_export_aiperf_timeslices.csv";
+  const std::string json_path = run.dir + "/profile_export_aiperf_timeslices.json";
+  REQUIRE(fs::exists(csv_path));
+  REQUIRE(fs::exists(json_path));
+  CHECK(run.out.find("Timeslice CSV Export: " + csv_path) != std::string::npos);
+  CHECK(run.out.find("Timeslice JSON Export: " + json_path) != std::string::npos);
+
+  // Expected slices from the per-record start times: epoch-aligned, empty ones skipped.
+  std::map<int64_t, int> per_slice;
+  const std::vector<json> recs = run.records();
+  REQUIRE(recs.size() == 20);
+  for (const json& r : recs) per_slice[r.at("metadata").at("request_start_ns").get<int64_t>() / slice_ns]++;
+  REQUIRE(per_slice.size() >= 2);  // 20 requests at 25/s span ~0.8 s
+
+  const json slices = run.json_file("profile_export_aiperf_timeslices.json").at("timeslices");
+  REQUIRE(slices.size() == per_slice.size());
+  double total = 0;
+  std::size_t i = 0;
+  for (const auto& [index, count] : per_slice) {
+    const json& s = slices.at(i);
+    CHECK(s.at("timeslice_index") == i);
+    CHECK(s.at("request_count").at("avg") == count);
+    CHECK(s.at("request_count").at("unit") == "requests");
+    CHECK(s.at("request_latency").contains("p50"));
+    total += s.at("request_count").at("avg").get<double>();
+    ++i;
+  }
+  CHECK(total == run.summary().at("request_count").at("avg").get<double>());
+  CHECK(run.json_file("profile_export_aiperf_timeslices.json").at("input_config").is_object());
+
+  // The CSV says the same: one "Request Count" avg row per slice with the same counts.
+  const std::vector<std::string> lines = read_lines(csv_path);
+  REQUIRE_FALSE(lines.empty());
+  CHECK(lines.front() == "Timeslice,Metric,Unit,Stat,Value\r");
+  std::map<int, int> csv_counts;
+  for (const std::string& line : lines) {
+    const auto comma = line.find(',');
+    if (line.find(",Request Count,requests,avg,") == std::string::npos) continue;
+    csv_counts[std::stoi(line.substr(0, comma))] = std::stoi(line.substr(line.rfind(',') + 1));
+  }
+  REQUIRE(csv_counts.size() == per_slice.size());
+  i = 0;
+  for (const auto& [index, count] : per_slice) CHECK(csv_counts.at(static_cast<int>(i++)) == count);
+}
+
+TEST_CASE("a slice duration must be positive", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  aiperf::test::ProfileRun run = aiperf::test::run_profile(
+      tmp + "/artifacts",
+      {"--tokenizer", "gpt2", "--ui-type", "none", "--model", "m", "--url", "http://127.0.0.1:9", "--request-count",
+       "1", "--slice-duration", "0"},
+      tmp, "aiperf", 60);
+  CHECK(run.exit_code == 2);
+  CHECK_FALSE(fs::exists(run.dir + "/profile_export_aiperf_timeslices.csv"));
+}
