@@ -10,9 +10,11 @@ PACKAGES=(
   nlohmann-json3-dev libcli11-dev
   libprotobuf-dev protobuf-compiler
   libpcre2-dev libutf8proc-dev libsentencepiece-dev
+  libpng-dev libjpeg62-turbo-dev libmp3lame-dev
   prometheus-cpp-dev libyaml-cpp-dev
   catch2
-  wrk curl procps
+  wrk curl procps tmux
+  docker-compose dpkg-dev
 )
 
 missing=()
