@@ -6,24 +6,26 @@
 
 #include "options.h"
 #include "tokenizer/tokenizer.h"
+#include "util/redact.h"
 #include "util/uuid.h"
 
 namespace aiperf::cli {
 namespace {
 
 // AIPerf's reconstructed command: flags as typed, values single-quoted, secrets masked.
-std::string cli_command(const std::vector<std::string>& argv) {
+// Masking the secret values themselves (not the words after --api-key/-H) also covers the
+// --api-key=KEY, --header=... and JSON header spellings.
+std::string cli_command(const std::vector<std::string>& argv, const config::RunConfig& run) {
+  std::vector<std::string> secrets{run.endpoint.api_key};
+  for (const auto& [name, value] : run.input.headers) {
+    if (util::is_sensitive_header(name)) secrets.push_back(value);
+  }
   std::string out = "aiperf";
-  bool mask_next = false;
   for (size_t i = 1; i < argv.size(); ++i) {
-    const std::string& a = argv[i];
+    const std::string a = util::redact(argv[i], secrets);
     out += ' ';
-    if (mask_next) {
-      out += "'***'";
-      mask_next = false;
-    } else if (a.rfind("-", 0) == 0 || i == 1) {
+    if (a.rfind("-", 0) == 0 || i == 1) {
       out += a;
-      mask_next = a == "--api-key";
     } else {
       std::string quoted = "'";
       for (char c : a) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -40,6 +42,7 @@ config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::str
   finalize_input_options(o);
   finalize_load_options(o);
   finalize_service_options(o);
+  finalize_telemetry_options(o);
 
   auto& c = o.config;
   if (c.tokenizer.name.empty()) c.tokenizer.name = c.endpoint.model_names.front();
@@ -57,7 +60,7 @@ config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::str
     if (!mkdtemp(tmpl)) throw OptionError("cannot create a temporary IPC directory in /tmp");
     c.service.zmq_ipc_path = tmpl;
   }
-  c.service.cli_command = cli_command(argv);
+  c.service.cli_command = cli_command(argv, c);
   c.benchmark_id = util::uuid4();
   return c;
 }

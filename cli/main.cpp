@@ -7,7 +7,9 @@
 
 #include "controller.h"
 #include "log/log.h"
+#include "mesh_keys_command.h"
 #include "options.h"
+#include "process_export_command.h"
 #include "service_command.h"
 #include "tokenize_command.h"
 
@@ -19,6 +21,7 @@ void add_service_args(CLI::App& cmd, aiperf::cli::ServiceArgs& a) {
   cmd.add_option("--service-id", a.service_id, "Service id (default: <type>_<random>)");
   cmd.add_option("--log-file", a.log_file, "Append logs to this file");
   cmd.add_option("--log-level", a.log_level, "Log level");
+  cmd.add_option("--mesh-keys", a.mesh_keys, "CURVE key folder of the controller's mesh (docs/mesh.md)");
 }
 }  // namespace
 
@@ -34,6 +37,7 @@ int main(int argc, char** argv) {
   aiperf::cli::add_output_options(*profile_cmd, profile);
   aiperf::cli::add_load_options(*profile_cmd, profile);
   aiperf::cli::add_service_options(*profile_cmd, profile);
+  aiperf::cli::add_telemetry_options(*profile_cmd, profile);
 
   aiperf::cli::ServiceArgs service;
   CLI::App* service_cmd = app.add_subcommand("service", "Run one service (used by the controller)");
@@ -42,10 +46,13 @@ int main(int argc, char** argv) {
 
   aiperf::cli::ServiceArgs worker;
   worker.type = "worker";
+  worker.joined = true;
   CLI::App* worker_cmd = app.add_subcommand("worker", "Join a run as a worker (any host)");
   add_service_args(*worker_cmd, worker);
 
   std::function<int()> run_tokenize = aiperf::cli::add_tokenize_command(app);
+  std::function<int()> run_mesh_keys = aiperf::cli::add_mesh_keys_command(app);
+  std::function<int()> run_process_export = aiperf::cli::add_process_export_command(app, kVersion);
 
   try {
     app.parse(argc, argv);
@@ -56,6 +63,8 @@ int main(int argc, char** argv) {
 
   if (*service_cmd) return aiperf::cli::run_service(service);
   if (*app.get_subcommand("tokenize")) return run_tokenize();
+  if (*app.get_subcommand("mesh-keys")) return run_mesh_keys();
+  if (*app.get_subcommand("process-export-files")) return run_process_export();
   if (*worker_cmd) return aiperf::cli::run_service(worker);
 
   std::vector<std::string> args(argv, argv + argc);

@@ -26,6 +26,8 @@ struct ProfileOptions {
   struct Input {
     std::vector<std::string> extra_inputs;  // raw key:value / JSON items
     std::vector<std::string> headers;
+    bool num_dataset_entries_given = false;     // --user-context-prompt-length needs it
+    std::vector<std::string> rankings_options;  // the --rankings-* options given
   } input;
   struct Output {
     std::optional<std::string> artifact_dir;
@@ -44,6 +46,15 @@ struct ProfileOptions {
     std::optional<double> concurrency_ramp, prefill_ramp, rate_ramp;
     std::optional<double> warmup_concurrency_ramp, warmup_prefill_ramp, warmup_rate_ramp;
   } load;
+  struct Telemetry {
+    std::vector<std::string> gpu_items;          // --gpu-telemetry values (may be none)
+    CLI::Option* gpu_option = nullptr;           // count() > 0: the flag was given
+    bool no_gpu = false;
+    std::vector<std::string> server_metrics;     // --server-metrics values
+    CLI::Option* server_metrics_option = nullptr;
+    bool no_server_metrics = false;
+    std::vector<std::string> formats;            // --server-metrics-formats
+  } telemetry;
   struct Service {
     std::optional<uint32_t> workers_max;
     std::optional<uint32_t> record_processors;
@@ -57,6 +68,7 @@ void add_input_options(CLI::App& app, ProfileOptions& o);
 void add_output_options(CLI::App& app, ProfileOptions& o);
 void add_load_options(CLI::App& app, ProfileOptions& o);
 void add_service_options(CLI::App& app, ProfileOptions& o);
+void add_telemetry_options(CLI::App& app, ProfileOptions& o);
 
 // Per-group validation and derived defaults, run in this order by build_run_config. Each
 // throws OptionError naming the option.
@@ -64,6 +76,7 @@ void finalize_endpoint_options(ProfileOptions& o);
 void finalize_input_options(ProfileOptions& o);
 void finalize_load_options(ProfileOptions& o);     // timing mode (spec §2.4)
 void finalize_service_options(ProfileOptions& o);  // workers, record processors, log level
+void finalize_telemetry_options(ProfileOptions& o);  // GPU telemetry and server-metrics URLs
 void finalize_output_options(ProfileOptions& o);   // artifact directory (spec §7.1), prefix
 
 // Runs every finalize step, resolves the tokenizer, the IPC directory and the echoed command.

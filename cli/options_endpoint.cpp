@@ -32,6 +32,16 @@ void add_endpoint_options(CLI::App& app, ProfileOptions& o) {
   app.add_flag("--use-server-token-count", e.use_server_token_count, "Use server usage token counts")->group(g);
   app.add_option("--connection-reuse-strategy", e.connection_reuse_strategy, "pooled or never")
       ->check(CLI::IsMember({"pooled", "never"}))->group(g);
+  // GenAI-Perf compatibility: "triton" means Triton's HTTP generate extension here (KServe
+  // gRPC is not implemented), so without --endpoint-type it selects the generate type.
+  app.add_option_function<std::string>(
+         "--service-kind",
+         [&app, &e](const std::string& kind) {
+           e.service_kind = kind;
+           if (kind == "triton" && app.get_option("--endpoint-type")->count() == 0) e.type = "generate";
+         },
+         "GenAI-Perf service kind: openai, or triton (Triton HTTP generate)")
+      ->check(CLI::IsMember({"openai", "triton"}))->group(g);
 }
 
 void finalize_endpoint_options(ProfileOptions& o) {
@@ -44,6 +54,15 @@ void finalize_endpoint_options(ProfileOptions& o) {
     c.endpoint.streaming = false;
   }
   if (c.endpoint.urls.empty()) throw OptionError("--url: at least one URL is required");
+  if (c.endpoint.service_kind == "triton" && c.endpoint.type != "generate")
+    throw OptionError("--service-kind triton: only --endpoint-type generate is supported (no KServe gRPC)");
+  // GenAI-Perf puts the model in the path: v2/models/{MODEL_NAME}/generate. The default path
+  // becomes the custom endpoint, with the first model substituted, as GenAI-Perf does.
+  std::string& endpoint = c.endpoint.custom_endpoint;
+  if (endpoint.empty() && ep->path.find("{MODEL_NAME}") != std::string_view::npos)
+    endpoint = std::string(c.endpoint.streaming && !ep->stream_path.empty() ? ep->stream_path : ep->path);
+  for (size_t at; (at = endpoint.find("{MODEL_NAME}")) != std::string::npos;)
+    endpoint.replace(at, 12, c.endpoint.model_names.at(0));
 }
 
 }  // namespace aiperf::cli

@@ -15,6 +15,11 @@ void add_output_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--profile-export-prefix,--profile-export-file", out.profile_export_prefix, "Export file prefix")->group(g);
   app.add_option("--export-level,--profile-export-level", out.export_level, "summary, records or raw")
       ->check(CLI::IsMember({"summary", "records", "raw"}))->group(g);
+  add_optional(app, "--slice-duration", out.slice_duration, "Timeslice width in seconds (timeslice exports)")
+      ->check(CLI::PositiveNumber)->group(g);
+  app.add_flag("--export-http-trace", out.export_http_trace, "Include HTTP trace_data in profile_export.jsonl")
+      ->group(g);
+  app.add_flag("--show-trace-timing", out.show_trace_timing, "Print the HTTP trace timing table")->group(g);
   add_optional(app, "--goodput", out.goodput, "SLOs \"tag:value ...\" in display units (e.g. request_latency:250)")
       ->group("Input");
   auto& t = o.config.tokenizer;

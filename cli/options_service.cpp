@@ -1,4 +1,6 @@
 // Workers, ZMQ and service groups (spec §2.1), plus --fail-on-error-rate (ours).
+#include <unistd.h>
+
 #include <algorithm>
 #include <thread>
 
@@ -16,11 +18,20 @@ void add_service_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--zmq-host", s.zmq_host, "Use TCP on this host (default: IPC)")->group("ZMQ Communication");
   app.add_option("--zmq-ipc-path", s.zmq_ipc_path, "IPC directory")->group("ZMQ Communication");
   app.add_option("--zmq-base-port", s.zmq_base_port, "First of 7 TCP ports (with --zmq-host)")->group("ZMQ Communication");
+  app.add_option("--mesh-keys", s.mesh_keys,
+                 "CURVE keys authenticating the tcp mesh: controller.{pub,secret}, worker.{pub,secret}, "
+                 "authorized/*.pub; created on first use (docs/mesh.md)")
+      ->group("ZMQ Communication");
   app.add_option("--log-level", s.log_level, "TRACE, DEBUG, INFO, NOTICE, WARNING, SUCCESS, ERROR, CRITICAL")->group("Service");
   app.add_flag("-v,--verbose", o.service.verbosity, "DEBUG logging (-vv: TRACE)")->group("Service");
   app.add_flag("--extra-verbose", o.service.extra_verbose, "TRACE logging")->group("Service");
-  app.add_option("--ui-type,--ui", s.ui_type, "dashboard, simple or none")
+  s.ui_type.clear();  // "" after parsing = not given: finalize picks the default
+  app.add_option("--ui-type,--ui", s.ui_type, "dashboard, simple or none (default: dashboard on a terminal, simple with -v)")
       ->check(CLI::IsMember({"dashboard", "simple", "none"}))->group("Service");
+  add_optional(app, "--api-port", s.api_port, "Serve live /metrics (Prometheus) and /api/* JSON on this port during the run")
+      ->check(CLI::Range(1, 65535))->envname("AIPERF_API_SERVER_PORT")->group("Service");
+  app.add_option("--api-host", s.api_host, "Address the --api-port server binds (default 127.0.0.1)")
+      ->envname("AIPERF_API_SERVER_HOST")->group("Service");
   add_optional(app, "--fail-on-error-rate", s.fail_on_error_rate, "Exit 1 when more than this % of requests fail")
       ->check(CLI::Range(0.0, 100.0))->group("Service");
 }
@@ -40,6 +51,12 @@ void finalize_service_options(ProfileOptions& o) {
     throw OptionError("--zmq-host and --zmq-ipc-path cannot both be set");
   if (s.workers_remote > 0 && s.zmq_host.empty())
     throw OptionError("--workers-remote needs --zmq-host (remote workers connect over TCP)");
+  // AIPerf: dashboard on a terminal, none otherwise; -v/-vv switch the default to simple so
+  // the log lines stay readable.
+  if (s.ui_type.empty()) {
+    if (o.service.extra_verbose || o.service.verbosity > 0) s.ui_type = "simple";
+    else s.ui_type = ::isatty(STDOUT_FILENO) ? "dashboard" : "none";
+  }
   if (o.service.extra_verbose || o.service.verbosity >= 2) s.log_level = "TRACE";
   else if (o.service.verbosity == 1) s.log_level = "DEBUG";
   log::Level level;

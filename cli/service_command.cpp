@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "bus/mesh_security.h"
 #include "dataset_service.h"
 #include "log/log.h"
 #include "record_processor_service.h"
@@ -30,6 +31,17 @@ int run_service(const ServiceArgs& args) {
   } catch (const std::exception& e) {
     std::cerr << "Error: --controller: " << e.what() << "\n";
     return 2;
+  }
+  // The mesh identity must be in place before the first socket connects or binds.
+  if (!args.mesh_keys.empty() && endpoints.bus_frontend.rfind("tcp://", 0) == 0) {
+    try {
+      bus::install_mesh_security(args.joined ? bus::worker_mesh(args.mesh_keys)
+                                             : bus::controller_mesh(args.mesh_keys, /*create=*/false));
+    } catch (const std::exception& e) {
+      std::cerr << "Error: --mesh-keys: " << e.what() << "\n";
+      AIPERF_LOG(kError) << id << ": --mesh-keys: " << e.what();
+      return 2;
+    }
   }
   service::Identity identity{id, args.type};
   std::unique_ptr<service::Service> svc;

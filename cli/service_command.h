@@ -11,6 +11,8 @@ struct ServiceArgs {
   std::string controller;  // ipc://DIR or tcp://HOST:PORT
   std::string log_file;
   std::string log_level = "INFO";
+  std::string mesh_keys;   // CURVE key folder (docs/mesh.md); used on tcp:// only
+  bool joined = false;     // `aiperf worker`: authenticates with the worker key, not the controller's
 };
 
 // Runs the service in this process; returns its exit code (2 for bad arguments).

@@ -19,11 +19,12 @@ struct EndpointConfig {
   bool use_legacy_max_tokens = false;
   bool use_server_token_count = false;
   std::string connection_reuse_strategy = "pooled";
+  std::string service_kind = "openai";          // --service-kind (GenAI-Perf): openai or triton
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EndpointConfig, model_names, model_selection_strategy,
                                                 custom_endpoint, type, streaming, urls, timeout_seconds, api_key,
                                                 use_legacy_max_tokens, use_server_token_count,
-                                                connection_reuse_strategy)
+                                                connection_reuse_strategy, service_kind)
 
 }  // namespace aiperf::config

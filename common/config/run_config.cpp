@@ -28,6 +28,8 @@ std::string python_float(double v) {
 
 std::string RunConfig::stimulus() const {
   if (loadgen.arrival_pattern == "fixed_schedule") return "fixed_schedule";
+  if (loadgen.num_users && loadgen.user_centric_rate)
+    return "user_centric-users" + std::to_string(*loadgen.num_users) + "-qps" + python_float(*loadgen.user_centric_rate);
   std::string out;
   if (loadgen.concurrency) out = "concurrency" + std::to_string(*loadgen.concurrency);
   if (loadgen.request_rate) {
@@ -40,7 +42,7 @@ std::string RunConfig::stimulus() const {
 json to_json(const RunConfig& c) {
   return json{{"endpoint", c.endpoint}, {"input", c.input},     {"output", c.output},
               {"tokenizer", c.tokenizer}, {"loadgen", c.loadgen}, {"service", c.service},
-              {"benchmark_id", c.benchmark_id}};
+              {"telemetry", c.telemetry}, {"benchmark_id", c.benchmark_id}};
 }
 
 RunConfig run_config_from_json(const json& j) {
@@ -51,6 +53,7 @@ RunConfig run_config_from_json(const json& j) {
   j.at("tokenizer").get_to(c.tokenizer);
   j.at("loadgen").get_to(c.loadgen);
   j.at("service").get_to(c.service);
+  if (j.contains("telemetry")) j.at("telemetry").get_to(c.telemetry);
   c.benchmark_id = j.value("benchmark_id", std::string());
   return c;
 }

@@ -16,6 +16,7 @@
 #include "config/load_config.h"
 #include "config/output_config.h"
 #include "config/service_config.h"
+#include "config/telemetry_config.h"
 
 namespace aiperf::config {
 
@@ -26,6 +27,7 @@ struct RunConfig {
   TokenizerConfig tokenizer;
   LoadConfig loadgen;
   ServiceConfig service;
+  TelemetryConfig telemetry;
   std::string benchmark_id;
 
   // Timing mode label used in the artifact directory ("concurrency8", ...).

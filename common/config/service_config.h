@@ -15,14 +15,17 @@ struct ServiceConfig {
   std::string zmq_host;                         // empty = ipc
   std::string zmq_ipc_path;
   uint16_t zmq_base_port = 5660;
+  std::string mesh_keys;                        // CURVE key folder for the tcp mesh ("" = unauthenticated)
   std::string log_level = "INFO";
-  std::string ui_type = "none";
+  std::string ui_type = "none";                 // dashboard | simple | none (resolved by the CLI)
+  std::optional<uint16_t> api_port;             // --api-port: live HTTP API in the controller
+  std::string api_host = "127.0.0.1";           // --api-host
   std::optional<double> fail_on_error_rate;     // percent
   std::string cli_command;                      // reconstructed command line
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ServiceConfig, workers, workers_remote, record_processors, zmq_host,
-                                                zmq_ipc_path, zmq_base_port, log_level, ui_type, fail_on_error_rate,
-                                                cli_command)
+                                                zmq_ipc_path, zmq_base_port, mesh_keys, log_level, ui_type, api_port, api_host,
+                                                fail_on_error_rate, cli_command)
 
 }  // namespace aiperf::config

@@ -12,7 +12,6 @@ constexpr Nanos kSecond = 1'000'000'000;
 constexpr Nanos kProbeTimeout = 30 * kSecond;
 constexpr Nanos kRegisterInterval = kSecond;
 constexpr Nanos kRegisterTimeout = 60 * kSecond;
-constexpr Nanos kHeartbeatInterval = 2 * kSecond;
 
 std::string host_name() {
   char buf[256] = {};

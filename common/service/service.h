@@ -15,6 +15,10 @@
 
 namespace aiperf::service {
 
+// How often every service publishes a Heartbeat; the controller's WorkerMonitor derives its
+// silence deadline for remote workers from it.
+inline constexpr Nanos kHeartbeatInterval = 2'000'000'000;
+
 struct Identity {
   std::string id;    // e.g. "worker_1a2b3c4d"
   std::string type;  // e.g. "worker"

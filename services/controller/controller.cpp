@@ -10,8 +10,11 @@
 #include <set>
 
 #include "bus/bus_client.h"
+#include "bus/mesh_security.h"
 #include "bus/reactor.h"
 #include "log/log.h"
+#include "mesh_setup.h"
+#include "observers.h"
 #include "process_manager.h"
 #include "proxies.h"
 #include "report.h"
@@ -24,6 +27,7 @@ constexpr int64_t kSecond = 1'000'000'000;
 constexpr int64_t kRegistrationTimeout = 30 * kSecond;    // AIPERF_SERVICE_REGISTRATION_TIMEOUT
 constexpr int64_t kConfigureTimeout = 300 * kSecond;      // AIPERF_SERVICE_PROFILE_CONFIGURE_TIMEOUT
 constexpr int64_t kRemoteWorkerTimeout = 120 * kSecond;
+constexpr int64_t kTelemetryTimeout = 10 * kSecond;       // final scrape after the results
 
 int g_signal_pipe[2] = {-1, -1};
 void on_signal(int sig) {
@@ -31,9 +35,21 @@ void on_signal(int sig) {
   (void)!::write(g_signal_pipe[1], &c, 1);
 }
 
-enum class Stage { kRegistering, kConfiguring, kWaitingRemote, kRunning, kDone };
+enum class Stage { kRegistering, kConfiguring, kWaitingRemote, kRunning, kCollecting, kDone };
 
-class Controller {
+const char* stage_name(Stage stage) {
+  switch (stage) {
+    case Stage::kRegistering: return "registering";
+    case Stage::kConfiguring: return "configuring";
+    case Stage::kWaitingRemote: return "waiting_remote";
+    case Stage::kRunning: return "running";
+    case Stage::kCollecting: return "collecting";
+    case Stage::kDone: return "done";
+  }
+  return "";
+}
+
+class Controller final : public RunControl {
  public:
   explicit Controller(const config::RunConfig& config)
       : config_(config),
@@ -45,7 +61,12 @@ class Controller {
 
   int run();
 
+  void abort_run(const std::string& reason) override { abort(reason); }
+  bus::Reactor& reactor() override { return reactor_; }
+
  private:
+  void set_stage(Stage stage);
+  void finish_collecting();
   void spawn_services();
   void on_bus();
   void on_register(const proto::Register& reg);
@@ -62,6 +83,7 @@ class Controller {
   bus::BusClient bus_;
   bus::Reactor reactor_;
   ProcessManager processes_;
+  Observers observers_;
 
   Stage stage_ = Stage::kRegistering;
   std::set<std::string> expected_;          // spawned service ids
@@ -71,6 +93,7 @@ class Controller {
   std::map<std::string, std::string> pending_configure_;  // command id -> service id
   std::string failure_;
   std::optional<proto::ProfileResults> results_;
+  proto::TelemetryResults telemetry_;
   int64_t stage_deadline_ = 0;
   int64_t last_activity_ = 0;
   uint64_t last_completed_ = 0;
@@ -84,8 +107,11 @@ void Controller::spawn_services() {
   const std::string log_file = config_.output.artifact_dir + "/logs/aiperf.log";
   auto spawn = [&](const std::string& type) {
     const std::string id = type + "_" + util::short_id();
-    processes_.spawn(id, {"service", "--type", type, "--service-id", id, "--controller", address,
-                          "--log-file", log_file, "--log-level", config_.service.log_level});
+    std::vector<std::string> args{"service", "--type", type, "--service-id", id, "--controller", address,
+                                  "--log-file", log_file, "--log-level", config_.service.log_level};
+    // Children on tcp bind and connect CURVE sockets too, with the controller's key pair.
+    if (bus::mesh_security()) args.insert(args.end(), {"--mesh-keys", config_.service.mesh_keys});
+    processes_.spawn(id, args);
     expected_.insert(id);
   };
   spawn("dataset");
@@ -109,13 +135,21 @@ int Controller::run() {
   bus_.subscribe(bus::topic::kResults);
   bus_.subscribe(bus::topic::kFailed);
   bus_.subscribe(bus::topic::kProgress);
+  bus_.subscribe(bus::topic::kHeartbeat);
+  bus_.subscribe(bus::topic::kLiveMetrics);
+  bus_.subscribe(bus::topic::kTelemetry);
   reactor_.add_socket(bus_.sub_socket(), [this] { on_bus(); });
 
   spawn_services();
   stage_deadline_ = steady_now_ns() + kRegistrationTimeout;
   last_activity_ = steady_now_ns();
   reactor_.call_every(100'000'000, [this] { check_children(); });
+  observers_ = make_observers(config_, *this);
+  reactor_.call_every(250'000'000, [this] {
+    for (auto& o : observers_) o->tick(steady_now_ns());
+  });
   reactor_.run();
+  for (auto& o : observers_) o->finish();
 
   bus_.subscribe("");  // nothing more to read; shut everyone down
   proto::BusMessage shutdown;
@@ -131,7 +165,7 @@ int Controller::run() {
     std::cout << "No profile results to export\nLog File: " << config_.output.artifact_dir << "/logs/aiperf.log\n";
     return signals_ > 1 ? 130 : 1;
   }
-  return write_report(config_, *results_, failure_.empty());
+  return write_report(config_, *results_, telemetry_, failure_.empty());
 }
 
 void Controller::check_children() {
@@ -142,6 +176,11 @@ void Controller::check_children() {
     }
   }
   const int64_t now = steady_now_ns();
+  if (stage_ == Stage::kCollecting && now > stage_deadline_) {
+    AIPERF_LOG(kWarning) << "telemetry results did not arrive in time; writing the summary without them";
+    finish_collecting();
+    return;
+  }
   if (stage_ != Stage::kRunning && stage_ != Stage::kDone && now > stage_deadline_) {
     if (stage_ == Stage::kRegistering) {
       std::string missing;
@@ -161,9 +200,19 @@ void Controller::check_children() {
   if (stage_ == Stage::kRunning && now - last_activity_ > idle_limit) abort("no progress within the request timeout");
 }
 
+void Controller::set_stage(Stage stage) {
+  stage_ = stage;
+  for (auto& o : observers_) o->on_stage(stage_name(stage));
+}
+
 void Controller::abort(const std::string& reason) {
   if (failure_.empty()) failure_ = reason;
-  stage_ = Stage::kDone;
+  set_stage(Stage::kDone);
+  reactor_.stop();
+}
+
+void Controller::finish_collecting() {
+  set_stage(Stage::kDone);
   reactor_.stop();
 }
 
@@ -196,15 +245,26 @@ void Controller::on_bus() {
         last_completed_ = ev.completed();
         last_activity_ = steady_now_ns();
       }
+      for (auto& o : observers_) o->on_phase(ev);
       if (ev.kind() == proto::PHASE_EVENT_COMPLETE)
         AIPERF_LOG(kInfo) << (ev.phase() == proto::PHASE_WARMUP ? "warmup" : "profiling") << " phase complete: "
                           << ev.completed() << " of " << ev.sent() << " requests returned";
     } else if (msg.has_records_progress()) {
       last_activity_ = steady_now_ns();
+      for (auto& o : observers_) o->on_records_progress(msg.records_progress());
+    } else if (msg.has_heartbeat()) {
+      for (auto& o : observers_) o->on_heartbeat(msg.heartbeat());
+    } else if (msg.has_live_metrics()) {
+      for (auto& o : observers_) o->on_live_metrics(msg.live_metrics());
     } else if (msg.has_profile_results()) {
       results_ = msg.profile_results();
-      stage_ = Stage::kDone;
-      reactor_.stop();
+      for (auto& o : observers_) o->on_results(*results_);
+      // The telemetry service answers the results with its final scrape.
+      set_stage(Stage::kCollecting);
+      stage_deadline_ = steady_now_ns() + kTelemetryTimeout;
+    } else if (msg.has_telemetry_results()) {
+      telemetry_ = msg.telemetry_results();
+      if (stage_ == Stage::kCollecting) finish_collecting();
     }
   }
 }
@@ -221,14 +281,16 @@ void Controller::on_register(const proto::Register& reg) {
                     << ", clock offset ~" << offset_ms << " ms)";
   if (!expected_.count(id)) {
     if (reg.service_type() != "worker") return;  // only workers may join from outside
+    for (auto& o : observers_) o->on_register(reg, true);
     remote_workers_.insert(id);
     if (stage_ != Stage::kRegistering) send_command(proto::COMMAND_CONFIGURE, bus::topic::command_for(id));
     if (stage_ == Stage::kRunning) send_command(proto::COMMAND_START, bus::topic::command_for(id));
     return;
   }
+  for (auto& o : observers_) o->on_register(reg, false);
   if (stage_ == Stage::kRegistering &&
       std::includes(registered_.begin(), registered_.end(), expected_.begin(), expected_.end())) {
-    stage_ = Stage::kConfiguring;
+    set_stage(Stage::kConfiguring);
     stage_deadline_ = steady_now_ns() + kConfigureTimeout;
     send_command(proto::COMMAND_CONFIGURE, std::string(bus::topic::kCommand));
   }
@@ -259,14 +321,14 @@ void Controller::on_response(const proto::CommandResponse& resp) {
 void Controller::maybe_start() {
   if (stage_ == Stage::kConfiguring &&
       std::includes(configured_.begin(), configured_.end(), expected_.begin(), expected_.end())) {
-    stage_ = Stage::kWaitingRemote;
+    set_stage(Stage::kWaitingRemote);
     stage_deadline_ = steady_now_ns() + kRemoteWorkerTimeout;
   }
   if (stage_ != Stage::kWaitingRemote) return;
   size_t remote_ready = 0;
   for (const auto& id : remote_workers_) remote_ready += configured_.count(id);
   if (remote_ready < config_.service.workers_remote) return;
-  stage_ = Stage::kRunning;
+  set_stage(Stage::kRunning);
   last_activity_ = steady_now_ns();
   AIPERF_LOG(kInfo) << "all services configured; starting the benchmark";
   send_command(proto::COMMAND_START, std::string(bus::topic::kCommand));
@@ -276,6 +338,7 @@ void Controller::maybe_start() {
 
 int run_profile(const config::RunConfig& config) {
   try {
+    setup_mesh(config.service);  // before the proxies bind
     Controller controller(config);
     return controller.run();
   } catch (const std::exception& e) {

@@ -4,26 +4,20 @@
 
 #include <zmq.hpp>
 
+#include "bus/mesh_security.h"
 #include "bus/socket.h"
 
 namespace aiperf::controller {
 namespace {
-
-void bind_or_throw(zmq::socket_t& s, const std::string& endpoint) {
-  try {
-    s.bind(endpoint);
-  } catch (const zmq::error_t& e) {
-    throw std::runtime_error("cannot bind " + endpoint + ": " + e.what());
-  }
-}
 
 void start_proxy(zmq::socket_type front_type, zmq::socket_type back_type, const std::string& front,
                  const std::string& back) {
   auto frontend = std::make_shared<zmq::socket_t>(bus::make_socket(front_type));
   auto backend = std::make_shared<zmq::socket_t>(bus::make_socket(back_type));
   if (back_type == zmq::socket_type::xpub) backend->set(zmq::sockopt::xpub_verbose, 1);
-  bind_or_throw(*frontend, front);
-  bind_or_throw(*backend, back);
+  // CURVE servers on tcp:// when the mesh has keys (bus/mesh_security.h).
+  bus::bind(*frontend, front);
+  bus::bind(*backend, back);
   // Detached: the proxy lives as long as the process; the context is never terminated.
   std::thread([frontend, backend] {
     try {

@@ -9,6 +9,7 @@
 #include "export/console_table.h"
 #include "export/summary_csv.h"
 #include "export/summary_json.h"
+#include "export/trace_timing_table.h"
 #include "export/warning_panels.h"
 #include "log/log.h"
 #include "util/output_paths.h"
@@ -24,7 +25,8 @@ const proto::MetricResult* find(const proto::ProfileResults& r, std::string_view
 
 }  // namespace
 
-int write_report(const config::RunConfig& config, const proto::ProfileResults& results, bool services_ok) {
+int write_report(const config::RunConfig& config, const proto::ProfileResults& results,
+                 const proto::TelemetryResults& telemetry, bool services_ok) {
   exporting::SummaryInfo info;
   info.aiperf_version = "0.1.0";
   info.benchmark_id = config.benchmark_id;
@@ -32,15 +34,20 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
   info.was_cancelled = results.was_cancelled();
   info.start_ns = results.start_ns();
   info.end_ns = results.end_ns();
+  info.telemetry_data_json = telemetry.telemetry_data_json();
 
   const std::string json_path = util::artifact_file(config, "profile_export_aiperf.json");
   const std::string csv_path = util::artifact_file(config, "profile_export_aiperf.csv");
   exporting::write_summary_json(json_path, results, info);
-  exporting::write_summary_csv(csv_path, results);
+  exporting::write_summary_csv(csv_path, results, telemetry.csv_section());
+  for (const auto& w : telemetry.warnings()) std::cerr << "Warning: " << w << "\n";
 
   const endpoints::EndpointInfo* ep = endpoints::find_endpoint(config.endpoint.type);
   const bool tty = isatty(STDOUT_FILENO);
   std::cout << exporting::format_console_table(results, std::string(ep ? ep->metrics_title : "LLM Metrics"), tty);
+  if (config.output.show_trace_timing) std::cout << exporting::format_trace_timing_table(results, tty);
+  // GPU telemetry tables (spec §7.7: only with --gpu-telemetry), rendered by the telemetry service.
+  std::cout << (tty ? telemetry.console_unicode() : telemetry.console_ascii());
   std::cout << exporting::format_error_table(results, tty);
   std::cout << exporting::format_warning_panels(results, tty);
 
@@ -58,9 +65,18 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
   }
   std::cout << "CSV Export: " << csv_path << "\n";
   std::cout << "JSON Export: " << json_path << "\n";
+  if (config.output.slice_duration) {
+    // Written by the records service, only when some slice had records.
+    for (const auto& [label, name] : {std::pair{"Timeslice CSV Export", "profile_export_aiperf_timeslices.csv"},
+                                      std::pair{"Timeslice JSON Export", "profile_export_aiperf_timeslices.json"}}) {
+      const std::string path = util::artifact_file(config, name);
+      if (access(path.c_str(), F_OK) == 0) std::cout << label << ": " << path << "\n";
+    }
+  }
   if (config.output.export_level == "raw") {
     std::cout << "Raw Records: " << util::artifact_file(config, "profile_export_raw.jsonl") << "\n";
   }
+  for (const auto& line : telemetry.export_lines()) std::cout << line << "\n";
   std::cout << "Log File: " << config.output.artifact_dir << "/logs/aiperf.log\n";
 
   int rc = services_ok ? 0 : 1;
