@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "util/version.h"
 #include "controller.h"
 #include "log/log.h"
 #include "mesh_keys_command.h"
@@ -14,7 +15,7 @@
 #include "tokenize_command.h"
 
 namespace {
-constexpr const char* kVersion = "0.1.0";
+using aiperf::util::kVersion;
 
 void add_service_args(CLI::App& cmd, aiperf::cli::ServiceArgs& a) {
   cmd.add_option("--controller", a.controller, "Controller address: tcp://HOST:PORT or ipc://DIR")->required();

@@ -13,6 +13,7 @@
 #include "export/warning_panels.h"
 #include "log/log.h"
 #include "util/output_paths.h"
+#include "util/version.h"
 
 namespace aiperf::controller {
 namespace {
@@ -28,7 +29,7 @@ const proto::MetricResult* find(const proto::ProfileResults& r, std::string_view
 int write_report(const config::RunConfig& config, const proto::ProfileResults& results,
                  const proto::TelemetryResults& telemetry, bool services_ok) {
   exporting::SummaryInfo info;
-  info.aiperf_version = "0.1.0";
+  info.aiperf_version = util::kVersion;
   info.benchmark_id = config.benchmark_id;
   info.input_config = config::input_config_json(config);
   info.was_cancelled = results.was_cancelled();

@@ -8,11 +8,12 @@
 #include "export/summary_json.h"
 #include "log/log.h"
 #include "util/output_paths.h"
+#include "util/version.h"
 
 namespace aiperf::telemetry {
 namespace {
 
-constexpr const char* kAiperfVersion = "0.1.0";  // as the summary JSON reports it
+using util::kVersion;
 
 int64_t seconds_to_ns(double s) { return static_cast<int64_t>(s * 1e9); }
 
@@ -146,7 +147,7 @@ void TelemetryService::finish() {
       if (server_ok.empty()) {
         std::remove(jsonl.c_str());  // opened at configure, never written
       } else {
-        ExportHeader header{kAiperfVersion, config_.benchmark_id, config::input_config_json(config_)};
+        ExportHeader header{kVersion, config_.benchmark_id, config::input_config_json(config_)};
         for (const auto& format : config_.telemetry.server_metrics_formats) {
           if (format == "json") {
             const std::string path = output_path("server_metrics_export.json", "_server_metrics.json");

@@ -1,4 +1,5 @@
 #include "api_json.h"
+#include "util/version.h"
 
 #include <algorithm>
 
@@ -7,7 +8,7 @@ namespace {
 
 using nlohmann::ordered_json;
 
-constexpr const char* kVersion = "0.1.0";  // as in report.cpp's profile_export_aiperf.json
+using util::kVersion;
 constexpr int64_t kStaleNs = 10'000'000'000;
 
 ordered_json phase_json(const ui::PhaseState& p, const char* name, uint64_t success, uint64_t errors,

@@ -8,6 +8,7 @@
 #include <prometheus/text_serializer.h>
 
 #include "metrics/metric_flags.h"
+#include "util/version.h"
 
 namespace aiperf::controller::api {
 namespace {
@@ -16,7 +17,7 @@ using prometheus::ClientMetric;
 using prometheus::MetricFamily;
 using prometheus::MetricType;
 
-constexpr const char* kVersion = "0.1.0";  // as in report.cpp's profile_export_aiperf.json
+using util::kVersion;
 
 std::vector<ClientMetric::Label> to_labels(const Labels& labels) {
   std::vector<ClientMetric::Label> out;
