@@ -4,31 +4,13 @@
 #include <vector>
 
 #include "util/output_paths.h"
+#include "export/csv_row.h"
 #include "export/number_format.h"
 #include "metrics/metric_flags.h"
 
 namespace aiperf::exporting {
 
 namespace {
-
-// csv.writer minimal quoting: quote only fields holding a delimiter, quote or line break.
-std::string field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
-void row(std::string& out, const std::vector<std::string>& cells) {
-  for (std::size_t i = 0; i < cells.size(); ++i) {
-    if (i) out += ',';
-    out += field(cells[i]);
-  }
-  out += "\r\n";
-}
 
 std::string name(const proto::MetricResult& m) {
   if (m.unit() == "count" || m.unit() == "requests") return m.header();
@@ -57,10 +39,10 @@ std::string format_summary_csv(const proto::ProfileResults& results, std::string
 
   std::string out;
   if (!records.empty()) {
-    row(out, {"Metric", "avg", "min", "max", "sum", "p1", "p5", "p10", "p25", "p50", "p75", "p90",
+    append_csv_row(out, {"Metric", "avg", "min", "max", "sum", "p1", "p5", "p10", "p25", "p50", "p75", "p90",
               "p95", "p99", "std"});
     for (const auto* m : records) {
-      row(out, {name(*m), float_cell(m->has_avg(), m->avg()),
+      append_csv_row(out, {name(*m), float_cell(m->has_avg(), m->avg()),
                 value_cell(*m, m->has_min(), m->min()), value_cell(*m, m->has_max(), m->max()),
                 value_cell(*m, m->has_sum(), m->sum()), float_cell(m->has_p1(), m->p1()),
                 float_cell(m->has_p5(), m->p5()), float_cell(m->has_p10(), m->p10()),
@@ -72,8 +54,8 @@ std::string format_summary_csv(const proto::ProfileResults& results, std::string
   }
   if (!scalars.empty()) {
     if (!records.empty()) out += "\r\n";
-    row(out, {"Metric", "Value"});
-    for (const auto* m : scalars) row(out, {name(*m), value_cell(*m, m->has_avg(), m->avg())});
+    append_csv_row(out, {"Metric", "Value"});
+    for (const auto* m : scalars) append_csv_row(out, {name(*m), value_cell(*m, m->has_avg(), m->avg())});
   }
   if (!extra_section.empty()) {
     if (!out.empty()) out += "\r\n";

@@ -2,25 +2,11 @@
 
 #include <algorithm>
 
+#include "export/csv_row.h"
 #include "export/number_format.h"
 #include "metrics/metric_flags.h"
 
 namespace aiperf::exporting {
-
-namespace {
-
-// csv.writer minimal quoting: quote only fields holding a delimiter, quote or line break.
-std::string field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
-}  // namespace
 
 std::string format_timeslice_csv(const std::vector<proto::ProfileResults>& slices) {
   std::string out = "Timeslice,Metric,Unit,Stat,Value\r\n";
@@ -31,7 +17,7 @@ std::string format_timeslice_csv(const std::vector<proto::ProfileResults>& slice
     }
     std::sort(metrics.begin(), metrics.end(), [](auto* a, auto* b) { return a->tag() < b->tag(); });
     for (const auto* m : metrics) {
-      const std::string prefix = std::to_string(index) + ',' + field(m->header()) + ',' + field(m->unit()) + ',';
+      const std::string prefix = std::to_string(index) + ',' + csv_field(m->header()) + ',' + csv_field(m->unit()) + ',';
       // Python prints numpy/int values as integers and floats with 2 decimals: a record
       // metric's mean, percentiles and std are floats; its min/max/sum and a scalar's value
       // stay integers for integer metrics.

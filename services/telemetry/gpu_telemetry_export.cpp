@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "endpoint_display.h"
+#include "export/csv_row.h"
 #include "export/number_format.h"
 #include "export/summary_json.h"
 #include "export/text_table.h"
@@ -25,21 +26,6 @@ nlohmann::ordered_json metric_json(const GpuMetricSummary& m) {
   for (size_t i = 0; i < stats::kPercentiles.size(); ++i) j[kPercentileNames[i]] = m.summary.percentiles[i];
   j["std"] = m.summary.std;
   return j;
-}
-
-std::string csv_cell(const std::string& v) {
-  if (v.find_first_of(",\"\r\n") == std::string::npos) return v;
-  std::string out = "\"";
-  for (char c : v) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-void csv_row(std::string& out, const std::vector<std::string>& cells) {
-  for (size_t i = 0; i < cells.size(); ++i) {
-    if (i) out += ',';
-    out += csv_cell(cells[i]);
-  }
-  out += "\r\n";
 }
 
 double percentile(const stats::Summary& s, double q) {
@@ -88,7 +74,7 @@ std::string telemetry_csv_section(const std::vector<GpuSummary>& gpus) {
   if (hostname) header.push_back("Hostname");
   if (ns) header.push_back("Namespace");
   if (pod) header.push_back("Pod Name");
-  csv_row(out, header);
+  exporting::append_csv_row(out, header);
   for (const GpuSummary& gpu : gpus) {
     for (const GpuMetricSummary& m : gpu.metrics) {
       std::vector<std::string> row = {endpoint_display(gpu.id.endpoint_url), std::to_string(gpu.id.index),
@@ -107,7 +93,7 @@ std::string telemetry_csv_section(const std::vector<GpuSummary>& gpus) {
       if (hostname) row.push_back(gpu.id.hostname);
       if (ns) row.push_back(gpu.id.namespace_name);
       if (pod) row.push_back(gpu.id.pod_name);
-      csv_row(out, row);
+      exporting::append_csv_row(out, row);
     }
   }
   return out;

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "export/csv_row.h"
 #include "export/number_format.h"
 #include "export/summary_json.h"
 #include "server_metrics.h"
@@ -15,21 +16,6 @@ namespace pm = prometheus;
 bool is_info(const ServerSeries& s) {
   return s.type == pm::MetricType::kGauge && s.family.size() > 5 &&
          s.family.compare(s.family.size() - 5, 5, "_info") == 0;
-}
-
-std::string csv_cell(const std::string& v) {
-  if (v.find_first_of(",\"\r\n") == std::string::npos) return v;
-  std::string out = "\"";
-  for (char c : v) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-void csv_row(std::string& out, const std::vector<std::string>& cells) {
-  for (size_t i = 0; i < cells.size(); ++i) {
-    if (i) out += ',';
-    out += csv_cell(cells[i]);
-  }
-  out += "\r\n";
 }
 
 std::string number(const nlohmann::ordered_json& stats, const std::string& key) {
@@ -144,7 +130,7 @@ std::string ServerMetrics::export_csv(const ExportHeader& header, int64_t start_
     head.insert(head.end(), label_names.begin(), label_names.end());
     head.push_back("Description");
     if (type == pm::MetricType::kHistogram) head.push_back("buckets");
-    csv_row(out, head);
+    exporting::append_csv_row(out, head);
     for (const ServerSeries* s : rows) {
       nlohmann::ordered_json buckets;
       const nlohmann::ordered_json stats = series_stats(*s, start_ns, end_ns, &buckets);
@@ -165,7 +151,7 @@ std::string ServerMetrics::export_csv(const ExportHeader& header, int64_t start_
         }
         row.push_back(cell);
       }
-      csv_row(out, row);
+      exporting::append_csv_row(out, row);
     }
   }
   bool info_header = false;
@@ -173,12 +159,12 @@ std::string ServerMetrics::export_csv(const ExportHeader& header, int64_t start_
     if (!is_info(s)) continue;
     if (!info_header) {
       out += "\r\n";
-      csv_row(out, {"Endpoint", "Metric", "Key", "Value", "Description"});
+      exporting::append_csv_row(out, {"Endpoint", "Metric", "Key", "Value", "Description"});
       info_header = true;
     }
     const auto fam = families_.find(s.family);
     for (const auto& [k, v] : s.labels)
-      csv_row(out, {s.endpoint_url, s.family, k, v, fam != families_.end() ? fam->second.help : ""});
+      exporting::append_csv_row(out, {s.endpoint_url, s.family, k, v, fam != families_.end() ? fam->second.help : ""});
   }
   return out;
 }

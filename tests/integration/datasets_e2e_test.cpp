@@ -21,17 +21,11 @@ const std::string kData = std::string(AIPERF_TEST_DATA) + "/datasets/";
 using Run = aiperf::test::ProfileRun;
 
 Run profile(const std::string& tmp, const std::string& name, std::vector<std::string> args) {
-  std::vector<std::string> full{"--tokenizer", "gpt2", "--ui-type", "none", "--model", "m"};
-  full.insert(full.end(), args.begin(), args.end());
-  return aiperf::test::run_profile(tmp + "/" + name, full, tmp, name, 120);
+  return aiperf::test::run_named(tmp, name, args);
 }
 
 // The bodies the mock received, in arrival order.
-std::vector<json> requests(const std::string& file) {
-  std::vector<json> out;
-  for (const auto& l : read_lines(file)) out.push_back(json::parse(l)["body"]);
-  return out;
-}
+std::vector<json> requests(const std::string& file) { return aiperf::test::recorded_bodies(file); }
 
 }  // namespace
 

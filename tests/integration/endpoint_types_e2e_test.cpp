@@ -15,40 +15,12 @@ using nlohmann::json;
 
 namespace {
 
-struct Recorded {
-  std::string path;
-  json body;
-};
+using Run = aiperf::test::CapturedRun;
+using aiperf::test::check_clean;
 
-struct Run : aiperf::test::ProfileRun {
-  std::vector<Recorded> requests;
-};
-
-// Runs aiperf against a fresh mock that records every request; `mock_args` come first.
+// Runs aiperf against a fresh mock, started with `mock_args`, that records every request.
 Run profile(std::vector<std::string> args, std::vector<std::string> mock_args = {"--fast"}) {
-  const std::string tmp = aiperf::test::make_temp_dir();
-  const std::string rec = tmp + "/requests.jsonl";
-  mock_args.insert(mock_args.end(), {"--record-requests", rec});
-  MockServer mock(mock_args, tmp);
-  std::vector<std::string> full{"--tokenizer", "gpt2", "--ui-type", "none", "--url", mock.url(), "--concurrency", "1",
-                                "--random-seed", "5"};
-  full.insert(full.end(), args.begin(), args.end());
-  Run run{aiperf::test::run_profile(tmp + "/artifacts", full, tmp, "aiperf", 120), {}};
-  for (const auto& l : read_lines(rec)) {
-    json j = json::parse(l);
-    run.requests.push_back({j["path"].get<std::string>(), j["body"]});
-  }
-  return run;
-}
-
-void check_clean(const Run& run, size_t requests) {
-  INFO(run.out << run.err);
-  REQUIRE(run.exit_code == 0);
-  CHECK(run.requests.size() == requests);
-  const auto records = run.records();
-  CHECK(records.size() == requests);
-  for (const auto& r : records) CHECK_FALSE(r.contains("error"));
-  CHECK(run.summary()["request_count"]["avg"] == requests);
+  return aiperf::test::run_captured(args, mock_args);
 }
 
 }  // namespace

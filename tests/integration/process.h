@@ -72,4 +72,29 @@ class MockServer {
   int port_ = 0;
 };
 
+// One request the mock received (--record-requests).
+struct RecordedRequest {
+  std::string path;
+  nlohmann::json body;
+};
+
+// A profile run plus every request the mock received, in arrival order.
+struct CapturedRun : ProfileRun {
+  std::vector<RecordedRequest> requests;
+};
+
+// Runs aiperf (gpt2 tokenizer, no UI, concurrency 1, seed 5, then `args`) against a fresh mock
+// started with `mock_args` that records every request.
+CapturedRun run_captured(const std::vector<std::string>& args, std::vector<std::string> mock_args = {"--fast"});
+
+// Exit 0, `requests` requests received and recorded, no error record, request_count matches.
+void check_clean(const CapturedRun& run, size_t requests);
+
+// Runs aiperf (gpt2 tokenizer, no UI, model "m", then `args`) with artifacts in <tmp>/<name>
+// and its output captured as <tmp>/<name>.out/.err.
+ProfileRun run_named(const std::string& tmp, const std::string& name, const std::vector<std::string>& args);
+
+// The bodies of the requests in a --record-requests file, in arrival order.
+std::vector<nlohmann::json> recorded_bodies(const std::string& file);
+
 }  // namespace aiperf::test
