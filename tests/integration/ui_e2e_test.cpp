@@ -89,6 +89,20 @@ long profiling_count(const std::string& screen, int total) {
   return std::regex_search(screen, m, re) ? std::stol(m[1]) : -1;
 }
 
+// Waits (60 s at most) until the "Profiling: N/40" count on screen passes `first`; returns the
+// last count seen (-1 when absent) and leaves the last capture in `screen`.
+long wait_for_progress_past(Tmux& tmux, long first, std::string& screen) {
+  long later = -1;
+  wait_until(
+      [&] {
+        screen = tmux.capture();
+        later = profiling_count(screen, 40);
+        return later > first;
+      },
+      60);
+  return later;
+}
+
 int count_lines_with(const std::string& screen, const std::string& needle) {
   int n = 0;
   std::stringstream in(screen);
@@ -112,14 +126,8 @@ TEST_CASE("simple UI redraws one progress line in place until the report", "[e2e
   long first = -1;
   REQUIRE(wait_until([&] { return (first = profiling_count(tmux.capture(), 40)) >= 0 && first < 40; }, 60));
   std::string screen;
-  long later = -1;
-  REQUIRE(wait_until(
-      [&] {
-        screen = tmux.capture();
-        later = profiling_count(screen, 40);
-        return later > first;
-      },
-      60));
+  const long later = wait_for_progress_past(tmux, first, screen);
+  REQUIRE(later > first);
   INFO(screen);
   CHECK(later > first);
   // Redrawn with \r, not printed line after line.
@@ -153,14 +161,8 @@ TEST_CASE("dashboard draws on the alternate screen, updates, and leaves the repo
   CHECK(screen.find("NVIDIA AIPerf | Dashboard") != std::string::npos);
   CHECK(screen.find("Workers (2 registered, 2 healthy") != std::string::npos);
   CHECK(tmux.display("#{cursor_flag}") == "0");  // hidden while drawing
-  long later = -1;
-  REQUIRE(wait_until(
-      [&] {
-        screen = tmux.capture();
-        later = profiling_count(screen, 40);
-        return later > first;
-      },
-      60));
+  const long later = wait_for_progress_past(tmux, first, screen);
+  REQUIRE(later > first);
   // Live metrics arrive about once a second once records do.
   REQUIRE(wait_until([&] { return (screen = tmux.capture()).find("Time to First Token (ms)") != std::string::npos; }, 60));
 
