@@ -5,6 +5,7 @@
 
 #include "bus/socket.h"
 #include "log/log.h"
+#include "time/send_lead.h"
 
 namespace aiperf::timing {
 namespace {
@@ -13,10 +14,6 @@ constexpr int64_t kCancelDrainNs = 10 * kSecond;  // AIPERF_TIMING_CANCEL_DRAIN_
 constexpr int64_t kProgressIntervalNs = kSecond;
 constexpr int64_t kRateRampStepNs = 100'000'000;  // AIPERF_TIMING_RATE_RAMP_UPDATE_INTERVAL
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-// Scheduled credits leave this early and carry their intended send time; the worker waits
-// for that instant on its own precise timer, so the ZeroMQ hop and payload building are
-// not part of the schedule lag.
-constexpr int64_t kSendLeadNs = 2'000'000;
 
 Sampling parse_sampling(const std::string& s) {
   if (s == "sequential") return Sampling::kSequential;

@@ -13,12 +13,15 @@
 #include "log/log.h"
 #include "raw_record.pb.h"
 #include "time/clock.h"
+#include "time/send_lead.h"
 #include "trace_copy.h"
 #include "util/uuid.h"
+#include "util/version.h"
 
 namespace aiperf::worker {
 namespace {
-constexpr const char* kUserAgent = "aiperf-cpp/0.1.0";
+const std::string kUserAgent = std::string("aiperf-cpp/") + util::kVersion;
+constexpr int64_t kConversationTimeoutNs = 90'000'000'000;  // AIPERF_SERVICE_COMMS_REQUEST_TIMEOUT
 
 void copy_error(const http::Error& from, proto::ErrorDetails* to) {
   if (from.code) to->set_code(*from.code);
@@ -111,14 +114,45 @@ void WorkerService::handle_credit(proto::Credit credit, int64_t received_perf_ns
     dispatch(std::move(job));
     return;
   }
-  auto& waiting = awaiting_conversation_[credit.conversation_id()];
-  if (waiting.empty()) {
+  const std::string id = credit.conversation_id();
+  auto& waiting = awaiting_conversation_[id];
+  if (waiting.credits.empty()) {
     proto::ConversationRequest req;
     req.set_version(proto::PROTO_VERSION_CURRENT);
-    req.set_conversation_id(credit.conversation_id());
+    req.set_conversation_id(id);
     bus::send_proto(dataset_, req);
+    const int64_t asked = steady_now_ns();
+    waiting.asked_ns = asked;
+    // Every wait has a deadline: a dataset service that never answers costs error records,
+    // not a run that never ends.
+    reactor().call_after(kConversationTimeoutNs, [this, id, asked] {
+      auto it = awaiting_conversation_.find(id);
+      if (it == awaiting_conversation_.end() || it->second.asked_ns != asked) return;  // answered
+      auto node = awaiting_conversation_.extract(it);
+      fail_credits(node.mapped().credits, "NO_RESPONSE",
+                   "the dataset service did not return conversation " + id + " within " +
+                       std::to_string(kConversationTimeoutNs / 1'000'000'000) + " s");
+    });
   }
-  waiting.emplace_back(std::move(credit), received_perf_ns);
+  waiting.credits.emplace_back(std::move(credit), received_perf_ns);
+}
+
+// Each credit still yields exactly one record: an error record.
+void WorkerService::fail_credits(std::vector<std::pair<proto::Credit, int64_t>>& credits, const std::string& type,
+                                 const std::string& message) {
+  AIPERF_LOG(kError) << "conversation fetch failed: " << message;
+  for (auto& [credit, received] : credits) {
+    InFlight job;
+    job.credit = std::move(credit);
+    job.received_perf_ns = received;
+    const uint64_t key = next_key_++;
+    in_flight_.emplace(key, std::move(job));
+    http::Result failed;
+    failed.start_perf_ns = failed.end_perf_ns = steady_now_ns();
+    failed.start_wall_ns = wall_now_ns();
+    failed.error = http::Error{std::nullopt, type, message};
+    finish(key, std::move(failed));
+  }
 }
 
 void WorkerService::on_dataset_socket() {
@@ -130,25 +164,12 @@ void WorkerService::on_dataset_socket() {
     auto waiting = awaiting_conversation_.extract(id);
     if (waiting.empty()) continue;
     if (resp.has_error()) {
-      // The credit still yields exactly one record: an error record.
-      AIPERF_LOG(kError) << "conversation fetch failed: " << resp.error().message();
-      for (auto& [credit, received] : waiting.mapped()) {
-        InFlight job;
-        job.credit = std::move(credit);
-        job.received_perf_ns = received;
-        const uint64_t key = next_key_++;
-        in_flight_.emplace(key, std::move(job));
-        http::Result failed;
-        failed.start_perf_ns = failed.end_perf_ns = steady_now_ns();
-        failed.start_wall_ns = wall_now_ns();
-        failed.error = http::Error{std::nullopt, resp.error().type(), resp.error().message()};
-        finish(key, std::move(failed));
-      }
+      fail_credits(waiting.mapped().credits, resp.error().type(), resp.error().message());
       continue;
     }
     auto& slot = conversations_[id];
     slot = std::make_unique<proto::Conversation>(std::move(*resp.mutable_conversation()));
-    for (auto& [credit, received] : waiting.mapped()) {
+    for (auto& [credit, received] : waiting.mapped().credits) {
       InFlight job;
       job.credit = std::move(credit);
       job.received_perf_ns = received;
@@ -206,7 +227,14 @@ void WorkerService::dispatch(InFlight job) {
 void WorkerService::start_on_io(uint64_t key, const proto::Credit& credit, http::Request req,
                                 http::SendOptions sopts) {
   credit_to_key_[credit.id()] = key;
-  const int64_t wait_ns = credit.intended_send_wall_ns() > 0 ? credit.intended_send_wall_ns() - wall_now_ns() : 0;
+  const int64_t now_wall = wall_now_ns();
+  const int64_t wait_ns = send_wait_ns(credit.intended_send_wall_ns(), now_wall);
+  if (wait_ns == kMaxSendWaitNs && !warned_clock_ && credit.intended_send_wall_ns() - now_wall > kMaxSendWaitNs) {
+    warned_clock_ = true;  // once: every later credit would say the same
+    AIPERF_LOG(kWarning) << "credit intended " << (credit.intended_send_wall_ns() - now_wall) / 1'000'000
+                         << " ms in the future: this host's wall clock disagrees with the timing service's "
+                            "(clock step or unsynchronised host); sending without waiting for it";
+  }
   if (wait_ns <= 0) return send_on_io(key, credit, std::move(req), std::move(sopts));
   auto timer = std::make_shared<boost::asio::steady_timer>(io_, std::chrono::nanoseconds(wait_ns));
   send_timers_[key] = timer;

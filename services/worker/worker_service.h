@@ -62,6 +62,8 @@ class WorkerService final : public service::Service {
   void notify_reactor();
   void finish(uint64_t key, http::Result&& result);
   void remember_turn(const InFlight& job, const proto::RawRecord& rec);
+  void fail_credits(std::vector<std::pair<proto::Credit, int64_t>>& credits, const std::string& type,
+                    const std::string& message);
   void return_credit(const proto::Credit& credit, bool cancelled, const std::string& error);
 
   std::optional<config::RunConfig> config_;
@@ -73,7 +75,12 @@ class WorkerService final : public service::Service {
   zmq::socket_t raw_;
 
   std::unordered_map<std::string, std::unique_ptr<proto::Conversation>> conversations_;
-  std::unordered_map<std::string, std::vector<std::pair<proto::Credit, int64_t>>> awaiting_conversation_;
+  // Credits whose conversation was asked of the dataset service, with when it was asked.
+  struct AwaitingConversation {
+    std::vector<std::pair<proto::Credit, int64_t>> credits;  // credit, received (steady ns)
+    int64_t asked_ns = 0;
+  };
+  std::unordered_map<std::string, AwaitingConversation> awaiting_conversation_;
   std::unordered_map<uint64_t, InFlight> in_flight_;  // key: local request sequence
   // Multi-turn sessions: earlier user turns and the assistant's answers, keyed by
   // x_correlation_id, resent with every later turn (AIPerf §3.13); dropped after the last turn.
@@ -91,6 +98,7 @@ class WorkerService final : public service::Service {
   // it as cancelled without sending.
   std::unordered_map<uint64_t, std::shared_ptr<boost::asio::steady_timer>> send_timers_;
   bool send_first_token_ = false;  // prefill concurrency configured: report first chunks
+  bool warned_clock_ = false;      // io thread: the clock-disagreement warning was logged
   std::thread io_thread_;
 
   // io thread -> reactor thread

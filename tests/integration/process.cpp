@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <random>
 #include <regex>
@@ -137,7 +138,19 @@ ProfileRun run_profile(const std::string& dir, const std::vector<std::string>& a
   full.insert(full.end(), args.begin(), args.end());
   Process p(std::string(AIPERF_BIN_DIR) + "/aiperf", full, log_dir, name);
   const auto rc = p.wait(timeout_s);
-  if (!rc) throw std::runtime_error("aiperf profile did not finish within the deadline:\n" + p.err());
+  if (!rc) {
+    // A hang must explain itself: the process tree (which service is stuck) and the run log.
+    std::string tree;
+    if (FILE* ps = ::popen(("ps -o pid,stat,etime,args --ppid " + std::to_string(p.pid()) + " 2>&1").c_str(), "r")) {
+      char buf[512];
+      while (::fgets(buf, sizeof buf, ps)) tree += buf;
+      ::pclose(ps);
+    }
+    std::string log = read_file(dir + "/logs/aiperf.log");
+    if (log.size() > 6000) log = "..." + log.substr(log.size() - 6000);
+    throw std::runtime_error("aiperf profile did not finish within " + std::to_string(timeout_s) + " s\nchildren:\n" +
+                             tree + "stdout:\n" + p.out() + "\nstderr:\n" + p.err() + "\nlogs/aiperf.log:\n" + log);
+  }
   return ProfileRun{*rc, p.out(), p.err(), dir};
 }
 
