@@ -21,13 +21,13 @@ struct Scraper::Impl {
   }
 
   // One GET; `then` runs after the sink saw the result.
-  void fetch(size_t i, std::function<void()> then) {
+  void fetch(size_t i, double timeout, std::function<void()> then) {
     http::Request req;
     req.method = "GET";
     req.url = targets[i].url;
     req.headers = {{"Accept", "text/plain;version=0.0.4"}};
     http::SendOptions opts;
-    opts.timeout_seconds = timeout_s;
+    opts.timeout_seconds = timeout;
     const int64_t wall = wall_now_ns();
     client->send(std::move(req), std::move(opts), [this, i, wall, then = std::move(then)](http::Result&& r) {
       Scrape s;
@@ -48,7 +48,7 @@ struct Scraper::Impl {
     if (stopping) return;
     if (!in_flight[i]) {
       in_flight[i] = true;
-      fetch(i, [this, i] { in_flight[i] = false; });
+      fetch(i, timeout_s, [this, i] { in_flight[i] = false; });
     }
     timers[i]->expires_after(std::chrono::nanoseconds(targets[i].period_ns));
     timers[i]->async_wait([this, i](const boost::system::error_code& ec) {
@@ -82,13 +82,13 @@ void Scraper::start() {
   impl->thread = std::thread([impl] { impl->io.run(); });
 }
 
-void Scraper::scrape_all_now(std::function<void()> done) {
+void Scraper::scrape_now(std::vector<size_t> targets, double timeout_s, std::function<void()> done) {
   Impl* impl = impl_.get();
-  asio::post(impl->io, [impl, done = std::move(done)] {
-    if (impl->targets.empty() || impl->stopping) return done();
-    auto remaining = std::make_shared<size_t>(impl->targets.size());
-    for (size_t i = 0; i < impl->targets.size(); ++i)
-      impl->fetch(i, [remaining, done] {
+  asio::post(impl->io, [impl, targets = std::move(targets), timeout_s, done = std::move(done)] {
+    if (targets.empty() || impl->stopping) return done();
+    auto remaining = std::make_shared<size_t>(targets.size());
+    for (size_t i : targets)
+      impl->fetch(i, timeout_s, [remaining, done] {
         if (--*remaining == 0) done();
       });
   });

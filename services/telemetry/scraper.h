@@ -37,9 +37,9 @@ class Scraper {
 
   // Starts the thread; every target is scraped at once, then every period.
   void start();
-  // Scrapes every target once more now (in flight or not); `done` runs on the scraper thread
-  // after the last of them completed (each within the timeout).
-  void scrape_all_now(std::function<void()> done);
+  // Scrapes the given targets once more now (in flight or not), each within `timeout_s`;
+  // `done` runs on the scraper thread after the last of them completed.
+  void scrape_now(std::vector<size_t> targets, double timeout_s, std::function<void()> done);
   // Cancels the timers and joins the thread. Idempotent.
   void stop();
 

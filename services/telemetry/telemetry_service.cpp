@@ -3,6 +3,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "export/summary_json.h"
@@ -14,6 +15,8 @@ namespace aiperf::telemetry {
 namespace {
 
 using util::kVersion;
+// The final scrape's deadline: duration runs end within duration + grace + 1 s (issue #5).
+constexpr double kFinalScrapeTimeoutS = 0.5;
 
 int64_t seconds_to_ns(double s) { return static_cast<int64_t>(s * 1e9); }
 
@@ -91,13 +94,21 @@ void TelemetryService::on_bus(std::string_view, const proto::BusMessage& msg) {
   if (!msg.has_profile_results() || results_) return;
   results_ = msg.profile_results();
   if (!scraper_) return finish();
-  // The final scrape catches what the last requests did; its deadline is the scrape timeout.
+  // The final scrape catches what the last requests did. It asks only endpoints that have
+  // answered, with a short deadline: the run's end must not wait on a stalled exporter.
+  std::vector<size_t> reachable;
+  {
+    std::lock_guard lock(mutex_);
+    for (size_t i = 0; i < targets_.size(); ++i)
+      if (targets_[i].ok) reachable.push_back(i);
+  }
+  const double timeout_s = std::min(config_.telemetry.scrape_timeout_s, kFinalScrapeTimeoutS);
   const int fd = final_fd_;
-  scraper_->scrape_all_now([fd] {
+  scraper_->scrape_now(std::move(reachable), timeout_s, [fd] {
     const uint64_t one = 1;
     (void)!::write(fd, &one, sizeof one);
   });
-  reactor().call_after(seconds_to_ns(config_.telemetry.scrape_timeout_s + 1), [this] { finish(); });
+  reactor().call_after(seconds_to_ns(timeout_s + 0.1), [this] { finish(); });
 }
 
 void TelemetryService::finish() {
