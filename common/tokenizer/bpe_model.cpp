@@ -12,6 +12,9 @@ namespace {
 // Pre-tokens longer than this are rarely repeated, so they are not cached (HF uses 256 too).
 constexpr size_t kMaxCachedPieceBytes = 256;
 
+// SentencePiece's whitespace stand-in U+2581, which Metaspace/Replace normalizers write.
+constexpr std::string_view kMetaspace = "\xE2\x96\x81";
+
 std::pair<std::string, std::string> parse_merge(const nlohmann::json& m) {
   if (m.is_string()) {
     const auto& s = m.get_ref<const std::string&>();
@@ -55,8 +58,12 @@ BpeModel::BpeModel(const nlohmann::json& model, bool byte_input) : byte_input_(b
   const auto& merges = model.at("merges");
   merges_.reserve(merges.size());
   int32_t rank = 0;
+  bool merge_crosses_metaspace = false;
   for (const auto& m : merges) {
     auto [a, b] = parse_merge(m);
+    // The first merge to join across a word boundary in front of "▁" has the boundary exactly
+    // between its two parts, so checking the parts suffices.
+    if (b.starts_with(kMetaspace) && !a.ends_with(kMetaspace)) merge_crosses_metaspace = true;
     auto ia = vocab_.find(a), ib = vocab_.find(b), im = vocab_.find(a + b);
     if (ia == vocab_.end() || ib == vocab_.end() || im == vocab_.end()) {
       throw TokenizerError("merge '" + a + " " + b + "' uses a token missing from the vocab");
@@ -70,6 +77,9 @@ BpeModel::BpeModel(const nlohmann::json& model, bool byte_input) : byte_input_(b
     unk_id_ = it->second;
   }
   build_byte_tables();
+  // "▁" must be a vocab character: otherwise it would fall back to bytes or fuse with unks.
+  split_at_metaspace_ = !byte_input_ && !ignore_merges_ && !merge_crosses_metaspace &&
+                        char_ids_.contains(U'\u2581');
 }
 
 std::unique_ptr<BpeModel> BpeModel::from_byte_ranks(const std::vector<std::string>& ranks) {
@@ -160,11 +170,27 @@ void BpeModel::tokenize(std::string_view piece, std::vector<TokenId>& out) const
       return;
     }
   }
-  bool cacheable = piece.size() <= kMaxCachedPieceBytes;
-  if (cacheable && cache_.lookup(piece, out)) return;
+  if (!split_at_metaspace_) {
+    tokenize_word(piece, out);
+    return;
+  }
+  // Cut in front of every "▁" that follows a character other than "▁" (runs of "▁" stay whole).
+  size_t start = 0;
+  for (size_t hit = piece.find(kMetaspace, 1); hit != std::string_view::npos;
+       hit = piece.find(kMetaspace, hit + kMetaspace.size())) {
+    if (hit >= kMetaspace.size() && piece.substr(hit - kMetaspace.size(), kMetaspace.size()) == kMetaspace) continue;
+    tokenize_word(piece.substr(start, hit - start), out);
+    start = hit;
+  }
+  tokenize_word(piece.substr(start), out);
+}
+
+void BpeModel::tokenize_word(std::string_view word, std::vector<TokenId>& out) const {
+  bool cacheable = word.size() <= kMaxCachedPieceBytes;
+  if (cacheable && cache_.lookup(word, out)) return;
   size_t first = out.size();
-  merge_word(piece, out);
-  if (cacheable) cache_.insert(piece, out.data() + first, out.size() - first);
+  merge_word(word, out);
+  if (cacheable) cache_.insert(word, out.data() + first, out.size() - first);
 }
 
 namespace {

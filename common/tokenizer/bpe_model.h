@@ -13,11 +13,12 @@
 
 #include "tokenizer/bpe_cache.h"
 #include "tokenizer/merge_table.h"
+#include "tokenizer/model.h"
 #include "tokenizer/tokenizer.h"
 
 namespace aiperf::tok {
 
-class BpeModel {
+class BpeModel final : public Model {
  public:
   // `model` is tokenizer.json's `model` object. With `byte_input`, tokenize() receives raw
   // bytes and maps each byte to its GPT-2 alphabet character itself (the deferred final step
@@ -30,12 +31,11 @@ class BpeModel {
   static std::unique_ptr<BpeModel> from_byte_ranks(const std::vector<std::string>& ranks);
 
   // Appends the ids of one pre-token to `out`.
-  void tokenize(std::string_view piece, std::vector<TokenId>& out) const;
+  void tokenize(std::string_view piece, std::vector<TokenId>& out) const override;
 
-  std::optional<TokenId> token_to_id(std::string_view token) const;
-  // The vocab string of `id`, or nullptr when the model has no such id.
-  const std::string* id_to_token(TokenId id) const;
-  size_t vocab_size() const { return vocab_.size(); }
+  std::optional<TokenId> token_to_id(std::string_view token) const override;
+  const std::string* id_to_token(TokenId id) const override;
+  size_t vocab_size() const override { return vocab_.size(); }
 
  private:
   BpeModel() = default;
@@ -46,6 +46,8 @@ class BpeModel {
   void merge_word(std::string_view piece, std::vector<TokenId>& out) const;
   // Id of the whole piece when it is a vocab entry (ignore_merges shortcut).
   std::optional<TokenId> whole_piece_id(std::string_view piece) const;
+  // Cached merge_word of one word.
+  void tokenize_word(std::string_view word, std::vector<TokenId>& out) const;
 
   std::unordered_map<std::string, TokenId> vocab_;
   std::vector<std::string> id_to_token_;
@@ -58,6 +60,12 @@ class BpeModel {
   bool byte_fallback_ = false;
   bool fuse_unk_ = false;
   bool ignore_merges_ = false;
+  // SentencePiece-style vocabularies (Llama 2, Mistral) have no pre-tokenizer, so a whole text
+  // reaches the model as one word. When no merge can cross the boundary in front of a "▁" that
+  // follows another character, BPE on the parts between such boundaries gives exactly the ids
+  // of BPE on the whole word (merges are local and each part's merge order is unchanged), and
+  // the short parts hit the cache. Set only when the merges guarantee this.
+  bool split_at_metaspace_ = false;
   std::optional<TokenId> unk_id_;
   BpeCache cache_;
 };

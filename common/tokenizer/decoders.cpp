@@ -158,6 +158,45 @@ class MetaspaceDecoder : public Decoder {
   bool strip_first_;
 };
 
+// Joins WordPiece tokens: a continuation ("##ing") is glued to the previous token, any other
+// token after the first gets a leading space; with cleanup, HF's detokenization fix-ups
+// (" ." -> "." and similar) are applied to every token.
+class WordPieceDecoder : public Decoder {
+ public:
+  WordPieceDecoder(std::string prefix, bool cleanup) : prefix_(std::move(prefix)), cleanup_(cleanup) {}
+  void decode_chain(std::vector<std::string>& tokens) const override {
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      std::string& t = tokens[i];
+      if (i != 0) {
+        if (t.starts_with(prefix_)) {
+          t.erase(0, prefix_.size());
+        } else {
+          t = " " + t;
+        }
+      }
+      if (cleanup_) t = cleanup(t);
+    }
+  }
+
+ private:
+  static void replace_all(std::string& s, std::string_view from, std::string_view to) {
+    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) {
+      s.replace(at, from.size(), to);
+    }
+  }
+  // HF decoders::wordpiece::cleanup, replacement by replacement in its order.
+  static std::string cleanup(std::string s) {
+    static constexpr std::pair<std::string_view, std::string_view> kFixes[] = {
+        {" .", "."},   {" ?", "?"},   {" !", "!"},           {" ,", ","},   {" ' ", "'"},  {" n't", "n't"},
+        {" 'm", "'m"}, {" do not", " don't"}, {" 's", "'s"}, {" 've", "'ve"}, {" 're", "'re"}};
+    for (const auto& [from, to] : kFixes) replace_all(s, from, to);
+    return s;
+  }
+
+  std::string prefix_;
+  bool cleanup_;
+};
+
 class SequenceDecoder : public Decoder {
  public:
   explicit SequenceDecoder(std::vector<DecoderPtr> steps) : steps_(std::move(steps)) {}
@@ -185,6 +224,9 @@ DecoderPtr make_decoder(const nlohmann::json& j) {
     bool strip_first = j.contains("prepend_scheme") ? j["prepend_scheme"].get<std::string>() != "never"
                                                     : j.value("add_prefix_space", true);
     return std::make_unique<MetaspaceDecoder>(j.value("replacement", std::string("\xE2\x96\x81")), strip_first);
+  }
+  if (type == "WordPiece") {
+    return std::make_unique<WordPieceDecoder>(j.value("prefix", std::string("##")), j.value("cleanup", true));
   }
   if (type == "Sequence") {
     std::vector<DecoderPtr> steps;

@@ -8,15 +8,12 @@ namespace aiperf::tok {
 
 HfTokenizer::HfTokenizer(const nlohmann::json& json, const nlohmann::json& config) {
   normalizer_ = make_normalizer(json.value("normalizer", nlohmann::json()));
-  bool bytes_deferred = false;
-  pre_tokenizer_ = make_pre_tokenizer(json.value("pre_tokenizer", nlohmann::json()), bytes_deferred);
-  decoder_ = make_decoder(json.value("decoder", nlohmann::json()));
-
   const auto& model = json.at("model");
-  // HF deserializes an untagged model by its fields; a BPE model always has merges.
-  const std::string type = model.value("type", model.contains("merges") ? "BPE" : "");
-  if (type != "BPE") throw TokenizerError("unsupported model type '" + type + "'");
-  model_ = std::make_unique<BpeModel>(model, bytes_deferred);
+  bool bytes_deferred = false;
+  pre_tokenizer_ =
+      make_pre_tokenizer(json.value("pre_tokenizer", nlohmann::json()), model_type(model) == "BPE", bytes_deferred);
+  decoder_ = make_decoder(json.value("decoder", nlohmann::json()));
+  model_ = make_model(model, bytes_deferred);
 
   load_added_tokens(json.value("added_tokens", nlohmann::json::array()));
   separator_ = find_separator(config);

@@ -1,5 +1,6 @@
-// Tokenizer for HuggingFace tokenizer.json files (BPE models), reproducing the Rust
-// `tokenizers` pipeline: added tokens -> normalizer -> pre-tokenizer -> BPE, and decoders.
+// Tokenizer for HuggingFace tokenizer.json files (BPE, WordPiece and Unigram models),
+// reproducing the Rust `tokenizers` pipeline: added tokens -> normalizer -> pre-tokenizer ->
+// model, and decoders.
 #pragma once
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
@@ -10,8 +11,8 @@
 #include <vector>
 
 #include "tokenizer/added_tokens.h"
-#include "tokenizer/bpe_model.h"
 #include "tokenizer/decoders.h"
+#include "tokenizer/model.h"
 #include "tokenizer/normalizers.h"
 #include "tokenizer/pre_tokenizers.h"
 #include "tokenizer/tokenizer.h"
@@ -44,7 +45,7 @@ class HfTokenizer final : public Tokenizer {
 
   NormalizerPtr normalizer_;
   PreTokenizerPtr pre_tokenizer_;
-  std::unique_ptr<BpeModel> model_;
+  ModelPtr model_;
   DecoderPtr decoder_;
   std::unique_ptr<AddedTokenMatcher> raw_tokens_;         // normalized:false, matched on raw text
   std::unique_ptr<AddedTokenMatcher> normalized_tokens_;  // normalized:true, on normalized text

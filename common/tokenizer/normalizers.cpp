@@ -6,9 +6,12 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "tokenizer/base64.h"
 #include "tokenizer/pattern.h"
+#include "tokenizer/precompiled_charsmap.h"
 #include "tokenizer/tokenizer.h"
 #include "tokenizer/unicode_util.h"
+#include "tokenizer/unicode_v9.h"
 
 namespace aiperf::tok {
 
@@ -38,6 +41,59 @@ class UnicodeNormalizer : public Normalizer {
   int options_;
 };
 
+std::string nfd(const std::string& s) {
+  std::string out = s;
+  UnicodeNormalizer(UTF8PROC_STABLE | UTF8PROC_DECOMPOSE).normalize(out);
+  return out;
+}
+
+// Rewrites every character of s through f(cp, out), which appends its replacement (if any).
+template <class F>
+void map_chars(std::string& s, F&& f) {
+  std::string out;
+  out.reserve(s.size());
+  size_t i = 0;
+  while (i < s.size()) f(uni::next_code_point(s, i), out);
+  s.swap(out);
+}
+
+// Removes combining marks (HF StripAccents; usually after NFD).
+class StripAccents : public Normalizer {
+ public:
+  void normalize(std::string& s) const override {
+    if (is_ascii(s)) return;
+    map_chars(s, [](char32_t cp, std::string& out) {
+      if (!uni::is_mark_v9(cp)) uni::append_utf8(out, cp);
+    });
+  }
+};
+
+// Control characters dropped and unusual whitespace made a space (HF Nmt, SentencePiece's
+// nmt_nfkc cleanup without the NFKC part).
+class Nmt : public Normalizer {
+ public:
+  void normalize(std::string& s) const override {
+    map_chars(s, [](char32_t cp, std::string& out) {
+      if ((cp >= 0x1 && cp <= 0x8) || cp == 0xB || (cp >= 0xE && cp <= 0x1F) || cp == 0x7F || cp == 0x8F ||
+          cp == 0x9F) {
+        return;
+      }
+      bool space = cp == 0x9 || cp == 0xA || cp == 0xC || cp == 0xD || cp == 0x1680 || (cp >= 0x200B && cp <= 0x200F) ||
+                   cp == 0x2028 || cp == 0x2029 || cp == 0x2581 || cp == 0xFEFF || cp == 0xFFFD;
+      uni::append_utf8(out, space ? U' ' : cp);
+    });
+  }
+};
+
+class Precompiled : public Normalizer {
+ public:
+  explicit Precompiled(std::string_view blob) : map_(blob) {}
+  void normalize(std::string& s) const override { map_.normalize(s); }
+
+ private:
+  PrecompiledCharsmap map_;
+};
+
 // Rust char::to_lowercase per character; U+0130 is the one code point whose full lowercase
 // mapping is two characters.
 class Lowercase : public Normalizer {
@@ -56,6 +112,56 @@ class Lowercase : public Normalizer {
     }
     s.swap(out);
   }
+};
+
+// BERT's basic cleanup (HF BertNormalizer), in HF's order: drop NUL, U+FFFD and other
+// control/format/unassigned characters while turning whitespace into spaces; surround CJK
+// ideographs with spaces; strip accents (NFD, then drop nonspacing marks); lowercase.
+class BertNormalizer : public Normalizer {
+ public:
+  BertNormalizer(bool clean_text, bool chinese_chars, bool strip_accents, bool lowercase)
+      : clean_text_(clean_text), chinese_chars_(chinese_chars), strip_accents_(strip_accents), lowercase_(lowercase) {}
+
+  void normalize(std::string& s) const override {
+    if (clean_text_ || chinese_chars_) {
+      map_chars(s, [this](char32_t cp, std::string& out) {
+        if (clean_text_) {
+          // HF filters before it maps, so VT, FF and NEL (controls that are also whitespace)
+          // are dropped, not turned into spaces.
+          bool tab_or_newline = cp == '\t' || cp == '\n' || cp == '\r';
+          if (cp == 0 || cp == 0xFFFD || (!tab_or_newline && uni::is_other_v9(cp))) return;
+          if (tab_or_newline || uni::is_whitespace(cp)) {
+            out.push_back(' ');
+            return;
+          }
+        }
+        if (chinese_chars_ && is_cjk_ideograph(cp)) {
+          out.push_back(' ');
+          uni::append_utf8(out, cp);
+          out.push_back(' ');
+          return;
+        }
+        uni::append_utf8(out, cp);
+      });
+    }
+    if (strip_accents_ && !is_ascii(s)) {
+      s = nfd(s);
+      map_chars(s, [](char32_t cp, std::string& out) {
+        if (!uni::is_nonspacing_mark_v9(cp)) uni::append_utf8(out, cp);
+      });
+    }
+    if (lowercase_) Lowercase().normalize(s);
+  }
+
+ private:
+  // The CJK Unified Ideograph blocks BERT splits character by character.
+  static bool is_cjk_ideograph(char32_t cp) {
+    return (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0x20000 && cp <= 0x2A6DF) ||
+           (cp >= 0x2A700 && cp <= 0x2B73F) || (cp >= 0x2B740 && cp <= 0x2B81F) || (cp >= 0x2B920 && cp <= 0x2CEAF) ||
+           (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0x2F800 && cp <= 0x2FA1F);
+  }
+
+  bool clean_text_, chinese_chars_, strip_accents_, lowercase_;
 };
 
 class Prepend : public Normalizer {
@@ -136,6 +242,23 @@ NormalizerPtr make_normalizer(const nlohmann::json& j) {
     return std::make_unique<Replace>(j.at("pattern"), j.at("content").get<std::string>());
   }
   if (type == "Strip") return std::make_unique<Strip>(j.value("strip_left", true), j.value("strip_right", true));
+  if (type == "StripAccents") return std::make_unique<StripAccents>();
+  if (type == "Nmt") return std::make_unique<Nmt>();
+  if (type == "BertNormalizer") {
+    bool lowercase = j.value("lowercase", true);
+    // strip_accents null (the usual value) follows lowercase.
+    bool strip = j.contains("strip_accents") && j["strip_accents"].is_boolean() ? j["strip_accents"].get<bool>()
+                                                                                  : lowercase;
+    return std::make_unique<BertNormalizer>(j.value("clean_text", true), j.value("handle_chinese_chars", true), strip,
+                                            lowercase);
+  }
+  if (type == "Precompiled") {
+    std::string blob;
+    if (!base64_decode(j.at("precompiled_charsmap").get<std::string>(), blob)) {
+      throw TokenizerError("Precompiled precompiled_charsmap is not valid base64");
+    }
+    return std::make_unique<Precompiled>(blob);
+  }
   if (type == "Sequence") {
     std::vector<NormalizerPtr> steps;
     for (const auto& sub : j.at("normalizers")) {

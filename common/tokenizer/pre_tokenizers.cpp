@@ -218,6 +218,13 @@ PreTokenizerPtr build(const nlohmann::json& j, bool defer_bytes) {
     return std::make_unique<CharSplit>(&uni::is_punctuation, parse_behavior(j.value("behavior", "Isolated")));
   }
   if (type == "WhitespaceSplit") return std::make_unique<CharSplit>(&uni::is_whitespace, SplitBehavior::Removed);
+  if (type == "BertPreTokenizer") {
+    // Whitespace separates words (and is dropped); every punctuation character is a word.
+    std::vector<PreTokenizerPtr> steps;
+    steps.push_back(std::make_unique<CharSplit>(&uni::is_whitespace, SplitBehavior::Removed));
+    steps.push_back(std::make_unique<CharSplit>(&uni::is_punctuation, SplitBehavior::Isolated));
+    return std::make_unique<SequencePreTokenizer>(std::move(steps));
+  }
   if (type == "Whitespace") {
     // HF: split on \w+|[^\w\s]+ keeping only the matches (Removed + invert).
     return std::make_unique<Split>(nlohmann::json{{"Regex", R"(\w+|[^\w\s]+)"}}, SplitBehavior::Removed, true);
@@ -243,10 +250,10 @@ bool ends_with_byte_level(const nlohmann::json& j) {
 
 }  // namespace
 
-PreTokenizerPtr make_pre_tokenizer(const nlohmann::json& j, bool& bytes_deferred) {
+PreTokenizerPtr make_pre_tokenizer(const nlohmann::json& j, bool may_defer_bytes, bool& bytes_deferred) {
   bytes_deferred = false;
   if (j.is_null()) return nullptr;
-  bytes_deferred = ends_with_byte_level(j);
+  bytes_deferred = may_defer_bytes && ends_with_byte_level(j);
   return build(j, bytes_deferred);
 }
 

@@ -18,9 +18,10 @@ class PreTokenizer {
 using PreTokenizerPtr = std::unique_ptr<PreTokenizer>;
 
 // Builds the pre-tokenizer described by a tokenizer.json `pre_tokenizer` value; null ->
-// nullptr. When the chain ends with ByteLevel, that final byte-to-alphabet mapping is left out
-// and `bytes_deferred` is set: the BPE model then maps raw bytes itself, which saves a copy
-// of every piece. Throws TokenizerError naming the type for unsupported components.
-PreTokenizerPtr make_pre_tokenizer(const nlohmann::json& j, bool& bytes_deferred);
+// nullptr. When `may_defer_bytes` (the model is BPE) and the chain ends with ByteLevel, that
+// final byte-to-alphabet mapping is left out and `bytes_deferred` is set: the BPE model then
+// maps raw bytes itself, which saves a copy of every piece. Throws TokenizerError naming the
+// type for unsupported components.
+PreTokenizerPtr make_pre_tokenizer(const nlohmann::json& j, bool may_defer_bytes, bool& bytes_deferred);
 
 }  // namespace aiperf::tok

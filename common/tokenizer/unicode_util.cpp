@@ -2,6 +2,8 @@
 
 #include <utf8proc.h>
 
+#include "tokenizer/unicode_v9.h"
+
 namespace aiperf::tok::uni {
 
 char32_t next_code_point(std::string_view s, size_t& i) {
@@ -130,8 +132,7 @@ bool is_punctuation(char32_t cp) {
     return (cp >= 0x21 && cp <= 0x2F) || (cp >= 0x3A && cp <= 0x40) || (cp >= 0x5B && cp <= 0x60) ||
            (cp >= 0x7B && cp <= 0x7E);
   }
-  auto c = utf8proc_category(static_cast<utf8proc_int32_t>(cp));
-  return c >= UTF8PROC_CATEGORY_PC && c <= UTF8PROC_CATEGORY_PO;
+  return is_punctuation_v9(cp);
 }
 
 namespace {

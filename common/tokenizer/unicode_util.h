@@ -27,7 +27,7 @@ std::string from_utf8_lossy(std::string_view bytes);
 bool is_whitespace(char32_t cp);
 bool is_numeric(char32_t cp);       // Nd | Nl | No
 bool is_alphanumeric(char32_t cp);  // L* | Nd | Nl | No
-bool is_punctuation(char32_t cp);   // P* or ASCII punctuation (HF `is_punc`)
+bool is_punctuation(char32_t cp);   // ASCII punctuation or P* as of Unicode 9 (HF `is_punc`)
 
 // GPT-2 bytes_to_unicode: byte -> code point of its printable stand-in.
 const std::array<char32_t, 256>& byte_to_char();

@@ -33,11 +33,15 @@ open(sys.argv[2] + "/mixed.txt", "w", encoding="utf-8").write(fill(mixed))
 PY
 
 texts=(english="$work/english.txt" mixed="$work/mixed.txt")
-for t in qwen3 gpt2 mistral cl100k-hf; do
-  echo "== $t: HF tokenizers (Rust) 0.23.2"
-  node "$here/bench_rust.mjs" "$tokdata/$t/tokenizer.json" "${texts[@]}"
-  echo "== $t: aiperf"
-  "$bench" --text "${texts[0]}" --text "${texts[1]}" "$tokdata/$t" | tail -n +2
+# The WordPiece (BERT-style) and Unigram (T5-style) files are the small test models.
+models="$here/../../common/tokenizer/data"
+for t in qwen3 gpt2 mistral cl100k-hf "$models/wordpiece-8k" "$models/unigram-8k"; do
+  dir=$t
+  [[ -d "$dir" ]] || dir="$tokdata/$t"
+  echo "== $(basename "$t"): HF tokenizers (Rust) 0.23.2"
+  node "$here/bench_rust.mjs" "$dir/tokenizer.json" "${texts[@]}"
+  echo "== $(basename "$t"): aiperf"
+  "$bench" --text "${texts[0]}" --text "${texts[1]}" "$dir" | tail -n +2
 done
 echo "== cl100k_base.tiktoken: aiperf (tiktoken encode_ordinary)"
 "$bench" --text "${texts[0]}" --text "${texts[1]}" "$tokdata/tiktoken/cl100k_base.tiktoken" | tail -n +2

@@ -1,7 +1,10 @@
 // Golden files from HF tokenizers 0.23.2, tiktoken 1.0.22 and libsentencepiece 0.1.97 (see
-// tests/data/tokenizer/LICENSES.md): every line must give identical ids (encode) or identical
-// text (decode).
+// tests/data/tokenizer/LICENSES.md and tests/common/tokenizer/data/README.md): every line must
+// give identical ids (encode) or identical text (decode).
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -15,6 +18,7 @@ using aiperf::tok::TokenId;
 namespace {
 
 const std::string kData = std::string(AIPERF_TEST_DATA) + "/tokenizer/";
+const std::string kModelData = std::string(AIPERF_TOKENIZER_MODEL_DATA) + "/";
 
 std::vector<nlohmann::json> read_jsonl(const std::string& path) {
   std::ifstream in(path);
@@ -57,7 +61,46 @@ void check_decode_golden(const std::string& tokenizer_dir, const std::string& go
   CHECK(failed.empty());
 }
 
+// The WordPiece/Unigram goldens hold {"ids", "decoded"} per line of the shared corpus (the
+// texts of golden-qwen3.jsonl): encode must give the ids, decode(ids, skip=true) the text.
+void check_model_golden(const aiperf::tok::Tokenizer& tok, const std::string& golden) {
+  auto texts = read_jsonl(kData + "golden-qwen3.jsonl");
+  auto lines = read_jsonl(kModelData + golden);
+  REQUIRE(lines.size() == texts.size());
+  std::vector<size_t> encode_failed, decode_failed;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    auto expected = lines[i]["ids"].get<std::vector<TokenId>>();
+    if (tok.encode(texts[i]["text"].get<std::string>()) != expected) encode_failed.push_back(i + 1);
+    if (tok.decode(expected, true) != lines[i]["decoded"].get<std::string>()) decode_failed.push_back(i + 1);
+  }
+  INFO(golden << " failing encode lines: " << nlohmann::json(encode_failed).dump()
+              << ", failing decode lines: " << nlohmann::json(decode_failed).dump());
+  CHECK(encode_failed.empty());
+  CHECK(decode_failed.empty());
+}
+
 }  // namespace
+
+TEST_CASE("wordpiece (BERT-cased style) encode and decode match HF on every golden line", "[tokenizer][golden]") {
+  check_model_golden(*aiperf::tok::load_tokenizer(kModelData + "wordpiece-8k"), "golden-wordpiece-8k.jsonl");
+}
+
+TEST_CASE("wordpiece with lowercasing BertNormalizer matches HF on every golden line", "[tokenizer][golden]") {
+  // The same file with lowercase=true (strip_accents null, so accents go too), as make_golden.sh.
+  std::ifstream in(kModelData + "wordpiece-8k/tokenizer.json");
+  auto json = nlohmann::json::parse(in);
+  json["normalizer"]["lowercase"] = true;
+  auto dir = std::filesystem::temp_directory_path() / ("aiperf_tok_uncased_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "tokenizer.json") << json.dump();
+  check_model_golden(*aiperf::tok::load_tokenizer(dir.string()), "golden-wordpiece-8k-uncased.jsonl");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("unigram (T5 style, Precompiled charsmap) encode and decode match HF on every golden line",
+          "[tokenizer][golden]") {
+  check_model_golden(*aiperf::tok::load_tokenizer(kModelData + "unigram-8k"), "golden-unigram-8k.jsonl");
+}
 
 TEST_CASE("gpt2 encode matches HF on every golden line", "[tokenizer][golden]") {
   check_encode_golden(AIPERF_GPT2_DIR, "golden-gpt2.jsonl");
