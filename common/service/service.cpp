@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <stdexcept>
 
 #include "log/log.h"
@@ -24,15 +25,17 @@ Service::Service(Identity identity, bus::Endpoints endpoints)
     : identity_(std::move(identity)), endpoints_(std::move(endpoints)), bus_(endpoints_, identity_.id) {}
 
 int Service::run() {
+  // Subscribed before the probe: once the probe comes back, these subscriptions (sent ahead
+  // of it on the same connection) have passed the proxy too.
+  bus_.subscribe(bus::topic::kCommand);
+  bus_.subscribe(bus::topic::command_for(identity_.id));
+  bus_.subscribe(bus::topic::ack_for(identity_.id));
   try {
     bus_.wait_ready(kProbeTimeout);
   } catch (const std::exception& e) {
     AIPERF_LOG(kError) << e.what();
     return 1;
   }
-  bus_.subscribe(bus::topic::kCommand);
-  bus_.subscribe(bus::topic::command_for(identity_.id));
-  bus_.subscribe(bus::topic::ack_for(identity_.id));
   reactor_.add_socket(bus_.sub_socket(), [this] { on_bus_readable(); });
 
   // Register until acknowledged; give up after the deadline (controller gone or mesh broken).
@@ -86,26 +89,47 @@ void Service::on_bus_readable() {
   }
 }
 
+// Fault injection for end-to-end tests: AIPERF_TEST_DROP_FIRST_COMMANDS=configure,start makes
+// every service ignore the first command of each listed kind, as if the message had been lost.
+bool Service::drop_for_test(const proto::Command& cmd) {
+  static const std::string kinds = [] {
+    const char* v = std::getenv("AIPERF_TEST_DROP_FIRST_COMMANDS");
+    return v ? "," + std::string(v) + "," : std::string();
+  }();
+  if (kinds.empty()) return false;
+  const char* name = cmd.kind() == proto::COMMAND_CONFIGURE ? "configure" : cmd.kind() == proto::COMMAND_START ? "start" : "";
+  if (!*name || kinds.find("," + std::string(name) + ",") == std::string::npos) return false;
+  if (!dropped_for_test_.insert(cmd.kind()).second) return false;
+  AIPERF_LOG(kWarning) << identity_.id << ": ignoring the first " << name << " command (fault injection)";
+  return true;
+}
+
 void Service::handle_command(const proto::Command& cmd) {
+  if (drop_for_test(cmd)) return;
   switch (cmd.kind()) {
     case proto::COMMAND_CONFIGURE: {
+      if (cmd.command_id() == pending_configure_id_) {  // a resend
+        if (configure_result_) respond(cmd.command_id(), configure_result_->first, configure_result_->second);
+        return;  // still deferred: the answer follows when the configuration completes
+      }
       configure_deferred_ = false;
+      configure_result_.reset();
       pending_configure_id_ = cmd.command_id();
       try {
         on_configure(config::run_config_from_json(nlohmann::json::parse(cmd.config_json())));
       } catch (const std::exception& e) {
-        respond(cmd.command_id(), false, e.what());
+        finish_configure(false, e.what());
         return;
       }
-      if (!configure_deferred_) respond(cmd.command_id(), true, "");
+      if (!configure_deferred_) finish_configure(true, "");
       return;
     }
     case proto::COMMAND_START:
-      on_start();
+      if (handled_commands_.insert(cmd.command_id()).second) on_start();
       respond(cmd.command_id(), true, "");
       return;
     case proto::COMMAND_CANCEL:
-      on_cancel();
+      if (handled_commands_.insert(cmd.command_id()).second) on_cancel();
       respond(cmd.command_id(), true, "");
       return;
     case proto::COMMAND_SHUTDOWN:
@@ -116,7 +140,10 @@ void Service::handle_command(const proto::Command& cmd) {
   }
 }
 
-void Service::complete_configure(bool ok, const std::string& error) {
+void Service::complete_configure(bool ok, const std::string& error) { finish_configure(ok, error); }
+
+void Service::finish_configure(bool ok, const std::string& error) {
+  configure_result_.emplace(ok, error);
   respond(pending_configure_id_, ok, error);
 }
 

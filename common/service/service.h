@@ -5,8 +5,10 @@
 // and the process exits non-zero.
 #pragma once
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "bus/bus_client.h"
 #include "bus/endpoints.h"
@@ -55,6 +57,8 @@ class Service {
   void on_bus_readable();
   void handle_command(const proto::Command& cmd);
   void respond(const std::string& command_id, bool ok, const std::string& error);
+  void finish_configure(bool ok, const std::string& error);
+  bool drop_for_test(const proto::Command& cmd);
   void send_register();
 
   Identity identity_;
@@ -64,6 +68,11 @@ class Service {
   bool registered_ = false;
   bool configure_deferred_ = false;
   std::string pending_configure_id_;
+  // The controller resends a command until it is answered (a PUB/SUB message can be missed
+  // while a subscription is still propagating); a resend is answered again, never re-run.
+  std::optional<std::pair<bool, std::string>> configure_result_;  // ok, error
+  std::set<std::string> handled_commands_;                          // start / cancel ids
+  std::set<int> dropped_for_test_;                                  // command kinds
   int exit_code_ = 0;
 };
 

@@ -28,6 +28,7 @@ constexpr int64_t kRegistrationTimeout = 30 * kSecond;    // AIPERF_SERVICE_REGI
 constexpr int64_t kConfigureTimeout = 300 * kSecond;      // AIPERF_SERVICE_PROFILE_CONFIGURE_TIMEOUT
 constexpr int64_t kRemoteWorkerTimeout = 120 * kSecond;
 constexpr int64_t kTelemetryTimeout = 10 * kSecond;       // final scrape after the results
+constexpr int64_t kCommandResendInterval = kSecond;
 
 int g_signal_pipe[2] = {-1, -1};
 void on_signal(int sig) {
@@ -71,7 +72,9 @@ class Controller final : public RunControl {
   void on_bus();
   void on_register(const proto::Register& reg);
   void on_response(const proto::CommandResponse& resp);
+  const std::string& command_id(proto::CommandKind kind);
   void send_command(proto::CommandKind kind, const std::string& target_topic);
+  void resend_unanswered();
   void maybe_start();
   void abort(const std::string& reason);
   void check_children();
@@ -90,7 +93,11 @@ class Controller final : public RunControl {
   std::set<std::string> registered_;
   std::set<std::string> remote_workers_;
   std::set<std::string> configured_;
-  std::map<std::string, std::string> pending_configure_;  // command id -> service id
+  std::set<std::string> started_;           // answered the start command
+  std::set<std::string> cancelled_;         // answered the cancel command (after Ctrl-C)
+  std::map<proto::CommandKind, std::string> command_ids_;
+  std::string config_json_;                 // the configure command's payload, built once
+  int64_t next_resend_ns_ = 0;
   std::string failure_;
   std::optional<proto::ProfileResults> results_;
   proto::TelemetryResults telemetry_;
@@ -175,6 +182,7 @@ void Controller::check_children() {
       return;
     }
   }
+  resend_unanswered();
   const int64_t now = steady_now_ns();
   if (stage_ == Stage::kCollecting && now > stage_deadline_) {
     AIPERF_LOG(kWarning) << "telemetry results did not arrive in time; writing the summary without them";
@@ -292,24 +300,61 @@ void Controller::on_register(const proto::Register& reg) {
       std::includes(registered_.begin(), registered_.end(), expected_.begin(), expected_.end())) {
     set_stage(Stage::kConfiguring);
     stage_deadline_ = steady_now_ns() + kConfigureTimeout;
+    next_resend_ns_ = steady_now_ns() + kCommandResendInterval;
     send_command(proto::COMMAND_CONFIGURE, std::string(bus::topic::kCommand));
   }
+}
+
+// One id per command kind for the whole run: a resend carries the same id, so a service that
+// already acted on it only answers again.
+const std::string& Controller::command_id(proto::CommandKind kind) {
+  std::string& id = command_ids_[kind];
+  if (id.empty()) id = util::uuid4();
+  return id;
 }
 
 void Controller::send_command(proto::CommandKind kind, const std::string& target_topic) {
   proto::BusMessage msg;
   auto* cmd = msg.mutable_command();
   cmd->set_kind(kind);
-  cmd->set_command_id(util::uuid4());
+  cmd->set_command_id(command_id(kind));
   if (kind == proto::COMMAND_CONFIGURE) {
-    cmd->set_config_json(config::to_json(config_).dump());
-    pending_configure_[cmd->command_id()] = target_topic;
+    if (config_json_.empty()) config_json_ = config::to_json(config_).dump();
+    cmd->set_config_json(config_json_);
   }
   bus_.publish(target_topic, msg);
 }
 
+// A service can miss a published command while its subscription is still on the way to the
+// controller (PUB drops what no subscriber has asked for yet). Every second, whoever has not
+// answered configure (or start, once running) gets it again on its own topic.
+void Controller::resend_unanswered() {
+  const int64_t now = steady_now_ns();
+  if (now < next_resend_ns_ || stage_ == Stage::kRegistering || stage_ >= Stage::kCollecting) return;
+  next_resend_ns_ = now + kCommandResendInterval;
+  std::set<std::string> participants = expected_;
+  participants.insert(remote_workers_.begin(), remote_workers_.end());
+  for (const auto& id : participants) {
+    if (!configured_.count(id)) {
+      send_command(proto::COMMAND_CONFIGURE, bus::topic::command_for(id));
+    } else if (stage_ == Stage::kRunning && !started_.count(id)) {
+      send_command(proto::COMMAND_START, bus::topic::command_for(id));
+    } else if (stage_ == Stage::kRunning && signals_ > 0 && !cancelled_.count(id)) {
+      send_command(proto::COMMAND_CANCEL, bus::topic::command_for(id));
+    }
+  }
+}
+
 void Controller::on_response(const proto::CommandResponse& resp) {
-  if (!pending_configure_.count(resp.command_id())) return;
+  if (resp.command_id() == command_ids_[proto::COMMAND_START]) {
+    started_.insert(resp.service_id());
+    return;
+  }
+  if (resp.command_id() == command_ids_[proto::COMMAND_CANCEL]) {
+    cancelled_.insert(resp.service_id());
+    return;
+  }
+  if (resp.command_id() != command_ids_[proto::COMMAND_CONFIGURE] || configured_.count(resp.service_id())) return;
   if (!resp.ok()) {
     abort("configure failed in " + resp.service_id() + ": " + resp.error().message());
     return;
@@ -331,6 +376,7 @@ void Controller::maybe_start() {
   set_stage(Stage::kRunning);
   last_activity_ = steady_now_ns();
   AIPERF_LOG(kInfo) << "all services configured; starting the benchmark";
+  next_resend_ns_ = steady_now_ns() + kCommandResendInterval;
   send_command(proto::COMMAND_START, std::string(bus::topic::kCommand));
 }
 

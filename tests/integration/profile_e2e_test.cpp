@@ -256,3 +256,22 @@ TEST_CASE("duration run against a stalled server ends after the grace period wit
     CHECK(r["metadata"]["was_cancelled"] == true);
   }
 }
+
+TEST_CASE("services that miss the configure and start commands get them again and the run completes", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--fast"}, tmp);
+  // Every service ignores the first configure and the first start it receives, as when a
+  // published command overtakes the subscription that would have delivered it.
+  ::setenv("AIPERF_TEST_DROP_FIRST_COMMANDS", "configure,start", 1);
+  Run run = profile(tmp, {"--model", "m", "--url", mock.url(), "--request-count", "12", "--concurrency", "2",
+                          "--isl", "10", "--osl", "3"});
+  ::unsetenv("AIPERF_TEST_DROP_FIRST_COMMANDS");
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.records().size() == 12);
+  const std::string log = read_file(run.dir + "/logs/aiperf.log");
+  // Six services, each dropped both commands once.
+  size_t dropped = 0;
+  for (size_t pos = 0; (pos = log.find("(fault injection)", pos)) != std::string::npos; ++pos) ++dropped;
+  CHECK(dropped == 12);
+}
