@@ -1,6 +1,7 @@
 #include "service_command.h"
 
 #include <signal.h>
+#include <sys/resource.h>
 
 #include <iostream>
 #include <memory>
@@ -17,7 +18,21 @@
 
 namespace aiperf::cli {
 
+namespace {
+// Sending is latency-critical, turning records into metrics is not: on a shared host the
+// record pipeline yields the CPU to the timing service and the workers. Lowering one's own
+// priority needs no privilege.
+constexpr int kBackgroundNice = 5;
+
+void lower_priority_of_background_services(const std::string& type) {
+  if (type != "record_processor" && type != "records" && type != "telemetry") return;
+  // Linux applies nice per thread; threads created later (ZeroMQ's, the scraper's) inherit it.
+  (void)::setpriority(PRIO_PROCESS, 0, kBackgroundNice);
+}
+}  // namespace
+
 int run_service(const ServiceArgs& args) {
+  lower_priority_of_background_services(args.type);
   log::Level level = log::Level::kInfo;
   if (!log::parse_level(args.log_level, level)) {
     std::cerr << "Error: --log-level: unknown level '" << args.log_level << "'\n";

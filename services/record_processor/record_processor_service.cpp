@@ -131,31 +131,34 @@ void RecordProcessorService::on_configure(const config::RunConfig& config) {
 
 void RecordProcessorService::on_raw_records() {
   zmq::message_t frame;
-  std::vector<proto::MetricRecord> out;
-  // Bounded batch so bus commands are not starved under a flood of records.
-  for (int i = 0; i < 256 && pull_.recv(frame, zmq::recv_flags::dontwait); ++i) {
-    proto::RawRecord raw;
-    if (!bus::parse_proto(frame, raw) || raw.version() != proto::PROTO_VERSION_CURRENT) {
-      AIPERF_LOG(kError) << "dropping malformed raw record";
+  // Bounded so bus commands are not starved under a flood of records.
+  for (int i = 0; i < 64 && pull_.recv(frame, zmq::recv_flags::dontwait); ++i) {
+    proto::RawRecordBatch batch;
+    if (!bus::parse_proto(frame, batch) || batch.version() != proto::PROTO_VERSION_CURRENT) {
+      AIPERF_LOG(kError) << "dropping a malformed raw record batch";
       continue;
     }
     if (!config_) {
-      AIPERF_LOG(kError) << "raw record before configure";
+      AIPERF_LOG(kError) << "raw records before configure";
       continue;
     }
-    proto::MetricRecord rec = process_record(raw, *endpoint_, *tokenizer_, context_,
-                                             config_->endpoint.use_server_token_count, identity().id);
-    if (config_->output.export_http_trace && rec.metadata().phase() == proto::PHASE_PROFILING) {
-      rec.set_trace_data_json(format_trace_data(raw));
+    proto::MetricRecordBatch out;
+    out.set_version(proto::PROTO_VERSION_CURRENT);
+    for (const proto::RawRecord& raw : batch.records()) {
+      proto::MetricRecord& rec = *out.add_records();
+      rec = process_record(raw, *endpoint_, *tokenizer_, context_, config_->endpoint.use_server_token_count,
+                           identity().id);
+      if (config_->output.export_http_trace && rec.metadata().phase() == proto::PHASE_PROFILING) {
+        rec.set_trace_data_json(format_trace_data(raw));
+      }
+      if (raw_file_ && rec.metadata().phase() == proto::PHASE_PROFILING) {
+        raw_file_->append(format_raw_record_jsonl(raw, rec.metadata()));
+      }
     }
-    if (raw_file_ && rec.metadata().phase() == proto::PHASE_PROFILING) {
-      raw_file_->append(format_raw_record_jsonl(raw, rec.metadata()));
-    }
-    out.push_back(std::move(rec));
+    // The raw lines reach the file before their records can complete the run.
+    if (raw_file_) raw_file_->flush();
+    bus::send_proto(push_, out);
   }
-  // The raw lines reach the file before their records can complete the run.
-  if (raw_file_ && !out.empty()) raw_file_->flush();
-  for (const proto::MetricRecord& rec : out) bus::send_proto(push_, rec);
 }
 
 }  // namespace aiperf::record_processor

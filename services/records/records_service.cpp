@@ -51,18 +51,20 @@ void RecordsService::on_configure(const config::RunConfig& config) {
 
 void RecordsService::on_records() {
   zmq::message_t frame;
-  for (int i = 0; i < 512 && pull_.recv(frame, zmq::recv_flags::dontwait); ++i) {
-    proto::MetricRecord rec;
-    if (!bus::parse_proto(frame, rec) || rec.version() != proto::PROTO_VERSION_CURRENT) {
-      AIPERF_LOG(kError) << "dropping malformed metric record";
+  for (int i = 0; i < 64 && pull_.recv(frame, zmq::recv_flags::dontwait); ++i) {
+    proto::MetricRecordBatch batch;
+    if (!bus::parse_proto(frame, batch) || batch.version() != proto::PROTO_VERSION_CURRENT) {
+      AIPERF_LOG(kError) << "dropping a malformed metric record batch";
       continue;
     }
-    if (rec.metadata().phase() != proto::PHASE_PROFILING || finished_ || !aggregator_) continue;
-    rec.has_error() ? ++errors_ : ++success_;
-    aggregator_->add(rec);
-    if (timeslices_) timeslices_->add(rec);
-    if (jsonl_.is_open()) {
-      jsonl_ << metrics::format_record_jsonl(rec, context_) << '\n';
+    for (const proto::MetricRecord& rec : batch.records()) {
+      if (rec.metadata().phase() != proto::PHASE_PROFILING || finished_ || !aggregator_) continue;
+      rec.has_error() ? ++errors_ : ++success_;
+      aggregator_->add(rec);
+      if (timeslices_) timeslices_->add(rec);
+      if (jsonl_.is_open()) {
+        jsonl_ << metrics::format_record_jsonl(rec, context_) << '\n';
+      }
     }
   }
   maybe_finish();

@@ -77,7 +77,7 @@ void PhaseRunner::start_users() {
   turn_gap_ns_ = std::llround(*config_.num_users * 1e9 / rate);
   const std::vector<InitialUser> users = plan_initial_users(*config_.num_users, session_turns);
   next_user_id_ = users.back().user_id + 1;
-  for (const InitialUser& u : users) schedule_user(start_ns_ + std::llround(u.order * 1e9 / rate), u.user_id, u.max_turns);
+  for (const InitialUser& u : users) schedule_user(schedule_origin_ns() + std::llround(u.order * 1e9 / rate), u.user_id, u.max_turns);
 }
 
 void PhaseRunner::schedule_user(int64_t at, uint64_t user_id, uint32_t max_turns) {
@@ -105,7 +105,7 @@ void PhaseRunner::schedule_trace() {
   for (const ConversationInfo& conv : conversations_) {
     const double ts = turn_value(conv.timestamp_ms, 0);
     const double offset_ms = std::isnan(ts) ? 0 : ts - config_.schedule_zero_ms;
-    const int64_t at = start_ns_ + static_cast<int64_t>(std::llround(offset_ms * kNsPerMs));
+    const int64_t at = schedule_origin_ns() + static_cast<int64_t>(std::llround(offset_ms * kNsPerMs));
     const int64_t intended_wall = start_wall + (at - start_ns_);
     ++trace_pending_;
     sink_.call_at(at, [this, conv_ptr = &conv, intended_wall] {
@@ -225,7 +225,7 @@ void PhaseRunner::next_turn_after_return(uint64_t key) {
     at = std::max(now, s.next_send_ns + turn_gap_ns_);
     s.next_send_ns = at;
   } else if (config_.fixed_schedule && !std::isnan(ts)) {
-    at = start_ns_ + static_cast<int64_t>(std::llround((ts - config_.schedule_zero_ms) * kNsPerMs));
+    at = schedule_origin_ns() + static_cast<int64_t>(std::llround((ts - config_.schedule_zero_ms) * kNsPerMs));
   } else if (!std::isnan(delay) && delay > 0) {
     at = now + static_cast<int64_t>(std::llround(delay * kNsPerMs));
   }

@@ -40,6 +40,10 @@ struct PhaseConfig {
   bool rate_mode = false;                    // new sessions come from arrivals, not slots
   bool fixed_schedule = false;               // new sessions start at their first timestamp
   double schedule_zero_ms = 0;               // fixed schedule: timestamp that maps to phase start
+  // Trace and user schedules begin this long after the phase start, so that the first credit,
+  // like every later one, reaches its worker ahead of its instant (the timing service sets
+  // the workers' send lead).
+  int64_t schedule_lead_ns = 0;
   uint32_t url_count = 1;                    // --url list size: sessions round-robin over it
   Sampling sampling = Sampling::kShuffle;
   std::optional<uint32_t> num_users;         // user-centric rate mode: this many users...
@@ -164,6 +168,8 @@ class PhaseRunner {
   std::vector<size_t> order_;     // shuffle order over conversations
   size_t order_pos_ = 0;
   int64_t start_ns_ = 0;
+  // Time zero of trace and user schedules.
+  int64_t schedule_origin_ns() const { return start_ns_ + config_.schedule_lead_ns; }
   uint64_t next_session_key_ = 0;
   uint64_t sessions_started_ = 0;
   uint64_t awaiting_first_token_ = 0;

@@ -100,7 +100,10 @@ std::vector<PhasePlan> TimingService::build_plans() const {
     prof.runner.schedule_zero_ms = zero;
   }
   plans.push_back(std::move(prof));
-  for (auto& p : plans) p.runner.url_count = static_cast<uint32_t>(config_->endpoint.urls.size());
+  for (auto& p : plans) {
+    p.runner.url_count = static_cast<uint32_t>(config_->endpoint.urls.size());
+    p.runner.schedule_lead_ns = kSendLeadNs;
+  }
   return plans;
 }
 

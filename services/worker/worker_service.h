@@ -21,7 +21,9 @@
 #include <zmq.hpp>
 
 #include "credit.pb.h"
+#include "time/send_lead.h"
 #include "dataset.pb.h"
+#include "raw_record.pb.h"
 #include "endpoints/endpoint.h"
 #include "http/http_client.h"
 #include "service/service.h"
@@ -57,10 +59,13 @@ class WorkerService final : public service::Service {
   void handle_credit(proto::Credit credit, int64_t received_perf_ns);
   void dispatch(InFlight job);
   void start_on_io(uint64_t key, const proto::Credit& credit, http::Request req, http::SendOptions sopts);
+  void spin_and_send(int64_t send_at, uint64_t key, const proto::Credit& credit, http::Request req,
+                     http::SendOptions sopts);
   void send_on_io(uint64_t key, const proto::Credit& credit, http::Request req, http::SendOptions sopts);
   void complete_on_io(uint64_t key, http::Result&& result, int64_t policy_cancel_after_ns);
   void notify_reactor();
   void finish(uint64_t key, http::Result&& result);
+  void flush_raw_records();  // sends raw_batch_, if anything is in it
   void remember_turn(const InFlight& job, const proto::RawRecord& rec);
   void fail_credits(std::vector<std::pair<proto::Credit, int64_t>>& credits, const std::string& type,
                     const std::string& message);
@@ -98,6 +103,8 @@ class WorkerService final : public service::Service {
   // it as cancelled without sending.
   std::unordered_map<uint64_t, std::shared_ptr<boost::asio::steady_timer>> send_timers_;
   bool send_first_token_ = false;  // prefill concurrency configured: report first chunks
+  proto::RawRecordBatch raw_batch_;  // finished records not yet sent (reactor thread)
+  SpinBudget spin_budget_;          // io thread only
   bool warned_clock_ = false;      // io thread: the clock-disagreement warning was logged
   std::thread io_thread_;
 

@@ -301,3 +301,23 @@ TEST_CASE("sequential sampling walks the dataset in order and wraps") {
   for (const auto& [w, c] : sink.sent) ids.push_back(c.conversation_id());
   CHECK(ids == std::vector<std::string>{"c0", "c1", "c2", "c0", "c1"});
 }
+
+TEST_CASE("a schedule lead shifts the whole trace so that even the first entry is issued ahead of time") {
+  FakeSink sink;
+  PhaseConfig cfg;
+  cfg.fixed_schedule = true;
+  cfg.schedule_lead_ns = 2'000'000;
+  auto convs = conversations(2);
+  convs[0].timestamp_ms = {0};
+  convs[1].timestamp_ms = {10};
+  PhaseRunner runner(cfg, convs, sink, std::mt19937_64(12));
+  runner.start();
+  sink.advance_to(1'999'999);
+  CHECK(sink.sent.empty());
+  sink.advance_to(2'000'000);
+  REQUIRE(sink.sent.size() == 1);
+  CHECK(sink.sent[0].second.intended_send_wall_ns() == 1'000'000 + 2'000'000);
+  sink.advance_to(12'000'000);
+  REQUIRE(sink.sent.size() == 2);
+  CHECK(sink.sent[1].second.intended_send_wall_ns() == 1'000'000 + 12'000'000);
+}

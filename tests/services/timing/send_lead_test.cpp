@@ -26,3 +26,29 @@ TEST_CASE("a wall clock stepped back by minutes cannot hold a credit for minutes
   CHECK(send_wait_ns(intended, stepped_back) == kMaxSendWaitNs);
   CHECK(kMaxSendWaitNs == 10'000'000);
 }
+
+TEST_CASE("spinning is budgeted to a tenth of elapsed time, with a capped reserve", "[timing]") {
+  aiperf::SpinBudget budget;
+  const aiperf::Nanos spin = aiperf::kSendSpinNs;  // 150 us
+  aiperf::Nanos now = 1'000'000'000;
+  // The 5 ms reserve allows 33 back-to-back spins of 150 us, then none.
+  int spins = 0;
+  while (budget.allows(spin, now) && spins < 100) {
+    budget.spend(spin);
+    ++spins;
+  }
+  CHECK(spins == 33);
+  // 1.5 ms later a tenth of it (150 us) has come back: exactly one more spin.
+  now += 1'500'000;
+  CHECK(budget.allows(spin, now));
+  budget.spend(spin);
+  CHECK_FALSE(budget.allows(spin, now));
+  // A long idle spell refills only up to the cap.
+  now += 60'000'000'000;
+  spins = 0;
+  while (budget.allows(spin, now) && spins < 100) {
+    budget.spend(spin);
+    ++spins;
+  }
+  CHECK(spins == 33);
+}
