@@ -183,10 +183,28 @@ void PhaseRunner::issue(uint64_t key, int64_t intended_wall_ns) {
   if (config_.request_count && stats_.sent >= *config_.request_count) stop_sending();
 }
 
+// One credit per arrival (AIPerf §3.5): a session's next turn first, else a new session.
 void PhaseRunner::on_arrival(int64_t intended_wall_ns) {
+  while (!continuations_.empty()) {
+    const uint64_t key = continuations_.front();
+    continuations_.pop_front();
+    if (!sessions_.count(key)) continue;  // ended by stop_sending meanwhile
+    send_or_queue(key, intended_wall_ns);
+    update_completion();
+    return;
+  }
   if (!slot_free()) return;  // dropped, as in AIPerf: the effective rate falls below target
   start_session(PendingStart{nullptr, intended_wall_ns});
   update_completion();
+}
+
+// A session's next turn is due: sent now, or in rate mode queued for the next arrival.
+void PhaseRunner::turn_ready(uint64_t key, int64_t intended_wall_ns) {
+  if (config_.rate_mode) {
+    continuations_.push_back(key);
+  } else {
+    send_or_queue(key, intended_wall_ns);
+  }
 }
 
 void PhaseRunner::on_return(const proto::CreditReturn& ret) {
@@ -230,7 +248,7 @@ void PhaseRunner::next_turn_after_return(uint64_t key) {
     at = now + static_cast<int64_t>(std::llround(delay * kNsPerMs));
   }
   if (at <= now) {
-    send_or_queue(key, 0);
+    turn_ready(key, 0);
     return;
   }
   // The session keeps its slot while it thinks.
@@ -238,7 +256,7 @@ void PhaseRunner::next_turn_after_return(uint64_t key) {
   sink_.call_at(at, [this, key, intended_wall] {
     if (!sessions_.count(key)) return;  // ended by stop_sending meanwhile
     if (can_send_turn()) {
-      send_or_queue(key, intended_wall);
+      turn_ready(key, intended_wall);
     } else {
       end_session(key);
       fill_slots();
@@ -288,6 +306,7 @@ void PhaseRunner::stop_sending() {
   stats_.sending_complete = true;
   ready_.clear();
   backlog_.clear();
+  continuations_.clear();
   // Sessions that will send no more turns release their slots now.
   for (auto it = sessions_.begin(); it != sessions_.end();) {
     it = it->second.turn_in_flight ? std::next(it) : sessions_.erase(it);

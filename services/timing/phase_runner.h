@@ -151,6 +151,7 @@ class PhaseRunner {
   // turns (0 = all) and schedules its replacement when its turns would be over.
   void schedule_user(int64_t at_ns, uint64_t user_id, uint32_t max_turns);
   // Sends the session's next turn now, or queues it until a prefill slot or worker frees.
+  void turn_ready(uint64_t key, int64_t intended_wall_ns);
   void send_or_queue(uint64_t session_key, int64_t intended_wall_ns);
   void issue(uint64_t session_key, int64_t intended_wall_ns);
   void next_turn_after_return(uint64_t session_key);
@@ -177,6 +178,7 @@ class PhaseRunner {
   std::unordered_map<uint64_t, InFlight> in_flight_;   // credit id -> owner
   std::deque<std::pair<uint64_t, int64_t>> ready_;     // (session, intended wall) waiting to send
   std::deque<PendingStart> backlog_;                   // due but no slot yet (trace, users)
+  std::deque<uint64_t> continuations_;                 // rate mode: next turns waiting for an arrival
   uint64_t trace_pending_ = 0;                         // fixed schedule entries not yet due
   int64_t start_wall_ns_ = 0;
   int64_t turn_gap_ns_ = 0;                            // user-centric: U / Q

@@ -210,3 +210,23 @@ TEST_CASE("user-centric rate paces each user's turns by num_users/rate", "[e2e][
   CHECK(both.exit_code == 2);
   CHECK(both.err.find("--request-rate") != std::string::npos);
 }
+
+TEST_CASE("request rate with multi-turn sessions sends every turn including later ones on an arrival", "[e2e][load]") {
+  MockServer mock({"--fast"}, aiperf::test::make_temp_dir());
+  Run run = profile({"--url", mock.url(), "--request-rate", "200", "--request-count", "20", "--session-turns-mean", "2",
+                     "--random-seed", "5"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto recs = run.records();
+  REQUIRE(recs.size() == 20);
+  std::set<int64_t> intended;
+  size_t later_turns = 0;
+  for (const auto& r : recs) {
+    const auto& m = r["metadata"];
+    REQUIRE(m.contains("intended_start_ns"));  // AIPerf §3.5: one credit per arrival, continuations first
+    intended.insert(m["intended_start_ns"].get<int64_t>());
+    later_turns += m["turn_index"].get<int>() > 0;
+  }
+  CHECK(intended.size() == 20);  // twenty distinct arrivals
+  CHECK(later_turns >= 5);
+}

@@ -321,3 +321,27 @@ TEST_CASE("a schedule lead shifts the whole trace so that even the first entry i
   REQUIRE(sink.sent.size() == 2);
   CHECK(sink.sent[1].second.intended_send_wall_ns() == 1'000'000 + 12'000'000);
 }
+
+TEST_CASE("rate mode: a session's next turn waits for the next arrival and goes before new sessions") {
+  FakeSink sink;
+  PhaseConfig cfg;
+  cfg.rate_mode = true;
+  cfg.request_count = 4;
+  cfg.sampling = aiperf::timing::Sampling::kSequential;
+  PhaseRunner runner(cfg, conversations(2, 2), sink, std::mt19937_64(13));
+  runner.start();
+  runner.on_arrival(10);
+  REQUIRE(sink.sent.size() == 1);
+  CHECK(sink.sent[0].second.conversation_id() == "c0");
+  runner.on_return(sink.ret(0));
+  CHECK(sink.sent.size() == 1);  // the return alone sends nothing: every credit needs an arrival
+  runner.on_arrival(20);
+  REQUIRE(sink.sent.size() == 2);
+  CHECK(sink.sent[1].second.conversation_id() == "c0");  // the continuation, not a new session
+  CHECK(sink.sent[1].second.turn_index() == 1);
+  CHECK(sink.sent[1].second.intended_send_wall_ns() == 20);
+  runner.on_arrival(30);
+  REQUIRE(sink.sent.size() == 3);
+  CHECK(sink.sent[2].second.conversation_id() == "c1");
+  CHECK(sink.sent[2].second.turn_index() == 0);
+}
