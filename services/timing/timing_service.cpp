@@ -158,6 +158,7 @@ void TimingService::start_phase(size_t index) {
   phase_index_ = index;
   for (auto id : phase_timers_) reactor().cancel(id);
   phase_timers_.clear();
+  reactor().cancel(arrival_timer_);
   sending_complete_published_ = false;
   // Credit ids restart per phase; anything left from a force-completed phase is forgotten.
   credit_worker_.clear();
@@ -234,12 +235,14 @@ void TimingService::start_ramps(const PhasePlan& plan) {
 void TimingService::schedule_arrival() {
   auto& arrivals = *plans_[phase_index_].arrivals;
   const int64_t at = arrivals.next(steady_now_ns() + kSendLeadNs);
-  phase_timers_.push_back(reactor().call_at(at - kSendLeadNs, [this, at] {
+  // One pending arrival at a time: its id is replaced, not accumulated (millions per long run).
+  arrival_timer_ = reactor().call_at(at - kSendLeadNs, [this, at, phase = phase_index_] {
     if (runner_->stats().sending_complete) return;
     runner_->on_arrival(phase_start_wall_ns_ + (at - phase_start_ns_));
     after_change();
-    schedule_arrival();
-  }));
+    // after_change may have moved on to the next phase, which runs its own arrivals.
+    if (runner_ && phase_index_ == phase && !runner_->stats().sending_complete) schedule_arrival();
+  });
 }
 
 void TimingService::on_cancel() {
@@ -268,6 +271,7 @@ void TimingService::after_change() {
   publish_phase(proto::PHASE_EVENT_COMPLETE);
   for (auto id : phase_timers_) reactor().cancel(id);
   phase_timers_.clear();
+  reactor().cancel(arrival_timer_);
   if (phase_index_ + 1 < plans_.size() && !user_cancelled_) {
     start_phase(phase_index_ + 1);
   } else {

@@ -70,6 +70,7 @@ class TimingService final : public service::Service, public CreditSink {
   int64_t phase_start_ns_ = 0;
   int64_t sent_end_wall_ns_ = 0;
   std::vector<bus::Reactor::TimerId> phase_timers_;
+  bus::Reactor::TimerId arrival_timer_ = 0;  // the next rate arrival (0: none)
   std::mt19937_64 rng_;
   std::unordered_map<std::string, uint64_t> worker_load_;  // worker id -> credits in flight
   std::unordered_map<uint64_t, std::string> credit_worker_;
