@@ -14,14 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-std::optional<int> int_field(const json& body, const char* key) {
-  auto it = body.find(key);
-  if (it == body.end() || it->is_null()) return std::nullopt;
-  if (!it->is_number_integer() || it->get<int64_t>() < 0 || it->get<int64_t>() > 1'000'000)
-    throw BadRequest{std::string("'") + key + "' must be a non-negative integer"};
-  return it->get<int>();
-}
-
 // User text of `input`: a plain string, or items with string content or input_text parts.
 void tally_input(const json& input, PromptTally& tally) {
   if (input.is_string()) return tally.add(input.get_ref<const std::string&>());

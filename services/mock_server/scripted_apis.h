@@ -2,8 +2,11 @@
 // prepares the whole reply. Output text comes from the TextPool like chat's, and lengths follow
 // the same token budget rules (token_budget.h).
 #pragma once
+#include <optional>
 #include <string_view>
 #include <variant>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "generation_request.h"  // BadRequest
 #include "retrieval_responses.h"
@@ -13,6 +16,10 @@
 namespace aiperf::mock {
 
 using ScriptedOrBad = std::variant<ScriptedReply, BadRequest>;
+
+// A request body's non-negative integer field (absent or null: nullopt); anything else throws
+// BadRequest naming the field.
+std::optional<int> int_field(const nlohmann::json& body, const char* key);
 
 // POST /v1/responses (OpenAI Responses API). `input` is a string or items whose content is a
 // string or input_text parts (user items are counted); max_output_tokens, min_tokens,

@@ -8,17 +8,17 @@
 
 namespace aiperf::mock {
 
-namespace {
-
-using nlohmann::json;
-
-std::optional<int> int_field(const json& body, const char* key) {
+std::optional<int> int_field(const nlohmann::json& body, const char* key) {
   auto it = body.find(key);
   if (it == body.end() || it->is_null()) return std::nullopt;
   if (!it->is_number_integer() || it->get<int64_t>() < 0 || it->get<int64_t>() > 1'000'000)
     throw BadRequest{std::string("'") + key + "' must be a non-negative integer"};
   return it->get<int>();
 }
+
+namespace {
+
+using nlohmann::json;
 
 // A string or a list of strings, added to the tally.
 void tally_texts(const json& body, const char* key, PromptTally& tally) {

@@ -233,9 +233,10 @@ void WorkerService::start_on_io(uint64_t key, const proto::Credit& credit, http:
   credit_to_key_[credit.id()] = key;
   const int64_t now_wall = wall_now_ns();
   const int64_t wait_ns = send_wait_ns(credit.intended_send_wall_ns(), now_wall);
-  if (wait_ns == kMaxSendWaitNs && !warned_clock_ && credit.intended_send_wall_ns() - now_wall > kMaxSendWaitNs) {
+  const int64_t ahead_ns = credit.intended_send_wall_ns() - now_wall;
+  if (credit.intended_send_wall_ns() > 0 && ahead_ns > kMaxSendWaitNs && !warned_clock_) {
     warned_clock_ = true;  // once: every later credit would say the same
-    AIPERF_LOG(kWarning) << "credit intended " << (credit.intended_send_wall_ns() - now_wall) / 1'000'000
+    AIPERF_LOG(kWarning) << "credit intended " << ahead_ns / 1'000'000
                          << " ms in the future: this host's wall clock disagrees with the timing service's "
                             "(clock step or unsynchronised host); sending without waiting for it";
   }

@@ -13,6 +13,13 @@ namespace aiperf::timing::testing {
 using proto::Credit;
 using proto::CreditReturn;
 
+// n conversations "c0".."c{n-1}" of `turns` turns each.
+inline std::vector<ConversationInfo> conversations(int n, uint32_t turns = 1) {
+  std::vector<ConversationInfo> out;
+  for (int i = 0; i < n; ++i) out.push_back({"c" + std::to_string(i), turns});
+  return out;
+}
+
 struct FakeSink : aiperf::timing::CreditSink {
   std::vector<std::string> workers{"w0", "w1"};
   std::map<std::string, int> load;

@@ -15,16 +15,8 @@ using aiperf::timing::PhaseConfig;
 using aiperf::timing::PhaseRunner;
 
 using aiperf::timing::testing::FakeSink;
+using aiperf::timing::testing::conversations;
 
-namespace {
-
-std::vector<ConversationInfo> conversations(int n, uint32_t turns = 1) {
-  std::vector<ConversationInfo> out;
-  for (int i = 0; i < n; ++i) out.push_back({"c" + std::to_string(i), turns});
-  return out;
-}
-
-}  // namespace
 
 TEST_CASE("concurrency fills N slots, refills on each return, stops at the request count") {
   FakeSink sink;

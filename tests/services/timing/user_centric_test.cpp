@@ -12,15 +12,10 @@ using aiperf::timing::PhaseConfig;
 using aiperf::timing::PhaseRunner;
 using aiperf::timing::plan_initial_users;
 using aiperf::timing::testing::FakeSink;
+using aiperf::timing::testing::conversations;
 
 namespace {
 constexpr int64_t kSec = 1'000'000'000;
-
-std::vector<ConversationInfo> conversations(int n, uint32_t turns) {
-  std::vector<ConversationInfo> out;
-  for (int i = 0; i < n; ++i) out.push_back({"c" + std::to_string(i), turns});
-  return out;
-}
 }  // namespace
 
 TEST_CASE("15 users with 20-turn sessions start in steady state as AIPerf documents") {
