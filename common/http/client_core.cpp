@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/use_awaitable.hpp>
 
 #include "http/transport_errors.h"
 #include "time/clock.h"
@@ -69,6 +71,43 @@ void ClientCore::arm_deadline(const std::shared_ptr<RequestState>& st) {
   });
 }
 
+net::awaitable<bool> ClientCore::acquire_slot(RequestState& s) {
+  const size_t limit = options_.connection_limit;
+  if (limit == 0 || (slots_used_ < limit && slot_waiters_.empty())) {
+    ++slots_used_;
+    s.holds_slot = true;
+    co_return true;
+  }
+  Trace& trace = s.result.trace;
+  trace.pool_wait_start_perf_ns = steady_now_ns();
+  s.slot_wait.emplace(io_, net::steady_timer::time_point::max());
+  slot_waiters_.push_back(&s);
+  co_await s.slot_wait->async_wait(net::as_tuple(net::use_awaitable));  // woken by release or abort
+  s.slot_wait.reset();
+  trace.pool_wait_end_perf_ns = steady_now_ns();
+  if (!s.holds_slot) {  // aborted while queued: leave the queue (the state may soon be freed)
+    if (auto it = std::find(slot_waiters_.begin(), slot_waiters_.end(), &s); it != slot_waiters_.end()) {
+      slot_waiters_.erase(it);
+    }
+    co_return false;
+  }
+  co_return !s.aborted();  // a slot granted together with an abort is released by finish()
+}
+
+void ClientCore::release_slot(RequestState& s) {
+  if (!s.holds_slot) return;
+  s.holds_slot = false;
+  while (!slot_waiters_.empty()) {
+    RequestState* next = slot_waiters_.front();
+    slot_waiters_.pop_front();
+    if (next->aborted()) continue;  // its own wake-up takes it out; nothing to grant
+    next->holds_slot = true;        // the slot passes over without being freed
+    next->slot_wait->cancel();
+    return;
+  }
+  --slots_used_;
+}
+
 void ClientCore::fail(RequestState& s, Error error) {
   s.result.error = std::move(error);
   finish(s);
@@ -79,6 +118,7 @@ void ClientCore::finish(RequestState& s) {
   s.finished = true;
   s.active = nullptr;
   s.resolver.reset();
+  release_slot(s);
   s.deadline.cancel();
   if (s.aborted()) {
     // An abort wins over whatever failure it caused (e.g. operation_aborted on a read).

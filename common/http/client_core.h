@@ -3,6 +3,7 @@
 // after the HttpClient is destroyed keep it alive until they unwind.
 #pragma once
 #include <memory>
+#include <deque>
 #include <optional>
 #include <string>
 
@@ -42,6 +43,11 @@ class ClientCore : public std::enable_shared_from_this<ClientCore> {
   net::awaitable<Outcome> exchange(RequestState& s, Connection& c, const std::string& head,
                                    bool reused);
   void arm_deadline(const std::shared_ptr<RequestState>& st);
+  // Takes a connection slot, queueing while the limit is reached; false if the request was
+  // cancelled or timed out while it waited.
+  net::awaitable<bool> acquire_slot(RequestState& s);
+  // Hands the slot to the longest waiter, or frees it.
+  void release_slot(RequestState& s);
   // Ends the request (first call only): stops the deadline and calls back.
   void finish(RequestState& s);
   void fail(RequestState& s, Error error);
@@ -53,6 +59,8 @@ class ClientCore : public std::enable_shared_from_this<ClientCore> {
   ConnectionPool pool_;
   DnsCache dns_;
   RequestState* inflight_ = nullptr;      // head of the in-flight list
+  size_t slots_used_ = 0;                 // requests holding a connection slot
+  std::deque<RequestState*> slot_waiters_;  // queued for a slot, oldest first
 };
 
 }  // namespace aiperf::http

@@ -43,8 +43,8 @@ using Headers = std::vector<std::pair<std::string, std::string>>;
 // request's last attempt: a pooled connection found dead is replaced by a fresh one, and the
 // trace then describes the fresh connection.
 struct Trace {
-  // Only when the request queued for a connection slot. This client has no connection limit,
-  // so it never queues and these stay 0 (AIPerf: blocked = 0).
+  // Only when the request queued for a connection slot (ClientOptions::connection_limit
+  // requests were already using connections); 0 otherwise.
   int64_t pool_wait_start_perf_ns = 0;
   int64_t pool_wait_end_perf_ns = 0;
   int64_t connection_reused_perf_ns = 0;  // an idle pooled connection was taken
@@ -91,6 +91,11 @@ struct ClientOptions {
   std::string ca_file;                  // extra CA bundle (tests); empty = system default
   ConnectionReuse reuse = ConnectionReuse::kPooled;
   size_t max_idle_per_host = 4096;
+  // At most this many requests use a connection at once (AIPERF_HTTP_CONNECTION_LIMIT, as
+  // aiohttp's TCPConnector limit); later ones wait, first come first served, for one to be
+  // released. This also bounds the connections a worker ever opens: an overloaded worker
+  // queues requests instead of opening a connection for each. 0 = no limit.
+  size_t connection_limit = 2500;
 };
 
 // Handle to cancel one in-flight request; cancelling a finished request is a no-op.

@@ -81,6 +81,7 @@ net::awaitable<void> ClientCore::run(std::shared_ptr<RequestState> st) {
     co_return;
   }
   arm_deadline(st);
+  if (!co_await acquire_slot(s)) co_return finish(s);
 
   // A pooled connection found dead is retried on a fresh one; fresh ones are never stale,
   // so the loop runs at most twice.

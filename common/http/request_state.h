@@ -27,6 +27,7 @@ struct RequestState final : CancelHandle {
 
   // Makes whatever the request is waiting on complete now (with operation_aborted).
   void abort_io() {
+    if (slot_wait) slot_wait->cancel();
     if (resolver) resolver->cancel();
     if (active) active->close();
   }
@@ -40,6 +41,8 @@ struct RequestState final : CancelHandle {
 
   net::steady_timer deadline;
   std::optional<tcp::resolver> resolver;  // set only while resolving
+  std::optional<net::steady_timer> slot_wait;  // set only while queued for a connection slot
+  bool holds_slot = false;                // counted in the client's connection limit
   Connection* active = nullptr;           // the connection in use, owned by the request flow
   bool cancelled = false;
   bool timed_out = false;

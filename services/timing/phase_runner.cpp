@@ -208,8 +208,8 @@ void PhaseRunner::turn_ready(uint64_t key, int64_t intended_wall_ns) {
 }
 
 void PhaseRunner::on_return(const proto::CreditReturn& ret) {
-  auto it = in_flight_.find(ret.credit().id());
-  if (it == in_flight_.end() || ret.credit().phase() != config_.phase) return;  // stale or duplicate
+  auto it = in_flight_.find(ret.credit_id());
+  if (it == in_flight_.end() || ret.phase() != config_.phase) return;  // stale or duplicate
   const uint64_t key = it->second.session;
   if (it->second.awaiting_first_token) --awaiting_first_token_;
   in_flight_.erase(it);

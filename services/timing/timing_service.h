@@ -50,6 +50,8 @@ class TimingService final : public service::Service, public CreditSink {
   void on_credit_socket();
   void start_phase(size_t index);
   void schedule_arrival();
+  void release_arrivals(int64_t at_ns);
+  void flush_credits();  // sends the outbox: one message per worker
   void start_ramps(const PhasePlan& plan);
   void after_change();
   void publish_phase(proto::PhaseEventKind kind);
@@ -74,6 +76,7 @@ class TimingService final : public service::Service, public CreditSink {
   std::mt19937_64 rng_;
   std::unordered_map<std::string, uint64_t> worker_load_;  // worker id -> credits in flight
   std::unordered_map<uint64_t, std::string> credit_worker_;
+  std::unordered_map<std::string, proto::CreditMessage> outbox_;  // credits issued this pass
 };
 
 }  // namespace aiperf::timing

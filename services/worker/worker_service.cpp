@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <utility>
 
 #include <boost/asio/post.hpp>
 #include <nlohmann/json.hpp>
@@ -24,6 +25,9 @@ const std::string kUserAgent = std::string("aiperf-cpp/") + util::kVersion;
 // Enough to make per-message costs vanish at high rates, small enough that several record
 // processors still share the load.
 constexpr int kRawBatchMax = 64;
+// A record waits at most this long for others to share its message: records are not on the
+// hot path, and at high rates one message per record costs every process it crosses a wake-up.
+constexpr int64_t kRawFlushNs = 5'000'000;
 constexpr int64_t kConversationTimeoutNs = 90'000'000'000;  // AIPERF_SERVICE_COMMS_REQUEST_TIMEOUT
 
 void copy_error(const http::Error& from, proto::ErrorDetails* to) {
@@ -70,6 +74,9 @@ void WorkerService::on_configure(const config::RunConfig& config) {
   http::ClientOptions opts;
   opts.reuse = config.endpoint.connection_reuse_strategy == "never" ? http::ConnectionReuse::kNever
                                                                      : http::ConnectionReuse::kPooled;
+  if (const char* limit = std::getenv("AIPERF_HTTP_CONNECTION_LIMIT")) {
+    opts.connection_limit = std::strtoull(limit, nullptr, 10);
+  }
   if (const char* verify = std::getenv("AIPERF_HTTP_SSL_VERIFY")) {
     opts.verify_tls = std::string(verify) != "false" && std::string(verify) != "0";
   }
@@ -91,8 +98,8 @@ void WorkerService::on_credit_socket() {
     const int64_t now = steady_now_ns();
     proto::CreditMessage msg;
     if (!bus::parse_proto(frame, msg) || msg.version() != proto::PROTO_VERSION_CURRENT) continue;
-    if (msg.has_credit()) {
-      handle_credit(std::move(*msg.mutable_credit()), now);
+    if (msg.has_credits()) {
+      for (proto::Credit& credit : *msg.mutable_credits()->mutable_credits()) handle_credit(std::move(credit), now);
     } else if (msg.has_cancel()) {
       std::vector<uint64_t> ids(msg.cancel().credit_ids().begin(), msg.cancel().credit_ids().end());
       boost::asio::post(io_, [this, ids = std::move(ids)] {
@@ -105,6 +112,7 @@ void WorkerService::on_credit_socket() {
       });
     }
   }
+  post_starts();
 }
 
 void WorkerService::handle_credit(proto::Credit credit, int64_t received_perf_ns) {
@@ -156,7 +164,7 @@ void WorkerService::fail_credits(std::vector<std::pair<proto::Credit, int64_t>>&
     failed.error = http::Error{std::nullopt, type, message};
     finish(key, std::move(failed));
   }
-  flush_raw_records();
+  flush_returns();
 }
 
 void WorkerService::on_dataset_socket() {
@@ -181,6 +189,7 @@ void WorkerService::on_dataset_socket() {
       dispatch(std::move(job));
     }
   }
+  post_starts();
 }
 
 void WorkerService::dispatch(InFlight job) {
@@ -219,11 +228,17 @@ void WorkerService::dispatch(InFlight job) {
   http::SendOptions sopts;
   sopts.timeout_seconds = ep.timeout_seconds;
   const uint64_t key = next_key_++;
-  const proto::Credit credit = job.credit;
+  starts_.push_back(Start{key, job.credit, std::move(req), std::move(sopts)});
   in_flight_.emplace(key, std::move(job));
-  boost::asio::post(io_, [this, key, credit, req = std::move(req), sopts]() mutable {
-    start_on_io(key, credit, std::move(req), std::move(sopts));
+}
+
+// One hand-over to the io thread for every credit of a message, not one wake-up each.
+void WorkerService::post_starts() {
+  if (starts_.empty()) return;
+  boost::asio::post(io_, [this, starts = std::move(starts_)]() mutable {
+    for (Start& s : starts) start_on_io(s.key, s.credit, std::move(s.req), std::move(s.sopts));
   });
+  starts_.clear();
 }
 
 // On the io thread: waits for the credit's intended send time (scheduled load arrives a little
@@ -287,11 +302,13 @@ void WorkerService::send_on_io(uint64_t key, const proto::Credit& credit, http::
     sopts.on_chunk = [this, seen, credit_id, phase = credit.phase()](int64_t, const std::string&) {
       if (*seen) return;
       *seen = true;
+      bool wake;
       {
         std::lock_guard lock(done_mu_);
+        wake = done_.empty() && first_tokens_.empty();
         first_tokens_.emplace_back(credit_id, phase);
       }
-      notify_reactor();
+      if (wake) notify_reactor();
     };
   }
   if (credit.has_cancel_after_ns()) {
@@ -316,11 +333,14 @@ void WorkerService::send_on_io(uint64_t key, const proto::Credit& credit, http::
 }
 
 void WorkerService::complete_on_io(uint64_t key, http::Result&& result, int64_t policy_cancel_after_ns) {
+  bool wake;
   {
     std::lock_guard lock(done_mu_);
+    // The reactor drains everything queued when it wakes: one signal per empty-to-busy change.
+    wake = done_.empty() && first_tokens_.empty();
     done_.push_back(Done{key, std::move(result), policy_cancel_after_ns});
   }
-  notify_reactor();
+  if (wake) notify_reactor();
 }
 
 void WorkerService::notify_reactor() {
@@ -354,7 +374,7 @@ void WorkerService::on_completions() {
     }
     finish(d.key, std::move(d.result));
   }
-  flush_raw_records();
+  flush_returns();
 }
 
 void WorkerService::finish(uint64_t key, http::Result&& result) {
@@ -395,11 +415,19 @@ void WorkerService::finish(uint64_t key, http::Result&& result) {
   if (job.credit.num_turns() > 1) remember_turn(job, rec);
   if (config_->output.export_level == "raw") rec.set_payload(std::move(job.payload));
 
-  if (raw_batch_.records_size() >= kRawBatchMax) flush_raw_records();
+  if (raw_batch_.records_size() >= kRawBatchMax) {
+    flush_raw_records();
+  } else if (!raw_flush_timer_) {
+    raw_flush_timer_ = reactor().call_after(kRawFlushNs, [this] {
+      raw_flush_timer_ = 0;
+      flush_raw_records();
+    });
+  }
   return_credit(job.credit, result.cancelled, result.error ? result.error->message : "");
 }
 
 void WorkerService::flush_raw_records() {
+  if (raw_flush_timer_) reactor().cancel(std::exchange(raw_flush_timer_, 0));
   if (raw_batch_.records_size() == 0) return;
   raw_batch_.set_version(proto::PROTO_VERSION_CURRENT);
   bus::send_proto(raw_, raw_batch_);
@@ -424,13 +452,20 @@ void WorkerService::remember_turn(const InFlight& job, const proto::RawRecord& r
 }
 
 void WorkerService::return_credit(const proto::Credit& credit, bool cancelled, const std::string& error) {
-  proto::CreditMessage msg;
-  msg.set_version(proto::PROTO_VERSION_CURRENT);
-  auto* ret = msg.mutable_credit_return();
-  *ret->mutable_credit() = credit;
+  proto::CreditReturn* ret = returns_.mutable_returns()->add_returns();
+  ret->set_credit_id(credit.id());
+  ret->set_phase(credit.phase());
   ret->set_cancelled(cancelled);
   if (!error.empty()) ret->set_error(error);
-  bus::send_proto(credit_, msg);
+}
+
+// Returns go out at the end of each pass, never held longer: in concurrency mode a return
+// frees the slot for the next credit.
+void WorkerService::flush_returns() {
+  if (returns_.returns().returns_size() == 0) return;
+  returns_.set_version(proto::PROTO_VERSION_CURRENT);
+  bus::send_proto(credit_, returns_);
+  returns_.Clear();
 }
 
 }  // namespace aiperf::worker

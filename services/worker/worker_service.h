@@ -45,6 +45,12 @@ class WorkerService final : public service::Service {
     const proto::Conversation* conversation = nullptr;
     std::vector<const proto::Turn*> sent_turns;  // history (if any) + the current turn
   };
+  struct Start {  // a dispatched credit on its way to the io thread
+    uint64_t key;
+    proto::Credit credit;
+    http::Request req;
+    http::SendOptions sopts;
+  };
   struct Done {
     uint64_t key;
     http::Result result;
@@ -57,7 +63,8 @@ class WorkerService final : public service::Service {
   void on_dataset_socket();
   void on_completions();
   void handle_credit(proto::Credit credit, int64_t received_perf_ns);
-  void dispatch(InFlight job);
+  void dispatch(InFlight job);  // builds the request; post_starts hands it to the io thread
+  void post_starts();
   void start_on_io(uint64_t key, const proto::Credit& credit, http::Request req, http::SendOptions sopts);
   void spin_and_send(int64_t send_at, uint64_t key, const proto::Credit& credit, http::Request req,
                      http::SendOptions sopts);
@@ -66,6 +73,7 @@ class WorkerService final : public service::Service {
   void notify_reactor();
   void finish(uint64_t key, http::Result&& result);
   void flush_raw_records();  // sends raw_batch_, if anything is in it
+  void flush_returns();      // sends returns_, if anything is in it
   void remember_turn(const InFlight& job, const proto::RawRecord& rec);
   void fail_credits(std::vector<std::pair<proto::Credit, int64_t>>& credits, const std::string& type,
                     const std::string& message);
@@ -104,6 +112,9 @@ class WorkerService final : public service::Service {
   std::unordered_map<uint64_t, std::shared_ptr<boost::asio::steady_timer>> send_timers_;
   bool send_first_token_ = false;  // prefill concurrency configured: report first chunks
   proto::RawRecordBatch raw_batch_;  // finished records not yet sent (reactor thread)
+  bus::Reactor::TimerId raw_flush_timer_ = 0;  // flushes raw_batch_ (0: not armed)
+  proto::CreditMessage returns_;     // credit returns of the current pass (reactor thread)
+  std::vector<Start> starts_;        // dispatched this pass, not yet posted (reactor thread)
   SpinBudget spin_budget_;          // io thread only
   bool warned_clock_ = false;      // io thread: the clock-disagreement warning was logged
   std::thread io_thread_;

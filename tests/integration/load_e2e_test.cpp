@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <ctime>
 #include <fstream>
 #include <map>
 #include <set>
@@ -229,4 +230,23 @@ TEST_CASE("request rate with multi-turn sessions sends every turn including late
   }
   CHECK(intended.size() == 20);  // twenty distinct arrivals
   CHECK(later_turns >= 5);
+}
+
+TEST_CASE("a rate run with a duration issues no arrival intended after the deadline", "[e2e][load]") {
+  MockServer mock({"--fast"}, aiperf::test::make_temp_dir());
+  Run run = profile({"--url", mock.url(), "--request-rate", "1000", "--benchmark-duration", "1", "--random-seed", "5"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  // start_time is the profiling phase start, local time with microseconds.
+  const std::string start = run.summary()["start_time"];
+  std::tm tm{};
+  REQUIRE(strptime(start.c_str(), "%Y-%m-%dT%H:%M:%S", &tm));
+  tm.tm_isdst = -1;
+  const int64_t start_ns = int64_t(std::mktime(&tm)) * 1'000'000'000 + std::stoll(start.substr(20)) * 1000;
+  const auto recs = run.records();
+  CHECK(recs.size() > 800);  // Poisson, 1000/s for 1 s
+  int64_t last_intended = 0;
+  for (const auto& r : recs) last_intended = std::max(last_intended, r["metadata"]["intended_start_ns"].get<int64_t>());
+  CHECK(last_intended > start_ns + 900'000'000);
+  CHECK(last_intended < start_ns + 1'000'000'000 + 1'000);  // start_time is rounded to the microsecond
 }

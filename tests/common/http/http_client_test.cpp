@@ -288,3 +288,66 @@ TEST_CASE("failures before any I/O call back after send() returns, exactly once"
   REQUIRE(result->error);
   CHECK(result->error->type == "InvalidURL");
 }
+
+TEST_CASE("connection limit: requests beyond it wait for a slot and reuse the connections") {
+  FakeHttpServer server([](const FakeRequest&) { return ok("hi"); });
+  boost::asio::io_context io;
+  http::ClientOptions options;
+  options.connection_limit = 2;
+  http::HttpClient client(io, options);
+  std::vector<http::Result> results(5);
+  int done = 0;
+  for (auto& slot : results) {
+    client.send(post(server), {}, [&](http::Result&& r) {
+      slot = std::move(r);
+      ++done;
+    });
+  }
+  io.run();
+  REQUIRE(done == 5);
+  for (size_t i = 0; i < results.size(); ++i) {
+    INFO("request " << i);
+    REQUIRE_FALSE(results[i].error);
+    const http::Trace& t = results[i].trace;
+    if (i < 2) {
+      CHECK(t.pool_wait_start_perf_ns == 0);
+      CHECK_FALSE(results[i].connection_reused);
+    } else {  // queued, then handed a connection another request released
+      CHECK(t.pool_wait_start_perf_ns >= results[i].start_perf_ns);
+      CHECK(t.pool_wait_end_perf_ns >= t.pool_wait_start_perf_ns);
+      CHECK(results[i].connection_reused);
+    }
+  }
+  CHECK(server.connections_accepted() == 2);
+}
+
+TEST_CASE("connection limit: a queued request can still time out or be cancelled") {
+  FakeHttpServer server([](const FakeRequest&) {
+    FakeResponse r;
+    r.never_answer = true;
+    return r;
+  });
+  boost::asio::io_context io;
+  http::ClientOptions options;
+  options.connection_limit = 1;
+  http::HttpClient client(io, options);
+  std::optional<http::Result> holder, timed_out, cancelled;
+  http::SendOptions slow, fast;
+  slow.timeout_seconds = 0.5;
+  fast.timeout_seconds = 0.1;
+  client.send(post(server), slow, [&](http::Result&& r) { holder = std::move(r); });
+  client.send(post(server), fast, [&](http::Result&& r) { timed_out = std::move(r); });
+  auto handle = client.send(post(server), slow, [&](http::Result&& r) { cancelled = std::move(r); });
+  handle->cancel();
+  io.run();
+  REQUIRE(holder);
+  REQUIRE(timed_out);
+  REQUIRE(cancelled);
+  CHECK(holder->error->type == "TimeoutError");
+  CHECK(timed_out->error->type == "TimeoutError");
+  CHECK(timed_out->trace.pool_wait_start_perf_ns > 0);
+  CHECK(timed_out->trace.tcp_connect_start_perf_ns == 0);  // never got a slot
+  CHECK(cancelled->error->code == 499);
+  CHECK(cancelled->trace.tcp_connect_start_perf_ns == 0);
+  CHECK(server.connections_accepted() == 1);
+}

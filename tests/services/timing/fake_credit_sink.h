@@ -59,7 +59,8 @@ struct FakeSink : aiperf::timing::CreditSink {
   CreditReturn ret(size_t i, bool cancelled_flag = false) {
     --load[sent[i].first];
     CreditReturn r;
-    *r.mutable_credit() = sent[i].second;
+    r.set_credit_id(sent[i].second.id());
+    r.set_phase(sent[i].second.phase());
     r.set_cancelled(cancelled_flag);
     return r;
   }
