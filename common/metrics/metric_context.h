@@ -12,6 +12,7 @@ struct GoodputSlo {
   std::string tag;
   double threshold = 0;
   bool larger_is_better = false;  // value >= threshold is good; otherwise value <= threshold
+  bool operator==(const GoodputSlo&) const = default;
 };
 
 struct MetricContext {
@@ -31,6 +32,7 @@ struct MetricContext {
   bool http_trace = false;              // transport records HTTP timing phases
   bool show_internal = false;           // developer mode: export INTERNAL metrics
   bool show_experimental = false;       // developer mode: compute EXPERIMENTAL metrics
+  bool operator==(const MetricContext&) const = default;
 };
 
 // Whether a metric with these flags is instantiated for the run. Does not look at
