@@ -1,5 +1,6 @@
 #include "timing_service.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -18,6 +19,9 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // req/s that is ten credits per message and per wake-up instead of one. Workers hold each
 // credit until its own instant, so this only moves credits earlier (by at most the window).
 constexpr int64_t kCreditBatchWindowNs = 1'000'000;
+// Where nothing waits on a return (see Credits.return_within_ns), workers hold returns this
+// long to send them together, which spares both sides a wake-up per request.
+constexpr int64_t kReturnBatchNs = 1'000'000;
 
 Sampling parse_sampling(const std::string& s) {
   if (s == "sequential") return Sampling::kSequential;
@@ -172,6 +176,12 @@ void TimingService::start_phase(size_t index) {
   if (plan.concurrency_ramp_s && runner_config.concurrency) runner_config.concurrency = 1;
   if (plan.prefill_ramp_s && runner_config.prefill_concurrency) runner_config.prefill_concurrency = 1;
   runner_ = std::make_unique<PhaseRunner>(runner_config, conversations_, *this, rng_);
+  const bool single_turn = std::all_of(conversations_.begin(), conversations_.end(),
+                                       [](const ConversationInfo& c) { return c.turns <= 1; });
+  return_within_ns_ = plan.runner.rate_mode && !plan.runner.concurrency && !plan.runner.prefill_concurrency &&
+                              single_turn
+                          ? kReturnBatchNs
+                          : 0;
   phase_start_ns_ = steady_now_ns();
   phase_start_wall_ns_ = wall_now_ns();
   publish_phase(proto::PHASE_EVENT_START);
@@ -201,7 +211,9 @@ void TimingService::start_phase(size_t index) {
   runner_->start();
   start_ramps(plan);
   if (plan.arrivals) {
-    plan.arrivals->start(phase_start_ns_);
+    // Like trace schedules, the first arrival is due no sooner than one send lead from now, so
+    // it reaches its worker ahead of its instant instead of a lead late.
+    plan.arrivals->start(phase_start_ns_ + kSendLeadNs);
     schedule_arrival();
   }
   after_change();
@@ -338,6 +350,7 @@ void TimingService::flush_credits() {
   for (auto& [worker_id, msg] : outbox_) {
     if (msg.credits().credits_size() == 0) continue;
     msg.set_version(proto::PROTO_VERSION_CURRENT);
+    msg.mutable_credits()->set_return_within_ns(return_within_ns_);
     try {
       router_.send(zmq::buffer(worker_id), zmq::send_flags::sndmore);
       bus::send_proto(router_, msg);

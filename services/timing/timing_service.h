@@ -77,6 +77,7 @@ class TimingService final : public service::Service, public CreditSink {
   std::unordered_map<std::string, uint64_t> worker_load_;  // worker id -> credits in flight
   std::unordered_map<uint64_t, std::string> credit_worker_;
   std::unordered_map<std::string, proto::CreditMessage> outbox_;  // credits issued this pass
+  int64_t return_within_ns_ = 0;  // the current phase's Credits.return_within_ns
 };
 
 }  // namespace aiperf::timing

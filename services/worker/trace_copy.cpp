@@ -15,7 +15,7 @@ void move_headers(http::Headers&& headers, google::protobuf::RepeatedPtrField<pr
 
 }  // namespace
 
-void copy_trace(http::Trace&& trace, proto::HttpTrace* out) {
+void copy_trace(http::Trace&& trace, proto::HttpTrace* out, bool with_headers) {
   out->set_send_start_perf_ns(trace.send_start_perf_ns);
   out->set_send_end_perf_ns(trace.send_end_perf_ns);
   out->set_bytes_sent(trace.bytes_sent);
@@ -36,6 +36,7 @@ void copy_trace(http::Trace&& trace, proto::HttpTrace* out) {
   out->set_local_port(trace.local_port);
   out->set_remote_ip(std::move(trace.remote_ip));
   out->set_remote_port(trace.remote_port);
+  if (!with_headers) return;
   move_headers(std::move(trace.request_headers), out->mutable_request_headers());
   move_headers(std::move(trace.response_headers), out->mutable_response_headers());
 }

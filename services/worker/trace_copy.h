@@ -6,7 +6,9 @@
 
 namespace aiperf::worker {
 
-// Moves the trace's headers (the result is finished with them) and copies the rest.
-void copy_trace(http::Trace&& trace, proto::HttpTrace* out);
+// Copies the trace's timings and addresses; moves its headers too (the result is finished with
+// them) when `with_headers`: only the HTTP trace and raw exports print them, and a dozen
+// header messages per record are most of what a record costs to build, send and parse.
+void copy_trace(http::Trace&& trace, proto::HttpTrace* out, bool with_headers);
 
 }  // namespace aiperf::worker

@@ -82,6 +82,8 @@ void WorkerService::on_configure(const config::RunConfig& config) {
   }
   const bool first = !config_.has_value();
   config_ = config;
+  export_headers_ = config.output.export_http_trace || config.output.export_level == "raw";
+  payloads_.clear();
   send_first_token_ = config.loadgen.profiling.prefill_concurrency || config.loadgen.warmup.prefill_concurrency;
   if (first) {
     boost::asio::post(io_, [this, opts] { client_ = std::make_unique<http::HttpClient>(io_, opts); });
@@ -99,6 +101,8 @@ void WorkerService::on_credit_socket() {
     proto::CreditMessage msg;
     if (!bus::parse_proto(frame, msg) || msg.version() != proto::PROTO_VERSION_CURRENT) continue;
     if (msg.has_credits()) {
+      return_within_ns_[msg.credits().credits_size() ? msg.credits().credits(0).phase() : 0] =
+          msg.credits().return_within_ns();
       for (proto::Credit& credit : *msg.mutable_credits()->mutable_credits()) handle_credit(std::move(credit), now);
     } else if (msg.has_cancel()) {
       std::vector<uint64_t> ids(msg.cancel().credit_ids().begin(), msg.cancel().credit_ids().end());
@@ -209,8 +213,15 @@ void WorkerService::dispatch(InFlight job) {
     for (const proto::Turn& past : h->second) job.sent_turns.push_back(&past);
   }
   job.sent_turns.push_back(&turn);
-  job.payload = endpoints::build_payload(*endpoint_, popts, job.sent_turns, conv.system_message(),
-                                         conv.user_context_message());
+  // Without history a turn's payload is the same every time it is sent: built once.
+  std::string* cached = job.sent_turns.size() == 1 ? &payloads_[&turn] : nullptr;
+  if (cached && !cached->empty()) {
+    job.payload = *cached;
+  } else {
+    job.payload = endpoints::build_payload(*endpoint_, popts, job.sent_turns, conv.system_message(),
+                                           conv.user_context_message());
+    if (cached) *cached = job.payload;
+  }
   job.x_request_id = util::uuid4();
 
   http::Request req;
@@ -403,7 +414,7 @@ void WorkerService::finish(uint64_t key, http::Result&& result) {
     chunk->set_data(std::move(c.data));
   }
   if (result.error) copy_error(*result.error, rec.mutable_error());
-  copy_trace(std::move(result.trace), rec.mutable_trace());
+  copy_trace(std::move(result.trace), rec.mutable_trace(), export_headers_);
   rec.mutable_trace()->set_response_reason(result.reason);
   rec.set_was_cancelled(result.cancelled);
   if (result.cancelled) rec.set_cancellation_perf_ns(result.end_perf_ns);
@@ -457,11 +468,26 @@ void WorkerService::return_credit(const proto::Credit& credit, bool cancelled, c
   ret->set_phase(credit.phase());
   ret->set_cancelled(cancelled);
   if (!error.empty()) ret->set_error(error);
+  const auto within = return_within_ns_.find(credit.phase());
+  if (within == return_within_ns_.end() || within->second <= 0) {
+    returns_due_ = true;
+  } else if (!returns_timer_) {
+    returns_timer_ = reactor().call_after(within->second, [this] {
+      returns_timer_ = 0;
+      send_returns();
+    });
+  }
 }
 
-// Returns go out at the end of each pass, never held longer: in concurrency mode a return
-// frees the slot for the next credit.
+// At the end of each pass: returns that someone waits on (a concurrency slot, a next turn)
+// never wait for a timer.
 void WorkerService::flush_returns() {
+  if (returns_due_) send_returns();
+}
+
+void WorkerService::send_returns() {
+  if (returns_timer_) reactor().cancel(std::exchange(returns_timer_, 0));
+  returns_due_ = false;
   if (returns_.returns().returns_size() == 0) return;
   returns_.set_version(proto::PROTO_VERSION_CURRENT);
   bus::send_proto(credit_, returns_);
