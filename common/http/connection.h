@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <cstddef>
+#include <string>
 #include <tuple>
 #include <variant>
 
@@ -41,6 +42,7 @@ class Connection {
   // Both ends, recorded once when connected so that reusing the connection costs no syscall.
   tcp::endpoint local_endpoint;
   tcp::endpoint remote_endpoint;
+  std::string local_ip, remote_ip;  // the endpoints' addresses as text, for every request's trace
 
  private:
   std::variant<tcp::socket, net::ssl::stream<tcp::socket>> stream_;

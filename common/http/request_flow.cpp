@@ -96,9 +96,9 @@ net::awaitable<void> ClientCore::run(std::shared_ptr<RequestState> st) {
       conn = co_await connect(s, *url);
       if (!conn) co_return finish(s);
     }
-    trace.local_ip = conn->local_endpoint.address().to_string();
+    trace.local_ip = conn->local_ip;
     trace.local_port = conn->local_endpoint.port();
-    trace.remote_ip = conn->remote_endpoint.address().to_string();
+    trace.remote_ip = conn->remote_ip;
     trace.remote_port = conn->remote_endpoint.port();
     s.result.connection_reused = reused;
     s.active = conn.get();
@@ -166,6 +166,8 @@ net::awaitable<std::unique_ptr<Connection>> ClientCore::connect(RequestState& s,
   conn->socket().set_option(tcp::no_delay(true), ignored);
   conn->remote_endpoint = endpoint;
   conn->local_endpoint = conn->socket().local_endpoint(ignored);
+  conn->local_ip = conn->local_endpoint.address().to_string();
+  conn->remote_ip = endpoint.address().to_string();
 
   if (auto* tls = conn->tls()) {
     SSL* ssl = tls->native_handle();

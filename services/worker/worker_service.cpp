@@ -101,8 +101,9 @@ void WorkerService::on_credit_socket() {
     proto::CreditMessage msg;
     if (!bus::parse_proto(frame, msg) || msg.version() != proto::PROTO_VERSION_CURRENT) continue;
     if (msg.has_credits()) {
-      return_within_ns_[msg.credits().credits_size() ? msg.credits().credits(0).phase() : 0] =
-          msg.credits().return_within_ns();
+      const int64_t within = msg.credits().return_within_ns();
+      return_within_ns_[msg.credits().credits_size() ? msg.credits().credits(0).phase() : 0] = within;
+      set_collect_on_timer(within);
       for (proto::Credit& credit : *msg.mutable_credits()->mutable_credits()) handle_credit(std::move(credit), now);
     } else if (msg.has_cancel()) {
       std::vector<uint64_t> ids(msg.cancel().credit_ids().begin(), msg.cancel().credit_ids().end());
@@ -351,7 +352,8 @@ void WorkerService::complete_on_io(uint64_t key, http::Result&& result, int64_t 
     wake = done_.empty() && first_tokens_.empty();
     done_.push_back(Done{key, std::move(result), policy_cancel_after_ns});
   }
-  if (wake) notify_reactor();
+  // Where returns may wait, the reactor collects finished requests on its own round.
+  if (wake && !collect_on_timer_.load(std::memory_order_relaxed)) notify_reactor();
 }
 
 void WorkerService::notify_reactor() {
@@ -359,9 +361,28 @@ void WorkerService::notify_reactor() {
   (void)!::write(event_fd_, &one, sizeof one);
 }
 
+// Returns that may wait `within_ns` (Credits.return_within_ns) let the reactor collect finished
+// requests every `within_ns` instead of being woken for each: at 10k requests/s that is a
+// tenth of the wake-ups on both threads. Returns that may not wait switch it back at once.
+void WorkerService::set_collect_on_timer(int64_t within_ns) {
+  const bool on = within_ns > 0;
+  if (on == collect_on_timer_.load(std::memory_order_relaxed)) return;
+  collect_on_timer_.store(on, std::memory_order_relaxed);
+  if (on) {
+    collect_timer_ = reactor().call_every(within_ns, [this] { collect_completions(); });
+  } else {
+    reactor().cancel(std::exchange(collect_timer_, 0));
+    notify_reactor();  // anything queued meanwhile is collected now
+  }
+}
+
 void WorkerService::on_completions() {
   uint64_t count;
   (void)!::read(event_fd_, &count, sizeof count);
+  collect_completions();
+}
+
+void WorkerService::collect_completions() {
   std::vector<Done> batch;
   std::vector<std::pair<uint64_t, proto::Phase>> first_tokens;
   {

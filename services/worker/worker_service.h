@@ -6,6 +6,7 @@
 // Finished requests cross back through a mutex-guarded queue signalled by an eventfd.
 // Every credit is returned exactly once, after its record has been pushed.
 #pragma once
+#include <atomic>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -61,7 +62,9 @@ class WorkerService final : public service::Service {
 
   void on_credit_socket();
   void on_dataset_socket();
-  void on_completions();
+  void on_completions();      // eventfd: the io thread finished requests
+  void collect_completions();  // records and returns every finished request
+  void set_collect_on_timer(int64_t within_ns);
   void handle_credit(proto::Credit credit, int64_t received_perf_ns);
   void dispatch(InFlight job);  // builds the request; post_starts hands it to the io thread
   void post_starts();
@@ -128,6 +131,8 @@ class WorkerService final : public service::Service {
 
   // io thread -> reactor thread
   int event_fd_ = -1;
+  std::atomic<bool> collect_on_timer_{false};  // the io thread does not signal completions
+  bus::Reactor::TimerId collect_timer_ = 0;
   std::mutex done_mu_;
   std::vector<Done> done_;
   std::vector<std::pair<uint64_t, proto::Phase>> first_tokens_;  // (credit id, phase)

@@ -7,6 +7,7 @@
 #    and p99, errors, and the CPU both sides spent per request (what limits the rate on a
 #    small host: aiperf and the mock share its cores).
 #  - A 200-entry trace replayed with --fixed-schedule: the send-time error p50/p99.
+#  - First, the host's own wake-up precision (wake_floor), the floor under all of the above.
 # Usage: tests/bench/load_accuracy.sh [seconds per rate, default 5] [rates..., default 1000 10000 20000]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -61,6 +62,9 @@ else:
 PY
 }
 
+# The floor under any schedule lag on this host: how late a thread wakes at a chosen instant.
+$bin/wake_floor 2000
+echo
 echo "Poisson, ${secs} s per rate; achieved = sends/s over the run; vs sched = achieved / the schedule's own rate"
 printf "%8s %10s %8s %9s %9s %10s %7s %9s %9s\n" target achieved ratio vs_sched p50_us p99_us errors aiperf_us mock_us
 for rate in "${rates[@]}"; do
