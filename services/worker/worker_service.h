@@ -3,8 +3,9 @@
 //    builds request payloads;
 //  - the io thread owns the HttpClient and nothing else, so the hot path (send, receive,
 //    timestamp each chunk) never waits on ZeroMQ or JSON work.
-// Finished requests cross back through a mutex-guarded queue signalled by an eventfd.
-// Every credit is returned exactly once, after its record has been pushed.
+// Finished requests cross back through a mutex-guarded queue, signalled by an eventfd (or
+// collected every millisecond where returns may wait: Credits.return_within_ns).
+// Every credit is returned exactly once, after its record has been queued for sending.
 #pragma once
 #include <atomic>
 #include <deque>
