@@ -132,6 +132,11 @@ void append_record_error(std::string& out, const proto::ErrorDetails& e) {
 std::string format_record_jsonl(const proto::MetricRecord& rec, const MetricContext& ctx) {
   std::string out;
   out.reserve(1024);
+  append_record_jsonl(out, rec, ctx);
+  return out;
+}
+
+void append_record_jsonl(std::string& out, const proto::MetricRecord& rec, const MetricContext& ctx) {
   out += '{';
   key(out, "metadata");
   append_record_metadata(out, rec.metadata());
@@ -149,7 +154,6 @@ std::string format_record_jsonl(const proto::MetricRecord& rec, const MetricCont
     append_record_error(out, rec.error());
   }
   out += '}';
-  return out;
 }
 
 }  // namespace aiperf::metrics

@@ -14,6 +14,8 @@ namespace aiperf::metrics {
 // the registry does not know; "trace_data" (rec.trace_data_json) when set; "error" only for
 // error records, its "code" only when set.
 std::string format_record_jsonl(const proto::MetricRecord& rec, const MetricContext& ctx);
+// The same line appended to `out`.
+void append_record_jsonl(std::string& out, const proto::MetricRecord& rec, const MetricContext& ctx);
 
 // The "metadata" object of a line (also used by profile_export_raw.jsonl).
 void append_record_metadata(std::string& out, const proto::RecordMetadata& md);

@@ -13,7 +13,16 @@ namespace {
 constexpr int64_t kSecond = 1'000'000'000;
 // How long to wait for records still in the pipeline after the last credit returned.
 constexpr int64_t kRecordsDrainNs = 30 * kSecond;
+// Lines are written in large pieces: a stream writes anything over 1 KiB (every line) with a
+// system call of its own. At most a second's worth waits in memory.
+constexpr size_t kJsonlBufferBytes = 1 << 20;
 }  // namespace
+
+void RecordsService::write_jsonl() {
+  if (jsonl_buffer_.empty()) return;
+  jsonl_.write(jsonl_buffer_.data(), static_cast<std::streamsize>(jsonl_buffer_.size()));
+  jsonl_buffer_.clear();
+}
 
 RecordsService::RecordsService(service::Identity identity, bus::Endpoints endpoints)
     : Service(std::move(identity), std::move(endpoints)), pull_(bus::make_socket(zmq::socket_type::pull)) {
@@ -22,6 +31,7 @@ RecordsService::RecordsService(service::Identity identity, bus::Endpoints endpoi
   subscribe(bus::topic::kPhase);
   reactor().call_every(kSecond, [this] {
     if (!config_) return;
+    write_jsonl();
     proto::BusMessage msg;
     auto* p = msg.mutable_records_progress();
     p->set_phase(proto::PHASE_PROFILING);
@@ -63,10 +73,12 @@ void RecordsService::on_records() {
       aggregator_->add(rec);
       if (timeslices_) timeslices_->add(rec);
       if (jsonl_.is_open()) {
-        jsonl_ << metrics::format_record_jsonl(rec, context_) << '\n';
+        metrics::append_record_jsonl(jsonl_buffer_, rec, context_);
+        jsonl_buffer_ += '\n';
       }
     }
   }
+  if (jsonl_buffer_.size() >= kJsonlBufferBytes) write_jsonl();
   maybe_finish();
 }
 
@@ -96,6 +108,7 @@ void RecordsService::finish() {
   finished_ = true;
   live_.reset();  // the final results supersede any snapshot
   reactor().cancel(deadline_timer_);
+  write_jsonl();
   if (jsonl_.is_open()) jsonl_.flush();
   if (config_->output.export_level == "raw") {
     // Every processor flushed its lines before sending the records counted above.

@@ -26,6 +26,7 @@ class RecordsService final : public service::Service {
   void on_bus(std::string_view topic, const proto::BusMessage& msg) override;
   void on_records();
   void maybe_finish();
+  void write_jsonl();  // appends jsonl_buffer_ to the file
   void finish();
 
   zmq::socket_t pull_;
@@ -35,6 +36,7 @@ class RecordsService final : public service::Service {
   std::unique_ptr<Timeslices> timeslices_;  // --slice-duration only
   std::unique_ptr<LiveMetrics> live_;       // dashboard / --api-port only
   std::ofstream jsonl_;
+  std::string jsonl_buffer_;  // lines not yet written to jsonl_
   uint64_t success_ = 0;
   uint64_t errors_ = 0;
   std::optional<proto::PhaseEvent> profiling_complete_;
