@@ -57,7 +57,8 @@ void fill_metadata(const proto::RawRecord& raw, const std::string& processor_id,
 
 proto::MetricRecord process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& endpoint,
                                    const tok::Tokenizer& tokenizer, const metrics::MetricContext& ctx,
-                                   bool use_server_token_count, const std::string& processor_id) {
+                                   bool use_server_token_count, const std::string& processor_id,
+                                   TokenCountCache* isl_cache) {
   endpoints::ParseResult parsed = endpoints::parse_response(endpoint, raw);
 
   metrics::ParsedRecord r;
@@ -77,7 +78,13 @@ proto::MetricRecord process_record(const proto::RawRecord& raw, const endpoints:
     if (use_server_token_count) {
       if (r.usage && r.usage->prompt_tokens) r.input_tokens = r.usage->prompt_tokens;
     } else {
-      r.input_tokens = static_cast<int64_t>(tokenizer.count(input_text(raw)));
+      std::string text = input_text(raw);
+      std::optional<uint64_t> count = isl_cache ? isl_cache->find(text) : std::nullopt;
+      if (!count) {
+        count = tokenizer.count(text);
+        if (isl_cache) isl_cache->insert(std::move(text), *count);
+      }
+      r.input_tokens = static_cast<int64_t>(*count);
     }
   }
   if (r.valid() && endpoint.produces_tokens) {
@@ -120,8 +127,10 @@ void RecordProcessorService::on_configure(const config::RunConfig& config) {
   endpoint_ = endpoints::find_endpoint(config.endpoint.type);
   if (!endpoint_) throw std::runtime_error("unknown endpoint type " + config.endpoint.type);
   endpoints::set_default_parse_options(endpoints::parse_options_for(config.endpoint.type, config.input.extra_inputs));
-  if (!tokenizer_ || !config_ || config_->tokenizer.resolved_path != config.tokenizer.resolved_path)
+  if (!tokenizer_ || !config_ || config_->tokenizer.resolved_path != config.tokenizer.resolved_path) {
     tokenizer_ = tok::load_tokenizer(config.tokenizer.resolved_path);
+    isl_counts_.clear();
+  }
   context_ = endpoints::metric_context_for(config, *endpoint_);
   if (config.output.export_level == "raw" && !raw_file_) {
     raw_file_ = std::make_unique<RawRecordFile>(config.output.artifact_dir, identity().id);
@@ -147,7 +156,7 @@ void RecordProcessorService::on_raw_records() {
     for (const proto::RawRecord& raw : batch.records()) {
       proto::MetricRecord& rec = *out.add_records();
       rec = process_record(raw, *endpoint_, *tokenizer_, context_, config_->endpoint.use_server_token_count,
-                           identity().id);
+                           identity().id, &isl_counts_);
       if (config_->output.export_http_trace && rec.metadata().phase() == proto::PHASE_PROFILING) {
         rec.set_trace_data_json(format_trace_data(raw));
       }

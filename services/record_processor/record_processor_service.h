@@ -15,6 +15,7 @@
 #include "raw_export.h"
 #include "raw_record.pb.h"
 #include "service/service.h"
+#include "token_count_cache.h"
 #include "tokenizer/tokenizer.h"
 
 namespace aiperf::record_processor {
@@ -34,11 +35,14 @@ class RecordProcessorService final : public service::Service {
   tok::TokenizerPtr tokenizer_;
   metrics::MetricContext context_;
   std::unique_ptr<RawRecordFile> raw_file_;  // --export-level raw only
+  TokenCountCache isl_counts_;  // input texts counted with tokenizer_
 };
 
-// Raw record -> metric record (exposed for tests). `tokenizer` counts ISL/OSL.
+// Raw record -> metric record (exposed for tests). `tokenizer` counts ISL/OSL; `isl_cache`, if
+// given, remembers input texts already counted.
 proto::MetricRecord process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& endpoint,
                                    const tok::Tokenizer& tokenizer, const metrics::MetricContext& ctx,
-                                   bool use_server_token_count, const std::string& processor_id);
+                                   bool use_server_token_count, const std::string& processor_id,
+                                   TokenCountCache* isl_cache = nullptr);
 
 }  // namespace aiperf::record_processor
