@@ -101,9 +101,7 @@ void WorkerService::on_credit_socket() {
     proto::CreditMessage msg;
     if (!bus::parse_proto(frame, msg) || msg.version() != proto::PROTO_VERSION_CURRENT) continue;
     if (msg.has_credits()) {
-      const int64_t within = msg.credits().return_within_ns();
-      return_within_ns_[msg.credits().credits_size() ? msg.credits().credits(0).phase() : 0] = within;
-      set_collect_on_timer(within);
+      set_collect_on_timer(msg.credits().return_within_ns());
       for (proto::Credit& credit : *msg.mutable_credits()->mutable_credits()) handle_credit(std::move(credit), now);
     } else if (msg.has_cancel()) {
       std::vector<uint64_t> ids(msg.cancel().credit_ids().begin(), msg.cancel().credit_ids().end());
@@ -489,26 +487,11 @@ void WorkerService::return_credit(const proto::Credit& credit, bool cancelled, c
   ret->set_phase(credit.phase());
   ret->set_cancelled(cancelled);
   if (!error.empty()) ret->set_error(error);
-  const auto within = return_within_ns_.find(credit.phase());
-  if (within == return_within_ns_.end() || within->second <= 0) {
-    returns_due_ = true;
-  } else if (!returns_timer_) {
-    returns_timer_ = reactor().call_after(within->second, [this] {
-      returns_timer_ = 0;
-      send_returns();
-    });
-  }
 }
 
-// At the end of each pass: returns that someone waits on (a concurrency slot, a next turn)
-// never wait for a timer.
+// At the end of each pass over finished requests. Where returns may wait, passes come every
+// return_within_ns; elsewhere the io thread wakes the reactor for each finished request.
 void WorkerService::flush_returns() {
-  if (returns_due_) send_returns();
-}
-
-void WorkerService::send_returns() {
-  if (returns_timer_) reactor().cancel(std::exchange(returns_timer_, 0));
-  returns_due_ = false;
   if (returns_.returns().returns_size() == 0) return;
   returns_.set_version(proto::PROTO_VERSION_CURRENT);
   bus::send_proto(credit_, returns_);

@@ -77,8 +77,7 @@ class WorkerService final : public service::Service {
   void notify_reactor();
   void finish(uint64_t key, http::Result&& result);
   void flush_raw_records();  // sends raw_batch_, if anything is in it
-  void flush_returns();      // end of a pass: sends returns_ if one of them may not wait
-  void send_returns();       // sends returns_, if anything is in it
+  void flush_returns();      // sends returns_, if anything is in it
   void remember_turn(const InFlight& job, const proto::RawRecord& rec);
   void fail_credits(std::vector<std::pair<proto::Credit, int64_t>>& credits, const std::string& type,
                     const std::string& message);
@@ -121,10 +120,7 @@ class WorkerService final : public service::Service {
   bool send_first_token_ = false;  // prefill concurrency configured: report first chunks
   proto::RawRecordBatch raw_batch_;  // finished records not yet sent (reactor thread)
   bus::Reactor::TimerId raw_flush_timer_ = 0;  // flushes raw_batch_ (0: not armed)
-  proto::CreditMessage returns_;     // credit returns not yet sent (reactor thread)
-  bool returns_due_ = false;         // returns_ holds a return that may not wait
-  bus::Reactor::TimerId returns_timer_ = 0;  // sends returns_ that may wait (0: not armed)
-  std::unordered_map<int, int64_t> return_within_ns_;  // phase -> Credits.return_within_ns
+  proto::CreditMessage returns_;     // credit returns of the current pass (reactor thread)
   std::vector<Start> starts_;        // dispatched this pass, not yet posted (reactor thread)
   SpinBudget spin_budget_;          // io thread only
   bool warned_clock_ = false;      // io thread: the clock-disagreement warning was logged
