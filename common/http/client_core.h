@@ -2,8 +2,8 @@
 // (one coroutine per request). Shared-owned so that request coroutines still running
 // after the HttpClient is destroyed keep it alive until they unwind.
 #pragma once
-#include <memory>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 
