@@ -178,8 +178,11 @@ void TimingService::start_phase(size_t index) {
   runner_ = std::make_unique<PhaseRunner>(runner_config, conversations_, *this, rng_);
   const bool single_turn = std::all_of(conversations_.begin(), conversations_.end(),
                                        [](const ConversationInfo& c) { return c.turns <= 1; });
+  // Below one request per window a collection round finds at most one request: waking the
+  // worker's reactor every window would cost more than it saves.
+  const bool batches_pay = plan.target_rate * kReturnBatchNs >= 1e9;
   return_within_ns_ = plan.runner.rate_mode && !plan.runner.concurrency && !plan.runner.prefill_concurrency &&
-                              single_turn
+                              single_turn && batches_pay
                           ? kReturnBatchNs
                           : 0;
   phase_start_ns_ = steady_now_ns();
