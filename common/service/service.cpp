@@ -118,10 +118,10 @@ void Service::handle_command(const proto::Command& cmd) {
       try {
         on_configure(config::run_config_from_json(nlohmann::json::parse(cmd.config_json())));
       } catch (const std::exception& e) {
-        finish_configure(false, e.what());
+        complete_configure(false, e.what());
         return;
       }
-      if (!configure_deferred_) finish_configure(true, "");
+      if (!configure_deferred_) complete_configure(true);
       return;
     }
     case proto::COMMAND_START:
@@ -140,9 +140,7 @@ void Service::handle_command(const proto::Command& cmd) {
   }
 }
 
-void Service::complete_configure(bool ok, const std::string& error) { finish_configure(ok, error); }
-
-void Service::finish_configure(bool ok, const std::string& error) {
+void Service::complete_configure(bool ok, const std::string& error) {
   configure_result_.emplace(ok, error);
   respond(pending_configure_id_, ok, error);
 }

@@ -57,7 +57,6 @@ class Service {
   void on_bus_readable();
   void handle_command(const proto::Command& cmd);
   void respond(const std::string& command_id, bool ok, const std::string& error);
-  void finish_configure(bool ok, const std::string& error);
   bool drop_for_test(const proto::Command& cmd);
   void send_register();
 
