@@ -96,6 +96,9 @@ struct ClientOptions {
   // released. This also bounds the connections a worker ever opens: an overloaded worker
   // queues requests instead of opening a connection for each. 0 = no limit.
   size_t connection_limit = 2500;
+  // Fill Trace::response_headers. Off spares the io thread copying every response's headers
+  // when nothing will print them.
+  bool keep_response_headers = true;
 };
 
 // Handle to cancel one in-flight request; cancelling a finished request is a no-op.

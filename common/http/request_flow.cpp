@@ -253,7 +253,9 @@ net::awaitable<ClientCore::Outcome> ClientCore::exchange(RequestState& s, Connec
       r.status = msg.result_int();
       r.reason = std::string(msg.reason());
       r.content_type = std::string(msg[bhttp::field::content_type]);
-      for (const auto& field : msg) r.trace.response_headers.emplace_back(field.name_string(), field.value());
+      if (options_.keep_response_headers) {
+        for (const auto& field : msg) r.trace.response_headers.emplace_back(field.name_string(), field.value());
+      }
     }
     if (std::string& body = parser.get().body(); !body.empty()) {
       r.chunks.push_back(Chunk{now, std::move(body)});

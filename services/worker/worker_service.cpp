@@ -77,12 +77,13 @@ void WorkerService::on_configure(const config::RunConfig& config) {
   if (const char* limit = std::getenv("AIPERF_HTTP_CONNECTION_LIMIT")) {
     opts.connection_limit = std::strtoull(limit, nullptr, 10);
   }
+  export_headers_ = config.output.export_http_trace || config.output.export_level == "raw";
+  opts.keep_response_headers = export_headers_;
   if (const char* verify = std::getenv("AIPERF_HTTP_SSL_VERIFY")) {
     opts.verify_tls = std::string(verify) != "false" && std::string(verify) != "0";
   }
   const bool first = !config_.has_value();
   config_ = config;
-  export_headers_ = config.output.export_http_trace || config.output.export_level == "raw";
   payloads_.clear();
   send_first_token_ = config.loadgen.profiling.prefill_concurrency || config.loadgen.warmup.prefill_concurrency;
   if (first) {
