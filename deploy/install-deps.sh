@@ -13,7 +13,8 @@ PACKAGES=(
   libpng-dev libjpeg62-turbo-dev libmp3lame-dev
   prometheus-cpp-dev libyaml-cpp-dev
   catch2
-  wrk curl procps tmux
+  wrk curl procps tmux file iproute2 openssl
+  python3 python3-venv libb64-0d
   docker-compose dpkg-dev
 )
 
