@@ -3,4 +3,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash deploy/build.sh
+
+# Every external command the tests call, with the Debian package that provides it: a missing one
+# is named here instead of failing deep inside a test.
+missing=()
+for pair in ip:iproute2 ss:iproute2 ps:procps file:file openssl:openssl curl:curl wrk:wrk \
+            tmux:tmux dpkg-deb:dpkg cpack:cmake timeout:coreutils python3:python3; do
+  command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair%%:*} (apt-get install ${pair#*:})")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  printf 'test.sh: missing command: %s\n' "${missing[@]}" >&2
+  exit 1
+fi
+
 ctest --test-dir build --output-on-failure -j2 --timeout 600
