@@ -52,7 +52,9 @@ TEST_CASE("summary JSON: exact text and key order of spec 7.4") {
     "p99": 99.7,
     "min": 70.0,
     "max": 100.0,
-    "std": 15.0
+    "std": 15.0,
+    "count": 10,
+    "sum": 170.0
   },
   "request_count": {
     "unit": "requests",
@@ -72,7 +74,9 @@ TEST_CASE("summary JSON: exact text and key order of spec 7.4") {
     "p99": 3.99,
     "min": 3,
     "max": 4,
-    "std": 0.5
+    "std": 0.5,
+    "count": 10,
+    "sum": 7
   },
   "benchmark_duration": {
     "unit": "sec",

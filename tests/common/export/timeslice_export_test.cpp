@@ -89,7 +89,9 @@ TEST_CASE("timeslice JSON: slices array with timeslice_index, metric objects, in
         "p99": 99.7,
         "min": 70.0,
         "max": 100.0,
-        "std": 15.0
+        "std": 15.0,
+        "count": 10,
+        "sum": 170.0
       },
       "request_throughput": {
         "unit": "requests/sec",
