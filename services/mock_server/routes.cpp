@@ -6,6 +6,8 @@ namespace aiperf::mock {
 
 Route match_route(boost::beast::http::verb method, std::string_view target) {
   using boost::beast::http::verb;
+  // HEAD is GET without the body (RFC 9110 9.3.2); AIPerf probes /metrics with HEAD first.
+  if (method == verb::head) method = verb::get;
   const std::string_view path = target.substr(0, target.find('?'));
   struct Entry {
     std::string_view path;

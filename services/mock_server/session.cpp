@@ -50,6 +50,7 @@ void Session::handle_request() {
   arrival_ = Clock::now();
   const auto& request = parser_->get();
   mode_ = {request.keep_alive(), request.version() < 11};
+  head_ = request.method() == http::verb::head;
   route_ = match_route(request.method(), request.target());
   if (state_.recorder.enabled() && request.method() == http::verb::post)
     state_.recorder.record(request.target(), request.body());
@@ -115,7 +116,7 @@ void Session::respond(int status, std::string_view content_type, std::string_vie
   log_access(status);
   out_.clear();
   append_response_head(out_, status, content_type, body.size(), mode_);
-  out_ += body;
+  if (!head_) out_ += body;  // a HEAD answer has the GET answer's headers and no body
   write_then(&Session::next_request);
 }
 

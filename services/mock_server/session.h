@@ -71,6 +71,7 @@ class Session : public std::enable_shared_from_this<Session> {
   // The request being answered.
   Route route_ = Route::not_found;
   ConnectionMode mode_;
+  bool head_ = false;  // a HEAD request: headers only
   Clock::time_point arrival_;
   std::optional<CompletionFormatter> completion_;
   int next_token_ = 0;

@@ -46,6 +46,15 @@ class TestClient {
     return response;
   }
 
+  // A HEAD request: the parser is told that no body follows whatever Content-Length says.
+  http::response_header<> send_head(const std::string& target) {
+    http::write(socket_, make_request(http::verb::head, target));
+    http::response_parser<http::string_body> parser;
+    parser.skip(true);
+    http::read(socket_, buffer_, parser);
+    return parser.get().base();
+  }
+
   StreamedResponse send_streaming(const Request& request) {
     http::write(socket_, request);
     http::response_parser<http::string_body> parser;

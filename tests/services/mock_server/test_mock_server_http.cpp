@@ -52,6 +52,20 @@ TEST_CASE("unknown routes get 404 and wrong methods 405, both as error JSON") {
   CHECK(json::parse(wrong_method.body())["error"]["code"] == 405);
 }
 
+TEST_CASE("HEAD answers a GET route's headers without a body, and the connection stays usable") {
+  ServerFixture fixture;
+  auto client = fixture.client();
+  const auto metrics = client.send_head("/metrics");
+  CHECK(metrics.result() == http::status::ok);
+  CHECK(std::stoul(std::string(metrics[http::field::content_length])) > 0);
+  // A HEAD on a POST route is refused, still without a body.
+  CHECK(client.send_head("/v1/chat/completions").result() == http::status::method_not_allowed);
+  // Had a body been sent, it would now be read as the next response's status line.
+  const auto health = client.send(get("/health"));
+  CHECK(health.result() == http::status::ok);
+  CHECK(json::parse(health.body()) == json{{"status", "healthy"}});
+}
+
 TEST_CASE("malformed requests get 400 with an error JSON") {
   ServerFixture fixture;
   auto client = fixture.client();
