@@ -76,6 +76,14 @@ int main(int argc, char** argv) {
     std::cerr << "Error: " << e.what() << "\n";
     return 2;
   }
+  if (profile.dry_run) {
+    // Ours: the options are valid; say what the run would be and stop before anything starts.
+    std::cout << "aiperf profile --dry-run: options valid (nothing started, nothing written)\n"
+              << "  endpoint " << config.endpoint.type << (config.endpoint.streaming ? " (streaming)" : "")
+              << ", stimulus " << config.stimulus() << ", artifacts " << config.output.artifact_dir << "\n";
+    for (const std::string& note : profile.dry_run_notes) std::cout << "  note: " << note << "\n";
+    return 0;
+  }
   aiperf::log::Level level = aiperf::log::Level::kInfo;
   aiperf::log::parse_level(config.service.log_level, level);
   aiperf::log::init("system_controller", config.output.artifact_dir + "/logs/aiperf.log", level);

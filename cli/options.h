@@ -2,6 +2,7 @@
 // its own options_<group>.cpp), parsed into ProfileOptions, then validated and resolved into
 // one immutable RunConfig by build_run_config().
 #pragma once
+#include <cctype>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -21,6 +22,11 @@ class OptionError : public std::runtime_error {
 
 struct ProfileOptions {
   config::RunConfig config;  // fields parsed directly
+  // --dry-run (ours): every option parsed and validated as for a real run, then nothing is
+  // started and nothing written (no artifact directory, no log file, no IPC directory, no
+  // download). What only a download could check is listed in dry_run_notes instead.
+  bool dry_run = false;
+  std::vector<std::string> dry_run_notes;
   // Raw values needing parsing or cross-checks, one struct per option group; each group's
   // options_<group>.cpp owns its struct and its finalize function.
   struct Input {
@@ -81,6 +87,14 @@ void finalize_output_options(ProfileOptions& o);   // artifact directory (spec Â
 
 // Runs every finalize step, resolves the tokenizer, the IPC directory and the echoed command.
 config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::string>& argv);
+
+// A choice check that takes AIPerf's spellings of an enum value: its help lists them hyphenated
+// ("round-robin") and it accepts '-' or '_' in any case. The value becomes ours ("round_robin").
+inline std::string enum_spelling(std::string s) {
+  for (char& c : s) c = c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+inline CLI::IsMember choice(std::vector<std::string> values) { return CLI::IsMember(std::move(values), enum_spelling); }
 
 // Optional-valued option: set only when given.
 template <typename T>

@@ -18,20 +18,20 @@ void add_endpoint_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("-m,--model,--model-names", e.model_names, "Model name(s); comma-separated or repeated")
       ->required()->delimiter(',')->group(g);
   app.add_option("--model-selection-strategy", e.model_selection_strategy, "round_robin or random")
-      ->check(CLI::IsMember({"round_robin", "random"}))->group(g);
+      ->transform(choice({"round_robin", "random"}))->group(g);
   app.add_option("--endpoint,--custom-endpoint", e.custom_endpoint, "Custom endpoint path")->group(g);
   app.add_option("--endpoint-type", e.type, "Endpoint type: " + join(endpoints::endpoint_type_names()))->group(g);
   app.add_flag("--streaming", e.streaming, "Use streaming (SSE)")->group(g);
   app.add_option("-u,--url", e.urls, "Base URL(s) of the server")->delimiter(',')->group(g);
-  app.add_option("--url-strategy", "URL selection strategy")->check(CLI::IsMember({"round_robin"}))->group(g);
+  app.add_option("--url-strategy", "URL selection strategy")->transform(choice({"round_robin"}))->group(g);
   app.add_option("--request-timeout-seconds", e.timeout_seconds, "Per-request timeout")
       ->check(CLI::PositiveNumber)->group(g);
   app.add_option("--api-key", e.api_key, "Adds Authorization: Bearer <key>")->group(g);
-  app.add_option("--transport,--transport-type", "Transport")->check(CLI::IsMember({"http"}))->group(g);
+  app.add_option("--transport,--transport-type", "Transport")->transform(choice({"http"}))->group(g);
   app.add_flag("--use-legacy-max-tokens", e.use_legacy_max_tokens, "Send max_tokens instead of max_completion_tokens")->group(g);
   app.add_flag("--use-server-token-count", e.use_server_token_count, "Use server usage token counts")->group(g);
   app.add_option("--connection-reuse-strategy", e.connection_reuse_strategy, "pooled or never")
-      ->check(CLI::IsMember({"pooled", "never"}))->group(g);
+      ->transform(choice({"pooled", "never"}))->group(g);
   // GenAI-Perf compatibility: "triton" means Triton's HTTP generate extension here (KServe
   // gRPC is not implemented), so without --endpoint-type it selects the generate type.
   app.add_option_function<std::string>(
@@ -46,9 +46,10 @@ void add_endpoint_options(CLI::App& app, ProfileOptions& o) {
 
 void finalize_endpoint_options(ProfileOptions& o) {
   auto& c = o.config;
-  const endpoints::EndpointInfo* ep = endpoints::find_endpoint(c.endpoint.type);
+  const endpoints::EndpointInfo* ep = endpoints::find_endpoint(enum_spelling(c.endpoint.type));  // "chat-embeddings" too
   if (!ep)
     throw OptionError("--endpoint-type: invalid value '" + c.endpoint.type + "'; valid: " + join(endpoints::endpoint_type_names()));
+  c.endpoint.type = enum_spelling(c.endpoint.type);
   if (c.endpoint.streaming && !ep->supports_streaming) {
     AIPERF_LOG(kWarning) << "--streaming is not supported by endpoint type " << c.endpoint.type << "; disabled";
     c.endpoint.streaming = false;

@@ -48,14 +48,14 @@ void add_synthetic_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--image-height-stddev", in.image_height_stddev, "")->check(CLI::NonNegativeNumber)->group(i);
   app.add_option("--image-batch-size,--batch-size-image", in.image_batch_size, "Images per request")->group(i);
   app.add_option("--image-format", in.image_format, "png, jpeg or random (per image)")
-      ->check(CLI::IsMember({"png", "jpeg", "random"}))->group(i);
+      ->transform(choice({"png", "jpeg", "random"}))->group(i);
 
   const char* a = "Audio Input";
   app.add_option("--audio-batch-size,--batch-size-audio", in.audio_batch_size, "Audio clips per request")->group(a);
   app.add_option("--audio-length-mean", in.audio_length_mean, "Mean clip length (s); 0 = no audio")
       ->check(CLI::NonNegativeNumber)->group(a);
   app.add_option("--audio-length-stddev", in.audio_length_stddev, "")->check(CLI::NonNegativeNumber)->group(a);
-  app.add_option("--audio-format", in.audio_format, "wav or mp3")->check(CLI::IsMember({"wav", "mp3"}))->group(a);
+  app.add_option("--audio-format", in.audio_format, "wav or mp3")->transform(choice({"wav", "mp3"}))->group(a);
   app.add_option("--audio-depths", in.audio_depths, "Bit depths to draw from (8, 16, 24, 32)")
       ->delimiter(',')->check(CLI::IsMember({8, 16, 24, 32}))->group(a);
   app.add_option("--audio-sample-rates", in.audio_sample_rates, "Sample rates (kHz) to draw from")
@@ -99,13 +99,13 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--input-file", in.input_file, "JSONL file (or random_pool directory) with a custom dataset")->group(g);
   app.add_option("--custom-dataset-type", in.custom_dataset_type,
                  "single_turn, multi_turn, random_pool, mooncake_trace or bailian_trace (default: auto-detect)")
-      ->check(CLI::IsMember({"single_turn", "multi_turn", "random_pool", "mooncake_trace", "bailian_trace"}))
+      ->transform(choice({"single_turn", "multi_turn", "random_pool", "mooncake_trace", "bailian_trace"}))
       ->group(g);
   app.add_option("--public-dataset", in.public_dataset,
                  "sharegpt: read from --input-file, else AIPerf's cache .cache/aiperf/datasets/ (downloaded once)")
-      ->check(CLI::IsMember({"sharegpt"}))->group(g);
+      ->transform(choice({"sharegpt"}))->group(g);
   app.add_option("--dataset-sampling-strategy", in.dataset_sampling_strategy, "sequential, random or shuffle")
-      ->check(CLI::IsMember({"sequential", "random", "shuffle"}))->group(g);
+      ->transform(choice({"sequential", "random", "shuffle"}))->group(g);
   app.add_flag("--fixed-schedule", in.fixed_schedule, "Replay the dataset's timestamps")->group(g);
   app.add_flag("--fixed-schedule-auto-offset", in.fixed_schedule_auto_offset,
                "Shift timestamps so the first is 0")->group(g);
@@ -189,7 +189,14 @@ void check_public_dataset(ProfileOptions& o) {
       in.input_file.clear();  // the file is the public dataset, not a custom one
     } else {
       in.public_dataset_file = dataset::sharegpt_cache_path();
-      if (!fs::exists(in.public_dataset_file)) dataset::download_sharegpt(in.public_dataset_file);
+      if (!fs::exists(in.public_dataset_file)) {
+        if (o.dry_run) {
+          o.dry_run_notes.push_back("--public-dataset sharegpt: " + in.public_dataset_file +
+                                    " is not cached; a run downloads it (not checked)");
+          return;
+        }
+        dataset::download_sharegpt(in.public_dataset_file);
+      }
     }
     dataset::read_sharegpt(in.public_dataset_file);
   } catch (const dataset::DatasetFileError& e) {

@@ -22,9 +22,9 @@ void add_load_options(CLI::App& app, ProfileOptions& o) {
   add_optional(app, "--benchmark-grace-period", r.grace_period, "Seconds to wait for in-flight requests after the duration")
       ->check(CLI::NonNegativeNumber)->group(g);
   add_optional(app, "--request-rate", l.request_rate, "Target requests per second")->check(positive)->group(g);
-  const auto patterns = CLI::IsMember({"constant", "poisson", "gamma", "concurrency_burst"});
+  const auto patterns = choice({"constant", "poisson", "gamma", "concurrency_burst"});
   add_optional(app, "--arrival-pattern,--request-rate-mode", r.arrival_pattern, "constant, poisson, gamma or concurrency_burst")
-      ->check(patterns)->group(g);
+      ->transform(patterns)->group(g);
   add_optional(app, "--arrival-smoothness,--vllm-burstiness", r.arrival_smoothness, "Gamma shape (alone: selects gamma)")
       ->check(positive)->group(g);
   add_optional(app, "--request-cancellation-rate", l.request_cancellation_rate, "Percent of requests cancelled")
@@ -48,7 +48,7 @@ void add_load_options(CLI::App& app, ProfileOptions& o) {
   add_optional(app, "--warmup-concurrency", r.warmup_concurrency, "")->check(positive)->group(w);
   add_optional(app, "--warmup-prefill-concurrency", r.warmup_prefill_concurrency, "")->check(positive)->group(w);
   add_optional(app, "--warmup-request-rate", r.warmup_request_rate, "")->check(positive)->group(w);
-  add_optional(app, "--warmup-arrival-pattern", r.warmup_arrival_pattern, "")->check(patterns)->group(w);
+  add_optional(app, "--warmup-arrival-pattern", r.warmup_arrival_pattern, "")->transform(patterns)->group(w);
   add_optional(app, "--warmup-grace-period", l.warmup_grace_period, "")->check(CLI::NonNegativeNumber)->group(w);
   add_optional(app, "--warmup-concurrency-ramp-duration", r.warmup_concurrency_ramp, "")->check(positive)->group(w);
   add_optional(app, "--warmup-prefill-concurrency-ramp-duration", r.warmup_prefill_ramp, "")->check(positive)->group(w);

@@ -1,12 +1,32 @@
 // Output and tokenizer groups (spec §2.1).
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
+#include <system_error>
 
 #include "endpoints/endpoint.h"
 #include "options.h"
 #include "endpoints/metric_context_for.h"
 
 namespace aiperf::cli {
+namespace {
+
+// --dry-run: what create_directories would find wrong, without creating anything: the
+// directory, or its nearest existing ancestor, must be a writable directory. Same message as a run.
+void check_creatable(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path p = fs::absolute(dir, ec).lexically_normal();
+  while (!p.empty() && !fs::exists(p, ec) && p != p.parent_path()) p = p.parent_path();
+  std::errc err{};
+  if (!fs::is_directory(p, ec)) err = std::errc::not_a_directory;
+  else if (::access(p.c_str(), W_OK | X_OK) != 0) err = std::errc::permission_denied;
+  if (err != std::errc{})
+    throw OptionError("--artifact-dir: cannot create " + dir + ": " + std::make_error_code(err).message());
+}
+
+}  // namespace
 
 void add_output_options(CLI::App& app, ProfileOptions& o) {
   auto& out = o.config.output;
@@ -14,12 +34,15 @@ void add_output_options(CLI::App& app, ProfileOptions& o) {
   add_optional(app, "--artifact-dir,--output-artifact-dir", o.output.artifact_dir, "Artifact directory")->group(g);
   app.add_option("--profile-export-prefix,--profile-export-file", out.profile_export_prefix, "Export file prefix")->group(g);
   app.add_option("--export-level,--profile-export-level", out.export_level, "summary, records or raw")
-      ->check(CLI::IsMember({"summary", "records", "raw"}))->group(g);
+      ->transform(choice({"summary", "records", "raw"}))->group(g);
   add_optional(app, "--slice-duration", out.slice_duration, "Timeslice width in seconds (timeslice exports)")
       ->check(CLI::PositiveNumber)->group(g);
   app.add_flag("--export-http-trace", out.export_http_trace, "Include HTTP trace_data in profile_export.jsonl")
       ->group(g);
   app.add_flag("--show-trace-timing", out.show_trace_timing, "Print the HTTP trace timing table")->group(g);
+  app.add_flag("--dry-run", o.dry_run,
+               "Ours: parse and validate every option as a run would, print the result, start and write nothing")
+      ->group(g);
   add_optional(app, "--goodput", out.goodput, "SLOs \"tag:value ...\" in display units (e.g. request_latency:250)")
       ->group("Input");
   auto& t = o.config.tokenizer;
@@ -60,8 +83,12 @@ void finalize_output_options(ProfileOptions& o) {
   }
   std::error_code ec;
   namespace fs = std::filesystem;
-  fs::create_directories(fs::path(dir) / "logs", ec);
-  if (ec) throw OptionError("--artifact-dir: cannot create " + dir + ": " + ec.message());
+  if (o.dry_run) {
+    check_creatable(dir);
+  } else {
+    fs::create_directories(fs::path(dir) / "logs", ec);
+    if (ec) throw OptionError("--artifact-dir: cannot create " + dir + ": " + ec.message());
+  }
   c.output.artifact_dir = fs::absolute(dir).lexically_normal().string();
   if (c.output.artifact_dir.size() > 1 && c.output.artifact_dir.back() == '/') c.output.artifact_dir.pop_back();
 }

@@ -27,7 +27,7 @@ void add_service_options(CLI::App& app, ProfileOptions& o) {
   app.add_flag("--extra-verbose", o.service.extra_verbose, "TRACE logging")->group("Service");
   s.ui_type.clear();  // "" after parsing = not given: finalize picks the default
   app.add_option("--ui-type,--ui", s.ui_type, "dashboard, simple or none (default: dashboard on a terminal, simple with -v)")
-      ->check(CLI::IsMember({"dashboard", "simple", "none"}))->group("Service");
+      ->transform(choice({"dashboard", "simple", "none"}))->group("Service");
   add_optional(app, "--api-port", s.api_port, "Serve live /metrics (Prometheus) and /api/* JSON on this port during the run")
       ->check(CLI::Range(1, 65535))->envname("AIPERF_API_SERVER_PORT")->group("Service");
   app.add_option("--api-host", s.api_host, "Address the --api-port server binds (default 127.0.0.1)")

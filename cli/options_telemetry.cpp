@@ -58,7 +58,7 @@ void add_telemetry_options(CLI::App& app, ProfileOptions& o) {
           ->group("Server Metrics");
   app.add_flag("--no-server-metrics", t.no_server_metrics, "Do not scrape server metrics")->group("Server Metrics");
   app.add_option("--server-metrics-formats", t.formats, "json, csv, jsonl (default: json csv)")
-      ->check(CLI::IsMember({"json", "csv", "jsonl", "parquet"}))
+      ->transform(choice({"json", "csv", "jsonl", "parquet"}))
       ->group("Server Metrics");
 }
 
