@@ -34,7 +34,9 @@ const json* field(const json& object, const char* name, bool required) {
 
 int64_t integer(const json& v, const char* name, int64_t minimum) {
   if (!v.is_number_integer() || v.get<int64_t>() < minimum)
-    throw FieldError{name, "must be an integer >= " + std::to_string(minimum) + ", got " + v.dump()};
+    throw FieldError{name, (minimum == std::numeric_limits<int64_t>::min() ? std::string("must be an integer")
+                                                                             : "must be an integer >= " + std::to_string(minimum)) +
+                               ", got " + v.dump()};
   return v.get<int64_t>();
 }
 
@@ -50,7 +52,9 @@ Entry parse_line(const json& object, uint32_t block_size, double delay_ratio) {
     throw FieldError{"timestamp", "must be a number of seconds >= 0, got " + ts.dump()};
   e.proto_turn.set_timestamp_ms(ts.get<double>() * 1000.0);  // the trace is in seconds
   e.prompt.input_length = static_cast<uint32_t>(integer(*field(object, "input_length", true), "input_length", 1));
-  e.proto_turn.set_max_tokens(integer(*field(object, "output_length", true), "output_length", 1));
+  // Any integer: <= 0 is raised to 1 later (apply_output_lengths), as AIPerf does.
+  e.proto_turn.set_max_tokens(
+      integer(*field(object, "output_length", true), "output_length", std::numeric_limits<int64_t>::min()));
   if (const json* ids = field(object, "hash_ids", false)) {
     if (!ids->is_array()) throw FieldError{"hash_ids", "must be a list of integers"};
     for (const json& id : *ids) {

@@ -1,6 +1,7 @@
 #include "custom_dataset.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <unordered_map>
@@ -11,6 +12,7 @@
 #include "dataset_error.h"
 #include "jsonl_lines.h"
 #include "mooncake_trace.h"
+#include "prompt_generator.h"
 #include "turn_fields.h"
 #include "util/uuid.h"
 
@@ -42,7 +44,7 @@ std::string session_id_field(const json& object, std::mt19937_64& rng) {
 }
 
 void load_single_turn(const config::InputConfig& in, CustomDataset& out, std::mt19937_64& rng) {
-  const TurnFieldOptions options{true, in.turn_delay_ratio, ""};
+  const TurnFieldOptions options{true, in.turn_delay_ratio, "", true};
   for_each_json_line(in.input_file, [&](const json& object, size_t) {
     check_line_type(object, "single_turn");
     proto::Conversation conv;
@@ -66,7 +68,7 @@ void load_multi_turn(const config::InputConfig& in, CustomDataset& out, std::mt1
     if (auto [it, fresh] = first_line.emplace(conv.session_id(), line); !fresh)
       throw FieldError{"session_id", "'" + conv.session_id() + "' already used on line " + std::to_string(it->second)};
     for (size_t i = 0; i < turns->size(); ++i) {
-      const TurnFieldOptions options{true, in.turn_delay_ratio, "turns[" + std::to_string(i) + "]."};
+      const TurnFieldOptions options{true, in.turn_delay_ratio, "turns[" + std::to_string(i) + "].", true};
       parse_turn_fields((*turns)[i], options, *conv.add_turns());
     }
     out.conversations.push_back(std::move(conv));
@@ -178,6 +180,27 @@ bool outside_fixed_schedule(const config::InputConfig& in, const proto::Turn& tu
   const double ts = turn.timestamp_ms();
   if (in.fixed_schedule_start_offset && ts < static_cast<double>(*in.fixed_schedule_start_offset)) return true;
   return in.fixed_schedule_end_offset && ts > static_cast<double>(*in.fixed_schedule_end_offset);
+}
+
+size_t apply_output_lengths(std::vector<proto::Conversation>& conversations, const config::InputConfig& in,
+                            std::mt19937_64& rng) {
+  // AIPerf takes int() of the OSL mean and std-dev; a mean below 1 sets nothing.
+  const double mean = in.osl_mean ? std::trunc(*in.osl_mean) : 0;
+  const double stddev = std::trunc(in.osl_stddev);
+  size_t clamped = 0;
+  for (auto& conv : conversations) {
+    for (auto& turn : *conv.mutable_turns()) {
+      if (turn.has_max_tokens()) {
+        if (turn.max_tokens() <= 0) {
+          turn.set_max_tokens(1);
+          ++clamped;
+        }
+      } else if (mean >= 1) {
+        turn.set_max_tokens(sample_positive_normal_int(mean, stddev, rng));
+      }
+    }
+  }
+  return clamped;
 }
 
 uint32_t trace_block_size(const config::InputConfig& in) {

@@ -43,6 +43,13 @@ std::string detect_custom_dataset_type(const std::string& path);
 CustomDataset load_custom_dataset(const config::InputConfig& in, uint64_t pool_conversations,
                                   std::mt19937_64& rng);
 
+// AIPerf's max-tokens rule for file and public-dataset turns (composer `_set_max_tokens`): a
+// turn's own value (output_length, ShareGPT's completion) is kept, raised to 1 when <= 0; a turn
+// without one gets positive-normal-int(trunc(--osl), trunc(--osl-stddev)) drawn from `rng` when
+// --osl >= 1, else none. --seq-dist does not apply to file datasets. Returns the turns raised to 1.
+size_t apply_output_lengths(std::vector<proto::Conversation>& conversations, const config::InputConfig& in,
+                            std::mt19937_64& rng);
+
 // Tokens per hash_id block: --isl-block-size, else the trace format's own (bailian 16, else 512).
 uint32_t trace_block_size(const config::InputConfig& in);
 

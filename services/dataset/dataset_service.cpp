@@ -57,6 +57,15 @@ void assign_models(std::vector<proto::Conversation>& conversations, const config
   }
 }
 
+// Max tokens of file and ShareGPT turns from their own values or --osl, on a stream of its own
+// so the prompts and session ids drawn from the main stream stay as they were.
+void set_output_lengths(std::vector<proto::Conversation>& conversations, const config::RunConfig& config) {
+  std::mt19937_64 rng = derive_rng(config.input.random_seed, "dataset.turn.max_tokens");
+  if (const size_t clamped = apply_output_lengths(conversations, config.input, rng)) {
+    AIPERF_LOG(kWarning) << "dataset: " << clamped << " turn(s) had max tokens <= 0; clamped to 1";
+  }
+}
+
 }  // namespace
 
 Dataset build_dataset(const config::RunConfig& config) {
@@ -67,6 +76,7 @@ Dataset build_dataset(const config::RunConfig& config) {
     auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path);
     out.conversations = sharegpt_conversations(read_sharegpt(in.public_dataset_file), *tokenizer,
                                                in.osl_mean.has_value(), in.public_dataset_file, rng);
+    set_output_lengths(out.conversations, config);
     assign_models(out.conversations, config, rng);
     out.sampling_strategy = "sequential";
   } else if (in.input_file.empty()) {
@@ -80,6 +90,7 @@ Dataset build_dataset(const config::RunConfig& config) {
       PromptGenerator prompts(*tokenizer, generate_corpus());
       synthesize_trace_prompts(custom, prompts, trace_block_size(in), rng);
     }
+    set_output_lengths(custom.conversations, config);
     assign_models(custom.conversations, config, rng);
     out.conversations = std::move(custom.conversations);
     out.sampling_strategy = custom.default_sampling;

@@ -1,6 +1,7 @@
 #include "mooncake_trace.h"
 
 #include <cmath>
+#include <limits>
 
 #include <nlohmann/json.hpp>
 
@@ -18,7 +19,9 @@ const json* field(const json& object, const char* name) {
 
 int64_t integer(const json& v, const char* name, int64_t minimum) {
   if (!v.is_number_integer() || v.get<int64_t>() < minimum)
-    throw FieldError{name, "must be an integer >= " + std::to_string(minimum) + ", got " + v.dump()};
+    throw FieldError{name, (minimum == std::numeric_limits<int64_t>::min() ? std::string("must be an integer")
+                                                                             : "must be an integer >= " + std::to_string(minimum)) +
+                               ", got " + v.dump()};
   return v.get<int64_t>();
 }
 
@@ -79,7 +82,9 @@ proto::Turn parse_mooncake_line(const json& object, uint32_t block_size, double 
       turn.set_raw_tools(tools->dump());
     }
   }
-  if (const json* out = field(object, "output_length")) turn.set_max_tokens(integer(*out, "output_length", 1));
+  // Any integer: <= 0 is raised to 1 later (apply_output_lengths), as AIPerf does.
+  if (const json* out = field(object, "output_length"))
+    turn.set_max_tokens(integer(*out, "output_length", std::numeric_limits<int64_t>::min()));
   if (const json* ts = field(object, "timestamp")) turn.set_timestamp_ms(non_negative(*ts, "timestamp"));
   if (const json* delay = field(object, "delay")) turn.set_delay_ms(non_negative(*delay, "delay") * delay_ratio);
   return turn;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "process.h"
@@ -66,7 +67,7 @@ TEST_CASE("single_turn file: every line sent once, text and multimodal parts", "
   for (const auto& r : run.records()) CHECK_FALSE(r.contains("error"));
 }
 
-TEST_CASE("multi_turn file: the second turn carries the history", "[e2e][datasets]") {
+TEST_CASE("multi_turn file: the second turn carries the history and --osl max tokens", "[e2e][datasets]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   const std::string rec = tmp + "/requests.jsonl";
   MockServer mock({"--fast", "--record-requests", rec}, tmp);
@@ -82,7 +83,38 @@ TEST_CASE("multi_turn file: the second turn carries the history", "[e2e][dataset
   CHECK(bodies[1]["messages"][0]["content"] == "Hi there");
   CHECK(bodies[1]["messages"][1]["role"] == "assistant");
   CHECK(bodies[1]["messages"][2]["content"] == "Tell me more");
-  CHECK(run.inputs()["data"][0]["session_id"] == "chat-1");
+  // The file's turns have no output_length: every turn gets --osl, as in AIPerf.
+  for (const auto& body : bodies) {
+    CHECK(body["max_completion_tokens"] == 4);
+    CHECK_FALSE(body.contains("max_tokens"));
+  }
+  const json inputs = run.inputs();
+  CHECK(inputs["data"][0]["session_id"] == "chat-1");
+  REQUIRE(inputs["data"][0]["payloads"].size() == 2);
+  for (const auto& payload : inputs["data"][0]["payloads"]) CHECK(payload["max_completion_tokens"] == 4);
+}
+
+TEST_CASE("multi_turn file: a turn's output_length wins over --osl, legacy max_tokens", "[e2e][datasets]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  const std::string rec = tmp + "/requests.jsonl";
+  const std::string file = tmp + "/multi_turn_osl.jsonl";
+  std::ofstream(file) << R"({"session_id": "s1", "turns": [{"text": "One", "output_length": 2}, {"text": "Two"}]})"
+                      << "\n";
+  MockServer mock({"--fast", "--record-requests", rec}, tmp);
+  Run run = profile(tmp, "run", {"--url", mock.url(), "--input-file", file, "--custom-dataset-type", "multi_turn",
+                                 "--request-count", "2", "--concurrency", "1", "--osl", "5",
+                                 "--use-legacy-max-tokens"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto bodies = requests(rec);
+  REQUIRE(bodies.size() == 2);
+  CHECK(bodies[0]["max_tokens"] == 2);
+  CHECK(bodies[1]["max_tokens"] == 5);
+  CHECK_FALSE(bodies[1].contains("max_completion_tokens"));
+  const json payloads = run.inputs()["data"][0]["payloads"];
+  REQUIRE(payloads.size() == 2);
+  CHECK(payloads[0]["max_tokens"] == 2);
+  CHECK(payloads[1]["max_tokens"] == 5);
 }
 
 TEST_CASE("mooncake_trace file: text_input, input_length, hash_ids and verbatim messages", "[e2e][datasets]") {

@@ -197,3 +197,86 @@ TEST_CASE("auto-detection: explicit type wins, unknown shapes ask for the option
                                              "--custom-dataset-type (single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace)");
   }
 }
+
+TEST_CASE("file turns keep their output_length, else get --osl, else no max tokens", "[dataset]") {
+  const std::string path = temp_file("osl_multi.jsonl",
+      "{\"session_id\": \"s1\", \"turns\": [{\"text\": \"Hi\", \"output_length\": 7}, {\"text\": \"More\"}]}\n"
+      "{\"session_id\": \"s2\", \"turns\": [{\"text\": \"Solo\"}]}\n");
+  std::mt19937_64 rng(3);
+
+  // Without --osl only the file's own value is sent.
+  CustomDataset plain = load(input(path, "multi_turn"));
+  CHECK(apply_output_lengths(plain.conversations, input(path, "multi_turn"), rng) == 0);
+  CHECK(plain.conversations[0].turns(0).max_tokens() == 7);
+  CHECK_FALSE(plain.conversations[0].turns(1).has_max_tokens());
+  CHECK_FALSE(plain.conversations[1].turns(0).has_max_tokens());
+
+  // --osl 10 (std-dev 0) fills every turn without its own value; 10.9 truncates to 10 as in AIPerf.
+  for (double osl : {10.0, 10.9}) {
+    auto in = input(path, "multi_turn");
+    in.osl_mean = osl;
+    CustomDataset ds = load(in);
+    apply_output_lengths(ds.conversations, in, rng);
+    CHECK(ds.conversations[0].turns(0).max_tokens() == 7);
+    CHECK(ds.conversations[0].turns(1).max_tokens() == 10);
+    CHECK(ds.conversations[1].turns(0).max_tokens() == 10);
+  }
+
+  // --osl below 1 sets nothing.
+  auto zero = input(path, "multi_turn");
+  zero.osl_mean = 0.5;
+  CustomDataset none = load(zero);
+  apply_output_lengths(none.conversations, zero, rng);
+  CHECK_FALSE(none.conversations[1].turns(0).has_max_tokens());
+
+  // With a std-dev the draws are >= 1 and reproducible for the same seed.
+  auto spread = input(path, "multi_turn");
+  spread.osl_mean = 50;
+  spread.osl_stddev = 20;
+  auto draws = [&] {
+    CustomDataset ds = load(spread);
+    std::mt19937_64 seeded(42);
+    apply_output_lengths(ds.conversations, spread, seeded);
+    return std::vector<int64_t>{ds.conversations[0].turns(1).max_tokens(), ds.conversations[1].turns(0).max_tokens()};
+  };
+  const auto first = draws();
+  CHECK(first == draws());
+  for (int64_t v : first) CHECK(v >= 1);
+}
+
+TEST_CASE("single_turn output_length, random_pool and trace max tokens", "[dataset]") {
+  const std::string single = temp_file("osl_single.jsonl",
+      "{\"text\": \"a\", \"output_length\": 3}\n{\"text\": \"b\"}\n");
+  auto in = input(single, "single_turn");
+  in.osl_mean = 12;
+  std::mt19937_64 rng(1);
+  CustomDataset ds = load(in);
+  apply_output_lengths(ds.conversations, in, rng);
+  CHECK(ds.conversations[0].turns(0).max_tokens() == 3);
+  CHECK(ds.conversations[1].turns(0).max_tokens() == 12);
+
+  const std::string bad = temp_file("osl_bad.jsonl", "{\"text\": \"a\", \"output_length\": 0}\n");
+  CHECK_THAT(error_of(input(bad, "single_turn")),
+             Catch::Contains(":1: field 'output_length': must be an integer >= 1"));
+
+  // random_pool entries carry no output_length of their own: every turn gets --osl.
+  const std::string pool = temp_file("osl_pool.jsonl", "{\"text\": \"p\", \"output_length\": 99}\n");
+  auto pin = input(pool, "random_pool");
+  pin.osl_mean = 5;
+  CustomDataset pds = load(pin, 3);
+  apply_output_lengths(pds.conversations, pin, rng);
+  for (const auto& conv : pds.conversations) CHECK(conv.turns(0).max_tokens() == 5);
+
+  // A trace's output_length wins over --osl; <= 0 is raised to 1; a line without one gets --osl.
+  const std::string trace = temp_file("osl_trace.jsonl",
+      "{\"text_input\": \"x\", \"output_length\": 0}\n"
+      "{\"text_input\": \"y\", \"output_length\": 30}\n"
+      "{\"text_input\": \"z\"}\n");
+  auto tin = input(trace, "mooncake_trace");
+  tin.osl_mean = 8;
+  CustomDataset tds = load(tin);
+  CHECK(apply_output_lengths(tds.conversations, tin, rng) == 1);
+  CHECK(tds.conversations[0].turns(0).max_tokens() == 1);
+  CHECK(tds.conversations[1].turns(0).max_tokens() == 30);
+  CHECK(tds.conversations[2].turns(0).max_tokens() == 8);
+}
