@@ -590,6 +590,10 @@ def main():
             return 2
     args.aiperf, args.mock = args.aiperf.resolve(), args.mock.resolve()
 
+    for who, binary in (("reference", args.ref), ("ours", args.aiperf)):
+        out = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=60)
+        lines = (out.stdout or out.stderr).strip().splitlines()
+        print(f"{who}: {binary}: {lines[-1] if lines else 'version unknown'}")
     known = load_known(args.known)
     used = set()
     names = args.scenario or list(SCENARIOS)

@@ -58,7 +58,7 @@ const std::vector<std::string> kBase{"--model", "m", "--url", "http://127.0.0.1:
 
 }  // namespace
 
-TEST_CASE("--dry-run validates, prints, starts nothing and writes nothing", "[e2e][dry-run]") {
+TEST_CASE("dry run: validates, prints, starts nothing and writes nothing", "[e2e][dry-run]") {
   const std::string cwd = aiperf::test::make_temp_dir();
   const std::string logs = aiperf::test::make_temp_dir();
   // The default artifact directory (relative to the working directory) and an explicit one.
@@ -80,7 +80,7 @@ TEST_CASE("--dry-run validates, prints, starts nothing and writes nothing", "[e2
   CHECK(entries(cwd).empty());
 }
 
-TEST_CASE("--dry-run rejects what a run rejects, with the same message", "[e2e][dry-run]") {
+TEST_CASE("dry run: rejects what a run rejects, with the same message", "[e2e][dry-run]") {
   const std::string cwd = aiperf::test::make_temp_dir();
   const std::string logs = aiperf::test::make_temp_dir();
   { std::ofstream(logs + "/a-file") << "x"; }
