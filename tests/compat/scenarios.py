@@ -18,6 +18,8 @@ too), then compares:
           a scenario whose only unlisted differences are values runs up to twice more, and only
           those seen every time count
   value-tail  the other statistics of timings (min, max, p1..p99 but p50, std): reported only
+  value-noise a timing mean off by more than the tolerance but by less than three standard errors
+          of the difference (from each tool's own std and count): reported only
   unit    metric units both report
   served  every request the run asked for succeeded and is counted (both tools)
   run     exit status
@@ -37,6 +39,7 @@ import csv
 import fnmatch
 import io
 import json
+import math
 import os
 import re
 import shutil
@@ -407,6 +410,15 @@ def truth_of(truth, tag, stat):
     return 0.0 if stat == "std" else truth[tag]
 
 
+def mean_noise(r, o):
+    """Three standard errors of the difference of the two tools' means, from each one's own std and
+    sample count: two means of noisy samples cannot be expected to agree more closely than that."""
+    try:
+        return 3 * math.sqrt(r["std"] ** 2 / r["count"] + o["std"] ** 2 / o["count"])
+    except (KeyError, TypeError, ZeroDivisionError):
+        return 0.0
+
+
 def token_truth(rm, om, truth):
     """Adds total_token_throughput's truth where the duration is known and both tools counted the
     same tokens (those counts are held exactly on their own): tokens over the true duration."""
@@ -458,6 +470,10 @@ def compare_values(ref_sum, our_sum, emit, truth):
                 elif ref_ok and not our_ok:
                     suffix = ":ours-off"
             kind = "value" if cls == "exact" or stat in GATED_TIMING_STATS else "value-tail"
+            noise = mean_noise(r, o) if cls != "exact" and stat in ("avg", "sum") else 0.0
+            if kind == "value" and abs(a - b) <= noise:
+                kind = "value-noise"
+                note += f"; within 3 standard errors of the difference ({noise:.3g})"
             emit(f"{kind}:{tag}.{stat}{suffix}",
                  f"{tag}.{stat} [{unit_note}]: ref {a:.6g}, ours {b:.6g}{rel}; needs {RULES[cls]}{note}")
 
