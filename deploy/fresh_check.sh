@@ -27,7 +27,7 @@ mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 
 command -v debootstrap >/dev/null || { apt-get update -qq; apt-get install -y -qq debootstrap >/dev/null; }
 
-mounts=(proc sys dev dev/pts run)
+mounts=("" proc sys dev dev/pts run)
 cleanup() {
   for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
     mountpoint -q "$root/${mounts[i]}" && umount -l "$root/${mounts[i]}"
@@ -40,15 +40,24 @@ rm -rf "$root"
 echo "fresh_check: debootstrap minbase bookworm into $root"
 debootstrap --variant=minbase bookworm "$root" "$mirror" >"$root.debootstrap.log" 2>&1 ||
   { tail -20 "$root.debootstrap.log"; exit 1; }
+mount --bind "$root" "$root"  # "/" is a mount point inside, as on a machine (ip netns needs it)
 mount -t proc proc "$root/proc"
 mount --rbind /sys "$root/sys"
 mount --rbind /dev "$root/dev"
 mountpoint -q "$root/dev/pts" || mount -t devpts devpts "$root/dev/pts"
 mount -t tmpfs tmpfs "$root/run"
+# The host's network settings, as a machine on this network would have them: its resolver, and
+# the extra CA certificates and pip configuration an intercepting proxy may need.
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+[ -f /etc/pip.conf ] && cp /etc/pip.conf "$root/etc/pip.conf"
+extra_cas=(/usr/local/share/ca-certificates/*.crt)
 
 in_root() { chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb PATH=/usr/sbin:/usr/bin:/sbin:/bin /bin/bash -c "$1"; }
 in_root "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq git ca-certificates >/dev/null"
+if [ -e "${extra_cas[0]}" ]; then
+  cp "${extra_cas[@]}" "$root/usr/local/share/ca-certificates/"
+  in_root "update-ca-certificates >/dev/null 2>&1"
+fi
 git clone -q --no-local "$repo" "$root/root/aiperf"
 echo "fresh_check: cloned $(git -C "$repo" rev-parse --short HEAD) into the root"
 
