@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -32,29 +31,21 @@ const json* field(const json& object, const char* name, bool required) {
   return &*it;
 }
 
-int64_t integer(const json& v, const char* name, int64_t minimum) {
-  if (!v.is_number_integer() || v.get<int64_t>() < minimum)
-    throw FieldError{name, (minimum == std::numeric_limits<int64_t>::min() ? std::string("must be an integer")
-                                                                             : "must be an integer >= " + std::to_string(minimum)) +
-                               ", got " + v.dump()};
-  return v.get<int64_t>();
-}
-
 Entry parse_line(const json& object, uint32_t block_size, double delay_ratio) {
   Entry e;
-  e.chat_id = integer(*field(object, "chat_id", true), "chat_id", std::numeric_limits<int64_t>::min());
-  if (const json* p = field(object, "parent_chat_id", false)) e.parent = integer(*p, "parent_chat_id", -1);
-  if (const json* t = field(object, "turn", false)) e.turn = integer(*t, "turn", 0);
+  e.chat_id = integer_field(*field(object, "chat_id", true), "chat_id");
+  if (const json* p = field(object, "parent_chat_id", false)) e.parent = integer_field(*p, "parent_chat_id", -1);
+  if (const json* t = field(object, "turn", false)) e.turn = integer_field(*t, "turn", 0);
   if (const json* type = field(object, "type", false); type && !type->is_string())
     throw FieldError{"type", "must be a string (the request type, e.g. \"text\")"};
   const json& ts = *field(object, "timestamp", true);
   if (!ts.is_number() || !std::isfinite(ts.get<double>()) || ts.get<double>() < 0)
     throw FieldError{"timestamp", "must be a number of seconds >= 0, got " + ts.dump()};
   e.proto_turn.set_timestamp_ms(ts.get<double>() * 1000.0);  // the trace is in seconds
-  e.prompt.input_length = static_cast<uint32_t>(integer(*field(object, "input_length", true), "input_length", 1));
+  e.prompt.input_length = static_cast<uint32_t>(integer_field(*field(object, "input_length", true), "input_length", 1));
   // Any integer: <= 0 is raised to 1 later (apply_output_lengths), as AIPerf does.
   e.proto_turn.set_max_tokens(
-      integer(*field(object, "output_length", true), "output_length", std::numeric_limits<int64_t>::min()));
+      integer_field(*field(object, "output_length", true), "output_length"));
   if (const json* ids = field(object, "hash_ids", false)) {
     if (!ids->is_array()) throw FieldError{"hash_ids", "must be a list of integers"};
     for (const json& id : *ids) {

@@ -34,4 +34,12 @@ void for_each_json_line(const std::string& path,
   if (in.bad()) throw DatasetFileError(path + ": read error");
 }
 
+int64_t integer_field(const nlohmann::json& v, const std::string& name, std::optional<int64_t> minimum) {
+  if (!v.is_number_integer() || (minimum && v.get<int64_t>() < *minimum)) {
+    const std::string bound = minimum ? " >= " + std::to_string(*minimum) : "";
+    throw FieldError{name, "must be an integer" + bound + ", got " + v.dump()};
+  }
+  return v.get<int64_t>();
+}
+
 }  // namespace aiperf::dataset

@@ -1,6 +1,8 @@
 // Line-by-line JSONL reading with file:line error reporting for dataset loaders.
 #pragma once
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
@@ -12,5 +14,9 @@ namespace aiperf::dataset {
 // or unreadable file is a DatasetFileError too.
 void for_each_json_line(const std::string& path,
                         const std::function<void(const nlohmann::json&, size_t)>& fn);
+
+// `v` as an integer, at least `minimum` when one is given; otherwise FieldError on `name`
+// ("must be an integer [>= minimum], got <v>").
+int64_t integer_field(const nlohmann::json& v, const std::string& name, std::optional<int64_t> minimum = std::nullopt);
 
 }  // namespace aiperf::dataset

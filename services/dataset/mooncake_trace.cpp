@@ -1,11 +1,11 @@
 #include "mooncake_trace.h"
 
 #include <cmath>
-#include <limits>
 
 #include <nlohmann/json.hpp>
 
 #include "dataset_error.h"
+#include "jsonl_lines.h"
 
 namespace aiperf::dataset {
 namespace {
@@ -15,14 +15,6 @@ using nlohmann::json;
 const json* field(const json& object, const char* name) {
   auto it = object.find(name);
   return it == object.end() || it->is_null() ? nullptr : &*it;
-}
-
-int64_t integer(const json& v, const char* name, int64_t minimum) {
-  if (!v.is_number_integer() || v.get<int64_t>() < minimum)
-    throw FieldError{name, (minimum == std::numeric_limits<int64_t>::min() ? std::string("must be an integer")
-                                                                             : "must be an integer >= " + std::to_string(minimum)) +
-                               ", got " + v.dump()};
-  return v.get<int64_t>();
 }
 
 double non_negative(const json& v, const char* name) {
@@ -49,7 +41,7 @@ proto::Turn parse_mooncake_line(const json& object, uint32_t block_size, double 
 
   if (input_length) {
     PendingPrompt p;
-    p.input_length = static_cast<uint32_t>(integer(*input_length, "input_length", 1));
+    p.input_length = static_cast<uint32_t>(integer_field(*input_length, "input_length", 1));
     if (hash_ids) {
       if (!hash_ids->is_array() || hash_ids->empty()) throw FieldError{"hash_ids", "must be a non-empty list of integers"};
       for (const json& id : *hash_ids) {
@@ -84,7 +76,7 @@ proto::Turn parse_mooncake_line(const json& object, uint32_t block_size, double 
   }
   // Any integer: <= 0 is raised to 1 later (apply_output_lengths), as AIPerf does.
   if (const json* out = field(object, "output_length"))
-    turn.set_max_tokens(integer(*out, "output_length", std::numeric_limits<int64_t>::min()));
+    turn.set_max_tokens(integer_field(*out, "output_length"));
   if (const json* ts = field(object, "timestamp")) turn.set_timestamp_ms(non_negative(*ts, "timestamp"));
   if (const json* delay = field(object, "delay")) turn.set_delay_ms(non_negative(*delay, "delay") * delay_ratio);
   return turn;

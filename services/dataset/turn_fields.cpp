@@ -8,6 +8,7 @@
 
 #include "base64.h"
 #include "dataset_error.h"
+#include "jsonl_lines.h"
 
 namespace aiperf::dataset {
 namespace {
@@ -164,11 +165,8 @@ void parse_turn_fields(const json& object, const TurnFieldOptions& options, prot
   if (has_delay) turn.set_delay_ms(non_negative_number(*delay, p + "delay") * options.delay_ratio);
 
   // The turn's own max tokens; it overrides --osl (apply_output_lengths).
-  if (auto out = object.find("output_length"); options.allow_output_length && out != object.end() && !out->is_null()) {
-    if (!out->is_number_integer() || out->get<int64_t>() < 1)
-      throw FieldError{p + "output_length", "must be an integer >= 1, got " + out->dump()};
-    turn.set_max_tokens(out->get<int64_t>());
-  }
+  if (auto out = object.find("output_length"); options.allow_output_length && out != object.end() && !out->is_null())
+    turn.set_max_tokens(integer_field(*out, p + "output_length", 1));
 }
 
 }  // namespace aiperf::dataset
