@@ -2,11 +2,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 
 #include "options.h"
-#include "tokenizer/hf_hub.h"
 #include "tokenizer/tokenizer.h"
 #include "util/redact.h"
 #include "util/uuid.h"
@@ -48,26 +46,17 @@ config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::str
 
   auto& c = o.config;
   if (c.tokenizer.name.empty()) c.tokenizer.name = c.endpoint.model_names.front();
-  // A dry run resolves the tokenizer from the HF cache only: a Hub name not cached yet is noted
-  // (a run downloads it) rather than fetched.
-  const bool offline_only = o.dry_run && !std::getenv("HF_HUB_OFFLINE");
-  if (offline_only) ::setenv("HF_HUB_OFFLINE", "1", 1);
+  // A dry run downloads nothing: a Hub tokenizer not cached yet is noted (a run downloads it).
   try {
-    c.tokenizer.resolved_path = tok::resolve_tokenizer_path(c.tokenizer.name, c.tokenizer.revision);
+    c.tokenizer.resolved_path = tok::resolve_tokenizer_path(c.tokenizer.name, c.tokenizer.revision, !o.dry_run);
     tok::load_tokenizer(c.tokenizer.resolved_path);  // pre-flight: fail before spawning anything
     c.tokenizer.resolved_path = std::filesystem::absolute(c.tokenizer.resolved_path).string();
+  } catch (const tok::TokenizerNotCached&) {
+    o.dry_run_notes.push_back("--tokenizer " + c.tokenizer.name +
+                              ": not in the HuggingFace cache; a run downloads it (not checked)");
   } catch (const tok::TokenizerError& e) {
-    std::error_code ec;
-    if (offline_only && tok::looks_like_hub_repo(c.tokenizer.name) && !std::filesystem::exists(c.tokenizer.name, ec) &&
-        !tok::find_cached_snapshot(c.tokenizer.name, c.tokenizer.revision)) {
-      o.dry_run_notes.push_back("--tokenizer " + c.tokenizer.name +
-                                ": not in the HuggingFace cache; a run downloads it (not checked)");
-    } else {
-      if (offline_only) ::unsetenv("HF_HUB_OFFLINE");
-      throw OptionError(std::string("--tokenizer: ") + e.what());
-    }
+    throw OptionError(std::string("--tokenizer: ") + e.what());
   }
-  if (offline_only) ::unsetenv("HF_HUB_OFFLINE");
 
   finalize_output_options(o);  // last: creates the artifact directory only for valid options
   if (!o.dry_run && c.service.zmq_host.empty() && c.service.zmq_ipc_path.empty()) {

@@ -159,12 +159,16 @@ std::optional<std::string> find_cached_snapshot(const std::string& repo, const s
   return std::nullopt;
 }
 
-std::string resolve_hub_tokenizer(const std::string& repo, const std::string& revision) {
+std::string resolve_hub_tokenizer(const std::string& repo, const std::string& revision, bool download) {
   if (auto cached = find_cached_snapshot(repo, revision)) return *cached;
   fs::path dir = repo_cache_dir(repo);
   if (env_true("HF_HUB_OFFLINE")) {
     throw TokenizerError("tokenizer '" + repo + "' (revision " + revision + ") is not in the HF cache " +
                          dir.string() + " and HF_HUB_OFFLINE is set");
+  }
+  if (!download) {
+    throw TokenizerNotCached("tokenizer '" + repo + "' (revision " + revision + ") is not in the HF cache " +
+                             dir.string());
   }
   Download main = download_file(repo, revision, "tokenizer.json", dir);
   if (!main.found) {

@@ -22,7 +22,8 @@ std::optional<std::string> find_cached_snapshot(const std::string& repo, const s
 // when the repo has no tokenizer.json) plus the optional tokenizer_config.json from
 // $HF_ENDPOINT (default https://huggingface.co) into the cache, with $HF_TOKEN as bearer token.
 // With HF_HUB_OFFLINE set only the cache is consulted. Throws TokenizerError with one line
-// naming the repo and file on any failure.
-std::string resolve_hub_tokenizer(const std::string& repo, const std::string& revision);
+// naming the repo and file on any failure; with download false, TokenizerNotCached when the
+// snapshot is not cached.
+std::string resolve_hub_tokenizer(const std::string& repo, const std::string& revision, bool download = true);
 
 }  // namespace aiperf::tok

@@ -37,7 +37,7 @@ std::optional<std::string> find_tiktoken_file(const std::string& name) {
 
 }  // namespace
 
-std::string resolve_tokenizer_path(const std::string& name_or_path, const std::string& revision) {
+std::string resolve_tokenizer_path(const std::string& name_or_path, const std::string& revision, bool download) {
   std::error_code ec;
   if (fs::exists(name_or_path, ec)) return name_or_path;
   if (!name_or_path.empty() && name_or_path.find('/') == std::string::npos) {
@@ -50,7 +50,7 @@ std::string resolve_tokenizer_path(const std::string& name_or_path, const std::s
                            "or pass --tokenizer <path>/" + name_or_path + ".tiktoken");
     }
   }
-  if (looks_like_hub_repo(name_or_path)) return resolve_hub_tokenizer(name_or_path, revision);
+  if (looks_like_hub_repo(name_or_path)) return resolve_hub_tokenizer(name_or_path, revision, download);
   throw TokenizerError("tokenizer '" + name_or_path +
                        "' not found: not a local file or directory, a bundled tokenizer (gpt2) or a "
                        "HuggingFace Hub repo id");

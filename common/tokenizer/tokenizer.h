@@ -22,6 +22,12 @@ class TokenizerError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A Hub tokenizer that is not in the HF cache when resolution was asked not to download.
+class TokenizerNotCached : public TokenizerError {
+ public:
+  using TokenizerError::TokenizerError;
+};
+
 class Tokenizer {
  public:
   virtual ~Tokenizer() = default;
@@ -46,8 +52,10 @@ using TokenizerPtr = std::unique_ptr<Tokenizer>;
 // directory as is; a bundled tokenizer name ("gpt2"); a tiktoken encoding name ("cl100k_base",
 // found in $TIKTOKEN_ENCODINGS_BASE); a HuggingFace Hub repo id ("Qwen/Qwen3-0.6B") from the
 // HF cache, downloading into it when missing unless HF_HUB_OFFLINE is set (see hf_hub.h).
-// Throws TokenizerError with a one-line message when nothing matches or a download fails.
-std::string resolve_tokenizer_path(const std::string& name_or_path, const std::string& revision = "main");
+// Throws TokenizerError with a one-line message when nothing matches or a download fails;
+// with download false, TokenizerNotCached for a Hub repo id that is not cached.
+std::string resolve_tokenizer_path(const std::string& name_or_path, const std::string& revision = "main",
+                                   bool download = true);
 
 // Loads a local tokenizer: a tokenizer.json file, a SentencePiece .model file, a tiktoken
 // <encoding>.tiktoken file, or a directory holding tokenizer.json, else tokenizer.model, else
