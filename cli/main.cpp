@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   aiperf::cli::add_output_options(*profile_cmd, profile);
   aiperf::cli::add_load_options(*profile_cmd, profile);
   aiperf::cli::add_service_options(*profile_cmd, profile);
+  aiperf::cli::add_connection_options(*profile_cmd, profile);
   aiperf::cli::add_telemetry_options(*profile_cmd, profile);
 
   aiperf::cli::ServiceArgs service;

@@ -26,6 +26,7 @@ struct ProfileOptions {
   // started and nothing written (no artifact directory, no log file, no IPC directory, no
   // download). What only a download could check is listed in dry_run_notes instead.
   bool dry_run = false;
+  std::vector<std::string> local_address_items;  // --local-address as given
   std::vector<std::string> dry_run_notes;
   // Raw values needing parsing or cross-checks, one struct per option group; each group's
   // options_<group>.cpp owns its struct and its finalize function.
@@ -84,6 +85,10 @@ void finalize_load_options(ProfileOptions& o);     // timing mode (spec §2.4)
 void finalize_service_options(ProfileOptions& o);  // workers, record processors, log level
 void finalize_telemetry_options(ProfileOptions& o);  // GPU telemetry and server-metrics URLs
 void finalize_output_options(ProfileOptions& o);   // artifact directory (spec §7.1), prefix
+// Ours: --local-address, and the worker count and source addresses a concurrency needs
+// (after finalize_service_options; reads AIPERF_HTTP_CONNECTION_LIMIT/_SSL_VERIFY).
+void add_connection_options(CLI::App& app, ProfileOptions& o);
+void finalize_connection_plan(ProfileOptions& o);
 
 // Runs every finalize step, resolves the tokenizer, the IPC directory and the echoed command.
 config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::string>& argv);

@@ -27,6 +27,10 @@ ClientCore::ClientCore(net::io_context& io, ClientOptions options)
     }
   }
   tls_.set_verify_mode(options_.verify_tls ? net::ssl::verify_peer : net::ssl::verify_none);
+  for (const auto& text : options_.local_addresses) {
+    const net::ip::address a = net::ip::make_address(text, ec);
+    if (!ec) (a.is_v4() ? sources_v4_ : sources_v6_).push_back(a);
+  }
 }
 
 CancelHandlePtr ClientCore::send(Request request, SendOptions options,

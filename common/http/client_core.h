@@ -39,6 +39,10 @@ class ClientCore : public std::enable_shared_from_this<ClientCore> {
 
   net::awaitable<void> run(std::shared_ptr<RequestState> st);
   net::awaitable<std::unique_ptr<Connection>> connect(RequestState& s, const ParsedUrl& url);
+  // Connects `socket` to the first endpoint that accepts, bound to the next source address
+  // of the endpoint's family when ClientOptions::local_addresses has any.
+  net::awaitable<std::pair<error_code, tcp::endpoint>> connect_any(tcp::socket& socket,
+                                                                   const DnsCache::Endpoints& endpoints);
   net::awaitable<std::optional<DnsCache::Endpoints>> resolve(RequestState& s, const ParsedUrl& url);
   net::awaitable<Outcome> exchange(RequestState& s, Connection& c, const std::string& head,
                                    bool reused);
@@ -61,6 +65,8 @@ class ClientCore : public std::enable_shared_from_this<ClientCore> {
   RequestState* inflight_ = nullptr;      // head of the in-flight list
   size_t slots_used_ = 0;                 // requests holding a connection slot
   std::deque<RequestState*> slot_waiters_;  // queued for a slot, oldest first
+  std::vector<net::ip::address> sources_v4_, sources_v6_;  // ClientOptions::local_addresses
+  size_t next_source_ = 0;
 };
 
 }  // namespace aiperf::http

@@ -1,5 +1,7 @@
 #include "http/connection.h"
 
+#include <cstring>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
@@ -21,9 +23,30 @@ tcp::socket& Connection::socket() {
   return std::get<0>(stream_);
 }
 
-net::awaitable<std::tuple<error_code, size_t>> Connection::read_some(net::mutable_buffer buffer) {
-  if (auto* s = tls()) co_return co_await s->async_read_some(buffer, use_ec);
-  co_return co_await std::get<0>(stream_).async_read_some(buffer, use_ec);
+net::awaitable<std::tuple<error_code, size_t>> Connection::receive() {
+  if (auto* s = tls()) {
+    auto [ec, n] = co_await s->async_read_some(buffer_.prepare(kReadSize), use_ec);
+    buffer_.commit(n);
+    co_return std::tuple{ec, n};
+  }
+  // Plain TCP: wait until readable, then read into one scratch buffer per thread and keep
+  // only the bytes. A connection waiting for its response so holds no read buffer (a
+  // prepared 16 KiB each would be most of a waiting stream's memory at 100 000 streams),
+  // and no speculative read is wasted on a socket with nothing to read yet.
+  tcp::socket& socket = std::get<0>(stream_);
+  thread_local std::array<char, kReadSize> scratch;
+  for (;;) {
+    auto [wec] = co_await socket.async_wait(tcp::socket::wait_read, use_ec);
+    if (wec) co_return std::tuple{wec, size_t{0}};
+    error_code ec;  // the socket is non-blocking (connect): a spurious wake-up gives would_block
+    const size_t n = socket.read_some(net::buffer(scratch), ec);
+    if (ec == net::error::would_block || ec == net::error::try_again) continue;
+    if (n > 0) {
+      std::memcpy(buffer_.prepare(n).data(), scratch.data(), n);
+      buffer_.commit(n);
+    }
+    co_return std::tuple{ec, n};
+  }
 }
 
 net::awaitable<std::tuple<error_code, size_t>> Connection::write(

@@ -28,8 +28,9 @@ class Connection {
   tcp::socket& socket();
   net::ssl::stream<tcp::socket>* tls() { return std::get_if<1>(&stream_); }
 
-  // Reads what is available (at least one byte) into `buffer`'s free space.
-  net::awaitable<std::tuple<error_code, size_t>> read_some(net::mutable_buffer buffer);
+  // Waits for bytes and appends what is available (at most kReadSize) to buffer().
+  net::awaitable<std::tuple<error_code, size_t>> receive();
+  static constexpr size_t kReadSize = 16 * 1024;  // per read: bounds one chunk, not the body
   // Writes `head` then `body` completely.
   net::awaitable<std::tuple<error_code, size_t>> write(std::array<net::const_buffer, 2> parts);
 

@@ -91,11 +91,14 @@ struct ClientOptions {
   std::string ca_file;                  // extra CA bundle (tests); empty = system default
   ConnectionReuse reuse = ConnectionReuse::kPooled;
   size_t max_idle_per_host = 4096;
-  // At most this many requests use a connection at once (AIPERF_HTTP_CONNECTION_LIMIT, as
-  // aiohttp's TCPConnector limit); later ones wait, first come first served, for one to be
-  // released. This also bounds the connections a worker ever opens: an overloaded worker
-  // queues requests instead of opening a connection for each. 0 = no limit.
-  size_t connection_limit = 2500;
+  // At most this many requests use a connection at once (as aiohttp's TCPConnector limit);
+  // later ones wait, first come first served, for one to be released, and their Trace says
+  // how long. This bounds the connections a worker ever opens (its open-file capacity).
+  // 0 = no limit.
+  size_t connection_limit = 0;
+  // Source addresses new connections bind to, in turn (only those of the server address's
+  // family are used); empty = the kernel picks. Invalid entries are ignored.
+  std::vector<std::string> local_addresses;
   // Fill Trace::response_headers. Off spares the io thread copying every response's headers
   // when nothing will print them.
   bool keep_response_headers = true;

@@ -27,7 +27,6 @@ namespace bhttp = boost::beast::http;
 namespace {
 
 constexpr auto use_ec = net::as_tuple(net::use_awaitable);
-constexpr size_t kReadSize = 16 * 1024;        // per read: bounds one chunk, not the body
 constexpr uint32_t kHeaderLimit = 64 * 1024;
 
 using ResponseParser = bhttp::response_parser<ChunkBody>;
@@ -144,6 +143,30 @@ net::awaitable<std::optional<DnsCache::Endpoints>> ClientCore::resolve(RequestSt
   co_return endpoints;
 }
 
+net::awaitable<std::pair<error_code, tcp::endpoint>> ClientCore::connect_any(
+    tcp::socket& socket, const DnsCache::Endpoints& endpoints) {
+  error_code ec = net::error::host_not_found;
+  for (const tcp::endpoint& endpoint : endpoints) {
+    error_code ignored;
+    socket.close(ignored);
+    socket.open(endpoint.protocol(), ec);
+    if (ec) continue;
+    const auto& sources = endpoint.address().is_v4() ? sources_v4_ : sources_v6_;
+    if (!sources.empty()) {
+      // Without IP_BIND_ADDRESS_NO_PORT, bind() would reserve a port for the address alone;
+      // with it the port is picked at connect() for the whole four-tuple, so each source
+      // address offers the full ephemeral range towards each server.
+      const int one = 1;
+      ::setsockopt(socket.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
+      socket.bind(tcp::endpoint(sources[next_source_++ % sources.size()], 0), ec);
+      if (ec) continue;
+    }
+    std::tie(ec) = co_await socket.async_connect(endpoint, net::as_tuple(net::use_awaitable));
+    if (!ec) co_return std::pair{ec, endpoint};
+  }
+  co_return std::pair{ec, tcp::endpoint{}};
+}
+
 net::awaitable<std::unique_ptr<Connection>> ClientCore::connect(RequestState& s,
                                                                 const ParsedUrl& url) {
   // A copy (one or two addresses): the cache entry may be replaced while connecting.
@@ -155,7 +178,7 @@ net::awaitable<std::unique_ptr<Connection>> ClientCore::connect(RequestState& s,
   s.active = conn.get();
   Trace& trace = s.result.trace;
   trace.tcp_connect_start_perf_ns = steady_now_ns();
-  auto [ec, endpoint] = co_await net::async_connect(conn->socket(), *endpoints, use_ec);
+  auto [ec, endpoint] = co_await connect_any(conn->socket(), *endpoints);
   if (s.aborted()) co_return nullptr;
   if (ec) {
     s.result.error = connect_error(url, ec, /*dns=*/false);
@@ -164,6 +187,7 @@ net::awaitable<std::unique_ptr<Connection>> ClientCore::connect(RequestState& s,
   trace.tcp_connect_end_perf_ns = steady_now_ns();
   error_code ignored;
   conn->socket().set_option(tcp::no_delay(true), ignored);
+  if (!conn->tls()) conn->socket().non_blocking(true, ignored);  // Connection::receive reads without waiting
   conn->remote_endpoint = endpoint;
   conn->local_endpoint = conn->socket().local_endpoint(ignored);
   conn->local_ip = conn->local_endpoint.address().to_string();
@@ -225,7 +249,7 @@ net::awaitable<ClientCore::Outcome> ClientCore::exchange(RequestState& s, Connec
   bool any_byte = buffer.size() > 0;
 
   for (;;) {
-    auto [ec, n] = co_await c.read_some(buffer.prepare(kReadSize));
+    auto [ec, n] = co_await c.receive();
     const int64_t now = steady_now_ns();
     if (s.aborted()) co_return Outcome::kFailed;
     if (ec) {
@@ -242,7 +266,6 @@ net::awaitable<ClientCore::Outcome> ClientCore::exchange(RequestState& s, Connec
       co_return Outcome::kFailed;
     }
     any_byte = true;
-    buffer.commit(n);
     if (const error_code pec = parse_buffered(parser, buffer)) {
       r.error = protocol_error(pec);
       co_return Outcome::kFailed;

@@ -58,6 +58,15 @@ std::string error_key(const proto::ErrorDetails& e) {
   return key;
 }
 
+// The largest number of intervals open at one instant. An interval ending exactly when
+// another starts does not overlap it (ends sort before starts at equal times).
+double peak_overlap(std::vector<std::pair<int64_t, int>> events) {
+  std::sort(events.begin(), events.end());
+  int64_t open = 0, peak = 0;
+  for (const auto& [at, delta] : events) peak = std::max(peak, open += delta);
+  return static_cast<double>(peak);
+}
+
 }  // namespace
 
 Aggregator::Aggregator(MetricContext ctx) : ctx_(std::move(ctx)), metrics_(builtin_metrics().applicable(ctx_)) {
@@ -67,6 +76,8 @@ Aggregator::Aggregator(MetricContext ctx) : ctx_(std::move(ctx)), metrics_(built
       columns_.push_back({m, {}});
     } else if (m->kind == MetricKind::kAggregate) {
       aggregates_.push_back({m});
+    } else if (m->kind == MetricKind::kOverlap) {
+      overlaps_.push_back({m, {}});
     }
   }
 }
@@ -116,6 +127,13 @@ void Aggregator::add(const proto::MetricRecord& rec) {
       case AggregateOp::kMax: a.value = std::max(a.value, *v); break;
     }
   }
+
+  for (Overlap& o : overlaps_) {
+    if (auto span = o.metric->interval(rec); span && span->second >= span->first) {
+      o.events.emplace_back(span->first, +1);
+      o.events.emplace_back(span->second, -1);
+    }
+  }
 }
 
 void Aggregator::add_error(const proto::ErrorDetails& details) {
@@ -156,6 +174,15 @@ proto::ProfileResults Aggregator::finalize() const {
         if (!a->seen) break;
         values.set_scalar(m->tag, a->value);
         *out.add_records() = scalar_result(*m, a->value);
+        break;
+      }
+      case MetricKind::kOverlap: {
+        for (const Overlap& o : overlaps_) {
+          if (o.metric != m || o.events.empty()) continue;
+          const double peak = peak_overlap(o.events);
+          values.set_scalar(m->tag, peak);
+          *out.add_records() = scalar_result(*m, peak);
+        }
         break;
       }
       case MetricKind::kDerived: {

@@ -39,6 +39,10 @@ class Aggregator {
     double value = 0;
     bool seen = false;  // an aggregate nobody contributed to is not reported
   };
+  struct Overlap {  // a kOverlap metric's intervals, as +1/-1 events
+    const MetricDescriptor* metric;
+    std::vector<std::pair<int64_t, int>> events;  // (ns, +1 start / -1 end)
+  };
   struct ErrorGroup {
     proto::ErrorDetails details;
     uint64_t count = 0;
@@ -55,6 +59,7 @@ class Aggregator {
   // i-th value went to turns the per-value hash lookup into one string compare.
   std::vector<std::size_t> column_by_position_;
   std::vector<Running> aggregates_;
+  std::vector<Overlap> overlaps_;
   std::vector<ErrorGroup> errors_;
   std::unordered_map<std::string, std::size_t> error_index_;
   uint64_t completed_ = 0;

@@ -19,6 +19,7 @@ enum class MetricKind {
   kRecord,     // one value (or list) per request; aggregated as an array with percentiles
   kAggregate,  // running value folded over records (counts, min/max timestamps)
   kDerived,    // computed once at the end from other metrics' final values
+  kOverlap,    // the most records whose intervals (IntervalFn) overlap at one instant
 };
 
 // AIPerf's generic value type: int metrics print min/max/sum (and scalar values) without
@@ -71,6 +72,8 @@ using ListFn = std::vector<double> (*)(const ParsedRecord&, const RecordValues&)
 // Aggregate contribution of one record (already filtered by ERROR_ONLY); nullopt = none.
 // The context carries run settings some aggregates judge records by (goodput SLOs).
 using AggregateFn = std::optional<double> (*)(const proto::MetricRecord&, const MetricContext&);
+// Overlap metric: the record's [start, end) in ns; nullopt = the record takes no part.
+using IntervalFn = std::optional<std::pair<int64_t, int64_t>> (*)(const proto::MetricRecord&);
 // Derived metric: nullopt = inputs missing or degenerate (e.g. zero duration).
 using DerivedFn = std::optional<double> (*)(const ResultValues&);
 
@@ -86,12 +89,13 @@ struct MetricDescriptor {
   ValueType value_type = ValueType::kFloat;
   std::vector<std::string_view> required;  // tags computed before this one
 
-  // Exactly one of these is set, matching kind (record: record or list).
+  // Exactly one of these is set, matching kind (record: record or list; overlap: interval).
   RecordFn record = nullptr;
   ListFn list = nullptr;
   AggregateFn aggregate = nullptr;
   AggregateOp aggregate_op = AggregateOp::kSum;
   DerivedFn derive = nullptr;
+  IntervalFn interval = nullptr;
 
   bool is_list() const { return list != nullptr; }
   // Integer values stay integers through export (no unit conversion makes them floats).

@@ -51,6 +51,9 @@ void fill_metadata(const proto::RawRecord& raw, const std::string& processor_id,
   m->set_was_cancelled(raw.was_cancelled());
   if (raw.was_cancelled()) m->set_cancellation_time_ns(to_wall(raw.cancellation_perf_ns()));
   m->set_intended_start_ns(credit.intended_send_wall_ns());
+  const auto& trace = raw.trace();
+  if (trace.pool_wait_end_perf_ns() > trace.pool_wait_start_perf_ns())
+    m->set_queued_ns(trace.pool_wait_end_perf_ns() - trace.pool_wait_start_perf_ns());
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <utility>
 
@@ -16,6 +17,7 @@
 #include "time/clock.h"
 #include "time/send_lead.h"
 #include "trace_copy.h"
+#include "util/fd_limit.h"
 #include "util/uuid.h"
 #include "util/version.h"
 
@@ -74,14 +76,14 @@ void WorkerService::on_configure(const config::RunConfig& config) {
   http::ClientOptions opts;
   opts.reuse = config.endpoint.connection_reuse_strategy == "never" ? http::ConnectionReuse::kNever
                                                                      : http::ConnectionReuse::kPooled;
-  if (const char* limit = std::getenv("AIPERF_HTTP_CONNECTION_LIMIT")) {
-    opts.connection_limit = std::strtoull(limit, nullptr, 10);
-  }
+  // As many connections as this process can open: the controller started enough workers
+  // for the concurrency (cli/connection_plan.cpp), so none of them queues its own requests.
+  const uint64_t capacity = util::connection_capacity(util::raise_fd_limit());
+  opts.connection_limit = config.endpoint.connection_limit ? std::min(capacity, config.endpoint.connection_limit) : capacity;
+  opts.local_addresses = config.endpoint.local_addresses;
   export_headers_ = config.output.export_http_trace || config.output.export_level == "raw";
   opts.keep_response_headers = export_headers_;
-  if (const char* verify = std::getenv("AIPERF_HTTP_SSL_VERIFY")) {
-    opts.verify_tls = std::string(verify) != "false" && std::string(verify) != "0";
-  }
+  opts.verify_tls = config.endpoint.verify_tls;
   const bool first = !config_.has_value();
   config_ = config;
   payloads_.clear();

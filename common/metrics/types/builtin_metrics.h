@@ -50,6 +50,7 @@ MetricDescriptor http_req_duration();
 MetricDescriptor http_req_total();
 // Aggregate metrics.
 MetricDescriptor request_count();
+MetricDescriptor peak_in_flight_requests();
 MetricDescriptor error_request_count();
 MetricDescriptor min_request_timestamp();
 MetricDescriptor max_response_timestamp();

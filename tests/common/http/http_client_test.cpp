@@ -351,3 +351,33 @@ TEST_CASE("connection limit: a queued request can still time out or be cancelled
   CHECK(cancelled->trace.tcp_connect_start_perf_ns == 0);
   CHECK(server.connections_accepted() == 1);
 }
+
+TEST_CASE("local addresses: new connections bind to each source address in turn") {
+  FakeHttpServer server([](const FakeRequest&) { return ok("hi"); });
+  boost::asio::io_context io;
+  http::ClientOptions options;
+  options.reuse = http::ConnectionReuse::kNever;
+  // ::1 is for IPv6 servers only and "nonsense" is ignored: the v4 sources alternate.
+  options.local_addresses = {"127.0.0.2", "::1", "nonsense", "127.0.0.3"};
+  http::HttpClient client(io, options);
+  std::vector<std::string> sources;
+  for (int i = 0; i < 4; ++i) {
+    const auto r = run_request(io, client, post(server));
+    REQUIRE_FALSE(r.error);
+    sources.push_back(r.trace.local_ip);
+  }
+  CHECK(sources == std::vector<std::string>{"127.0.0.2", "127.0.0.3", "127.0.0.2", "127.0.0.3"});
+  CHECK(server.connections_accepted() == 4);
+}
+
+TEST_CASE("local addresses: an address this host does not have fails the request as a connect error") {
+  FakeHttpServer server([](const FakeRequest&) { return ok("hi"); });
+  boost::asio::io_context io;
+  http::ClientOptions options;
+  options.local_addresses = {"192.0.2.1"};  // TEST-NET-1: never local
+  http::HttpClient client(io, options);
+  const auto r = run_request(io, client, post(server));
+  REQUIRE(r.error);
+  CHECK(r.error->type == "ClientConnectorError");
+  CHECK(server.connections_accepted() == 0);
+}

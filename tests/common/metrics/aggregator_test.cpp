@@ -140,3 +140,29 @@ TEST_CASE("aggregator: only errors means no duration and no throughput") {
   CHECK_FALSE(has_result(res, "benchmark_duration"));
   CHECK_FALSE(has_result(res, "request_throughput"));
 }
+
+TEST_CASE("aggregator: peak in-flight requests counts overlapping wire intervals, not queue time") {
+  Aggregator agg(MetricContext{});
+  auto add = [&](int64_t start_ms, int64_t end_ms, int64_t queued_ms = 0, bool error = false,
+                 proto::Phase phase = proto::PHASE_PROFILING) {
+    proto::MetricRecord rec;
+    rec.mutable_metadata()->set_request_start_ns(kT0 + start_ms * 1'000'000);
+    rec.mutable_metadata()->set_request_end_ns(kT0 + end_ms * 1'000'000);
+    rec.mutable_metadata()->set_queued_ns(queued_ms * 1'000'000);
+    rec.mutable_metadata()->set_phase(phase);
+    if (error) rec.mutable_error()->set_type("ServerDisconnectedError");
+    agg.add(rec);
+  };
+  add(0, 100);
+  add(10, 50);
+  add(20, 60, 0, /*error=*/true);  // a failed request was on the wire too: 3 open at 20..50 ms
+  add(100, 200);                   // starts as the first ends: not overlapping it
+  add(0, 150, /*queued_ms=*/120);  // on the wire only from 120 ms: overlaps [100, 200) alone
+  add(0, 1000, 0, false, proto::PHASE_WARMUP);  // warmup: not counted
+  const proto::ProfileResults res = agg.finalize();
+  CHECK(result(res, "peak_in_flight_requests").avg() == 3);
+  CHECK(result(res, "peak_in_flight_requests").integer_values());
+
+  add(30, 40);
+  CHECK(result(agg.finalize(), "peak_in_flight_requests").avg() == 4);
+}

@@ -1,0 +1,84 @@
+// Exact concurrency: a run delivers the concurrency it was asked for (as many workers as the
+// per-worker connection limit needs) and reports it as peak_in_flight_requests, or refuses.
+#include <stdlib.h>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <set>
+
+#include "process.h"
+
+using aiperf::test::MockServer;
+
+namespace {
+
+// Sets an environment variable for the aiperf runs of one scope.
+struct ScopedEnv {
+  ScopedEnv(const char* name, const char* value) : name_(name) { ::setenv(name, value, 1); }
+  ~ScopedEnv() { ::unsetenv(name_); }
+  const char* name_;
+};
+
+aiperf::test::ProfileRun profile(const std::string& url, std::vector<std::string> more) {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  std::vector<std::string> args{"--tokenizer", "gpt2", "--model", "m", "--url", url, "--streaming",
+                                "--isl", "8", "--osl", "1", "--concurrency", "30", "--request-count", "60"};
+  args.insert(args.end(), more.begin(), more.end());
+  return aiperf::test::run_profile(tmp + "/artifacts", args, tmp);
+}
+
+}  // namespace
+
+TEST_CASE("every requested request is on the wire at once: peak in-flight equals the concurrency", "[e2e]") {
+  // A 400 ms first token keeps all 30 open together, whatever the scheduling.
+  MockServer mock({"--ttft", "400", "--itl", "0"}, aiperf::test::make_temp_dir());
+  const auto run = profile(mock.url(), {});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.summary()["request_count"]["avg"] == 60);
+  CHECK(run.summary()["peak_in_flight_requests"]["avg"] == 30);
+  CHECK(run.summary()["peak_in_flight_requests"]["unit"] == "requests");
+  CHECK(run.out.find("Peak In-Flight Requests") != std::string::npos);
+}
+
+TEST_CASE("a per-worker connection limit below the concurrency starts more workers, not a queue", "[e2e]") {
+  MockServer mock({"--ttft", "400", "--itl", "0"}, aiperf::test::make_temp_dir());
+  ScopedEnv limit("AIPERF_HTTP_CONNECTION_LIMIT", "8");
+  const auto run = profile(mock.url(), {});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  std::set<std::string> workers;
+  for (const auto& r : run.records()) workers.insert(r["metadata"]["worker_id"].get<std::string>());
+  CHECK(workers.size() == 4);  // ceil(30 / 8)
+  CHECK(run.summary()["peak_in_flight_requests"]["avg"] == 30);
+}
+
+TEST_CASE("a concurrency the allowed workers cannot hold is refused before anything starts", "[e2e]") {
+  ScopedEnv limit("AIPERF_HTTP_CONNECTION_LIMIT", "8");
+  const auto run = profile("http://127.0.0.1:9", {"--workers-max", "2"});
+  CHECK(run.exit_code == 2);
+  CHECK(run.err.find("--concurrency 30 needs 4 worker processes") != std::string::npos);
+  CHECK(run.err.find("--workers-max") != std::string::npos);
+}
+
+TEST_CASE("local address option: bad or foreign addresses are refused naming the option", "[e2e]") {
+  const auto bad = profile("http://127.0.0.1:9", {"--local-address", "10.0.0.300"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("--local-address: '10.0.0.300' is not an IP address") != std::string::npos);
+  const auto foreign = profile("http://127.0.0.1:9", {"--local-address", "192.0.2.1"});
+  CHECK(foreign.exit_code == 2);
+  CHECK(foreign.err.find("--local-address: 192.0.2.1 is not an address of this host") != std::string::npos);
+}
+
+TEST_CASE("local address option: connections leave from the given loopback addresses in turn", "[e2e]") {
+  MockServer mock({"--fast"}, aiperf::test::make_temp_dir());
+  const auto run = profile(mock.url(), {"--local-address", "127.0.0.5-127.0.0.6", "--export-http-trace",
+                                        "--connection-reuse-strategy", "never", "--workers-max", "1"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  std::map<std::string, int> by_source;
+  for (const auto& r : run.records()) ++by_source[r["trace_data"]["local_ip"].get<std::string>()];
+  CHECK(by_source == std::map<std::string, int>{{"127.0.0.5", 30}, {"127.0.0.6", 30}});
+}
