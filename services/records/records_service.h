@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <zmq.hpp>
 
@@ -37,6 +38,7 @@ class RecordsService final : public service::Service {
   std::unique_ptr<LiveMetrics> live_;       // dashboard / --api-port only
   std::ofstream jsonl_;
   std::string jsonl_buffer_;  // lines not yet written to jsonl_
+  std::vector<char> arena_block_ = std::vector<char>(512 * 1024);  // first block of each frame's arena
   uint64_t success_ = 0;
   uint64_t errors_ = 0;
   std::optional<proto::PhaseEvent> profiling_complete_;
