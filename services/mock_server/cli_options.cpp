@@ -28,6 +28,12 @@ void add_mock_options(CLI::App& app, MockConfig& config) {
           ->check(CLI::Range(1u, 256u))
           ->capture_default_str(),
       "WORKERS");
+  env(app.add_option("--processes", config.processes,
+                     "Server processes sharing the port, each holding up to its open-file limit of "
+                     "connections (ulimit -Hn); use ceil(connections / (limit - 1000))")
+          ->check(CLI::Range(1u, 256u))
+          ->capture_default_str(),
+      "PROCESSES");
   env(app.add_option("--ttft,-t", config.ttft_ms, "Time to first token, ms")
           ->check(CLI::NonNegativeNumber)
           ->capture_default_str(),

@@ -6,6 +6,8 @@
 
 #include "cli_options.h"
 #include "mock_server.h"
+#include "process_group.h"
+#include "util/fd_limit.h"
 #include "text_pool_loader.h"
 
 int main(int argc, char** argv) {
@@ -30,6 +32,12 @@ int main(int argc, char** argv) {
                    "aiperf-mock-server: %zu output pieces (%s), %u io threads, ttft %.3g ms, itl %.3g ms\n",
                    pool.size(), config.no_tokenizer ? "built-in words" : config.tokenizer.c_str(),
                    config.workers, config.effective_ttft_ms(), config.effective_itl_ms());
+    // Each process may hold as many connections as its hard open-file limit allows.
+    const uint64_t fds = aiperf::util::raise_fd_limit();
+    if (config.logs_info())
+      std::fprintf(stderr, "aiperf-mock-server: %u process(es), up to %llu connections each (open-file limit)\n",
+                   config.processes, static_cast<unsigned long long>(aiperf::util::connection_capacity(fds)));
+    if (config.processes > 1) return serve_in_processes(config, pool, signals);
     MockServer server(config, std::move(pool));
     server.start();
     // Scripts and tests wait for this exact line.

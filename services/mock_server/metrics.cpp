@@ -1,7 +1,11 @@
 #include "metrics.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <new>
+#include <stdexcept>
 
 namespace aiperf::mock {
 namespace {
@@ -54,14 +58,28 @@ void MetricsShard::count_request(Route route, int status) {
   requests[static_cast<size_t>(route)][code].add(1);
 }
 
-Metrics::Metrics(size_t shard_count) {
-  for (size_t i = 0; i < shard_count; ++i) shards_.push_back(std::make_unique<MetricsShard>());
+SharedShards make_shared_shards(size_t total) {
+  void* memory = ::mmap(nullptr, sizeof(MetricsShard) * total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED) throw std::runtime_error("cannot map shared metrics memory");
+  auto* shards = static_cast<MetricsShard*>(memory);
+  for (size_t i = 0; i < total; ++i) new (&shards[i]) MetricsShard();
+  return {shards, total, 0};
+}
+
+Metrics::Metrics(size_t shard_count, SharedShards shared) {
+  if (!shared.shards) {
+    for (size_t i = 0; i < shard_count; ++i) all_.push_back(owned_.emplace_back(std::make_unique<MetricsShard>()).get());
+    return;
+  }
+  if (shared.first + shard_count > shared.total) throw std::logic_error("shared metrics shards out of range");
+  for (size_t i = 0; i < shared.total; ++i) all_.push_back(&shared.shards[i]);
+  first_ = shared.first;
 }
 
 std::string Metrics::render() const {
   auto total = [this](auto member) {
     int64_t sum = 0;
-    for (const auto& shard : shards_) sum += member(*shard).get();
+    for (const MetricsShard* shard : all_) sum += member(*shard).get();
     return sum;
   };
   std::string out;

@@ -46,19 +46,32 @@ struct alignas(64) MetricsShard {
   void count_request(Route route, int status);
 };
 
+// Shards several server processes write (--processes): created zeroed in memory shared with
+// the processes forked afterwards; never freed (they live as long as the processes).
+struct SharedShards {
+  MetricsShard* shards = nullptr;  // nullptr: not shared
+  size_t total = 0;                // shards of every process
+  size_t first = 0;                // this process's first shard
+};
+SharedShards make_shared_shards(size_t total);
+
 class Metrics {
  public:
-  explicit Metrics(size_t shard_count);
+  // `shard_count` writer shards of this process, private unless `shared` says where they are.
+  explicit Metrics(size_t shard_count, SharedShards shared = {});
 
-  MetricsShard& shard(size_t index) { return *shards_[index]; }
-  const MetricsShard& shard(size_t index) const { return *shards_[index]; }
-  size_t shard_count() const { return shards_.size(); }
+  // This process's writer shards, 0 <= index < its shard count.
+  MetricsShard& shard(size_t index) { return *all_[first_ + index]; }
+  // Every shard of every process, for readers summing them.
+  const std::vector<MetricsShard*>& all_shards() const { return all_; }
 
   // Prometheus text exposition format 0.0.4.
   std::string render() const;
 
  private:
-  std::vector<std::unique_ptr<MetricsShard>> shards_;
+  std::vector<std::unique_ptr<MetricsShard>> owned_;
+  std::vector<MetricsShard*> all_;
+  size_t first_ = 0;
 };
 
 }  // namespace aiperf::mock

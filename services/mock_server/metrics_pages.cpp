@@ -22,7 +22,7 @@ std::string number(double v) {
 template <typename F>
 int64_t total(const Metrics& m, F member) {
   int64_t sum = 0;
-  for (size_t i = 0; i < m.shard_count(); ++i) sum += member(m.shard(i)).get();
+  for (const MetricsShard* shard : m.all_shards()) sum += member(*shard).get();
   return sum;
 }
 

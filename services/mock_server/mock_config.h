@@ -14,6 +14,9 @@ struct MockConfig {
   // io threads, each with its own io_context. One thread serves ~25k req/s or ~150k SSE chunks/s;
   // more than 4 only takes cores from the client sharing the machine.
   unsigned workers = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
+  // Server processes sharing the port (SO_REUSEPORT), each with its own open-file limit, for more
+  // connections than one process may open (ulimit -Hn). Metrics are summed over all of them.
+  unsigned processes = 1;
   double ttft_ms = 20.0;
   double itl_ms = 5.0;
   bool fast = false;  // overrides every latency with 0

@@ -11,8 +11,8 @@ namespace asio = boost::asio;
 using asio::ip::tcp;
 using boost::system::error_code;
 
-MockServer::MockServer(MockConfig config, TextPool pool)
-    : state_(std::make_unique<ServerState>(std::move(config), std::move(pool))) {
+MockServer::MockServer(MockConfig config, TextPool pool, SharedShards shared)
+    : state_(std::make_unique<ServerState>(std::move(config), std::move(pool), shared)) {
   for (unsigned i = 0; i < state_->config.workers; ++i) {
     contexts_.push_back(std::make_unique<asio::io_context>(1));  // 1: each context runs on one thread
     guards_.push_back(asio::make_work_guard(*contexts_.back()));
@@ -28,6 +28,9 @@ void MockServer::start() {
   acceptor_.emplace(*contexts_[0]);
   acceptor_->open(endpoint.protocol());
   acceptor_->set_option(tcp::acceptor::reuse_address(true));
+  // --processes: every process listens on the same port and the kernel spreads connections
+  // over them.
+  if (config.processes > 1) acceptor_->set_option(asio::detail::socket_option::boolean<SOL_SOCKET, SO_REUSEPORT>(true));
   acceptor_->bind(endpoint);
   acceptor_->listen(asio::socket_base::max_listen_connections);
   port_ = acceptor_->local_endpoint().port();

@@ -21,7 +21,7 @@ namespace aiperf::mock {
 
 class MockServer {
  public:
-  MockServer(MockConfig config, TextPool pool);
+  MockServer(MockConfig config, TextPool pool, SharedShards shared = {});
   ~MockServer();
   MockServer(const MockServer&) = delete;
   MockServer& operator=(const MockServer&) = delete;

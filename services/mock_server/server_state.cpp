@@ -31,7 +31,7 @@ std::string make_root_body() {
 
 }  // namespace
 
-ServerState::ServerState(MockConfig config_in, TextPool pool_in)
+ServerState::ServerState(MockConfig config_in, TextPool pool_in, SharedShards shared)
     : config(std::move(config_in)),
       pool(std::move(pool_in)),
       ttft(from_ms(config.effective_ttft_ms())),
@@ -42,7 +42,7 @@ ServerState::ServerState(MockConfig config_in, TextPool pool_in)
                       from_ms(config.fast ? 0 : config.ranking_per_passage_latency_ms)},
       models_body(make_models_body(config)),
       root_body(make_root_body()),
-      metrics(config.workers),
+      metrics(config.workers, shared),
       errors(config.error_rate_percent, config.random_seed),
       recorder(config.record_requests) {}
 

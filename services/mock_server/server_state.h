@@ -16,7 +16,8 @@
 namespace aiperf::mock {
 
 struct ServerState {
-  ServerState(MockConfig config_in, TextPool pool_in);
+  // `shared`: where this process writes its metrics when several processes serve (--processes).
+  ServerState(MockConfig config_in, TextPool pool_in, SharedShards shared = {});
 
   const MockConfig config;
   const TextPool pool;

@@ -1,5 +1,7 @@
 // Exact concurrency: a run delivers the concurrency it was asked for (as many workers as the
 // per-worker connection limit needs) and reports it as peak_in_flight_requests, or refuses.
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <catch2/catch.hpp>
@@ -81,4 +83,33 @@ TEST_CASE("local address option: connections leave from the given loopback addre
   std::map<std::string, int> by_source;
   for (const auto& r : run.records()) ++by_source[r["trace_data"]["local_ip"].get<std::string>()];
   CHECK(by_source == std::map<std::string, int>{{"127.0.0.5", 30}, {"127.0.0.6", 30}});
+}
+
+TEST_CASE("a mock of several processes shares one port and sums its metrics over all of them", "[e2e]") {
+  MockServer mock({"--processes", "3", "--ttft", "1500", "--itl", "0"}, aiperf::test::make_temp_dir());
+  const std::string chat = "curl -s -o /dev/null -X POST -H 'Content-Type: application/json' -d "
+                           "'{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],"
+                           "\"max_completion_tokens\":1}' " + mock.url() + "/v1/chat/completions";
+  std::string nine;
+  for (int i = 0; i < 9; ++i) nine += chat + " & ";
+  REQUIRE(std::system(("(" + nine + "wait) >/dev/null 2>&1 &").c_str()) == 0);
+  // Each scrape reaches one of the processes (the kernel spreads connections over them); every
+  // one must report all nine requests, not its own share.
+  auto scrape = [&](const std::string& name) {
+    FILE* p = popen(("curl -s " + mock.url() + "/metrics").c_str(), "r");
+    std::string text;
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) text.append(buf, n);
+    pclose(p);
+    const auto at = text.find("\n" + name + " ");
+    return at == std::string::npos ? -1.0 : std::stod(text.substr(at + name.size() + 2));
+  };
+  REQUIRE(aiperf::test::wait_until([&] { return scrape("mock_server_requests_running") == 9; }, 5));
+  for (int i = 0; i < 6; ++i) CHECK(scrape("mock_server_requests_running") == 9);
+  const std::string answered = "mock_server_requests_total{endpoint=\"/v1/chat/completions\",status=\"200\"}";
+  REQUIRE(aiperf::test::wait_until([&] { return scrape(answered) == 9; }, 5));
+  for (int i = 0; i < 6; ++i) CHECK(scrape(answered) == 9);
+  // SIGTERM to the supervising process stops every server process.
+  mock.process().kill_now(SIGTERM);
+  REQUIRE(mock.process().wait(10) == 0);
 }
