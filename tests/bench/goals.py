@@ -223,7 +223,12 @@ def part_c10k(tmp, secs):
 
 def part_c100k(tmp, hold):
     n = 100000
-    mock = Mock(["--ttft", str(hold * 1000), "--itl", "0"], tmp)
+    # One mock process holds up to its hard open-file limit; a margin covers the kernel's
+    # uneven spread of connections over the processes.
+    import resource
+    per_process = resource.getrlimit(resource.RLIMIT_NOFILE)[1] - 1000
+    processes = -(-n * 5 // 4 // per_process)
+    mock = Mock(["--processes", str(processes), "--ttft", str(hold * 1000), "--itl", "0"], tmp)
     baseline = {}
     try:
         # The tree's memory with one stream, then with all of them open: the difference per stream.
@@ -236,12 +241,13 @@ def part_c100k(tmp, hold):
             mock_small.stop()
         summary, wall, cpu, sampled = run_aiperf(
             mock.url, ["--streaming", "--concurrency", str(n), "--request-count", str(n), "--concurrency-ramp-duration",
-                       "10", "--isl", "16", "--osl", "1", "--export-level", "summary", "--request-timeout-seconds",
+                       "20", "--isl", "16", "--osl", "1", "--export-level", "summary", "--request-timeout-seconds",
                        str(hold * 3)], tmp, gauge_sampler(mock, 1.0))
     finally:
         mock.stop()
     peak = avg(summary, "peak_in_flight_requests")
     errors = avg(summary, "error_request_count") or 0
+    ttft = summary["time_to_first_token"]
     line("c=100000 held %d s: peak in flight reported (server's gauge)" % hold,
          "%d (%d), %d errors" % (peak, sampled.get("gauge_peak", 0), errors), "100000",
          "met" if peak == n and errors == 0 else "NOT met")
@@ -249,6 +255,8 @@ def part_c100k(tmp, hold):
     line("c=100000: client memory per stream (tree RSS, peak - 1 stream)",
          "%.1f KiB (%d MiB peak)" % (per_stream, sampled["rss_peak_kib"] / 1024), "<= 16 KiB",
          "met" if per_stream <= 16 else "NOT met")
+    line("c=100000: TTFT avg / p99 ms against a %d s mock" % hold, "%.1f / %.1f" % (ttft["avg"], ttft["p99"]),
+         "(measured, no goal)", "")
 
 
 def main():
