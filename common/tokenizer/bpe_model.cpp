@@ -1,5 +1,6 @@
 #include "tokenizer/bpe_model.h"
 
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <queue>
 
@@ -301,6 +302,110 @@ void BpeModel::merge_word(std::string_view piece, std::vector<TokenId>& out) con
   }
 
   for (int32_t p = syms.empty() ? -1 : 0; p >= 0; p = syms[p].next) out.push_back(syms[p].id);
+}
+
+}  // namespace aiperf::tok
+
+namespace aiperf::tok {
+namespace {
+
+// Little helpers for the cache's binary form: native-endian fixed-width integers and
+// length-prefixed strings (the cache is a per-machine file).
+template <typename T>
+void put(std::string& out, T v) {
+  out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+void put_string(std::string& out, std::string_view s) {
+  put<uint64_t>(out, s.size());
+  out.append(s);
+}
+
+class Reader {
+ public:
+  explicit Reader(std::string_view data) : data_(data) {}
+  template <typename T>
+  bool get(T& v) {
+    if (data_.size() < sizeof v) return false;
+    std::memcpy(&v, data_.data(), sizeof v);
+    data_.remove_prefix(sizeof v);
+    return true;
+  }
+  bool get_string(std::string_view& s) {
+    uint64_t n = 0;
+    if (!get(n) || data_.size() < n) return false;
+    s = data_.substr(0, n);
+    data_.remove_prefix(n);
+    return true;
+  }
+  bool done() const { return data_.empty(); }
+
+ private:
+  std::string_view data_;
+};
+
+}  // namespace
+
+void BpeModel::save(std::string& out) const {
+  const uint8_t flags = (byte_input_ ? 1 : 0) | (byte_fallback_ ? 2 : 0) | (fuse_unk_ ? 4 : 0) |
+                        (ignore_merges_ ? 8 : 0) | (split_at_metaspace_ ? 16 : 0) | (unk_id_ ? 32 : 0);
+  put<uint8_t>(out, flags);
+  put<int32_t>(out, unk_id_.value_or(-1));
+  put<uint64_t>(out, vocab_.size());
+  for (const auto& [token, id] : vocab_) {
+    put_string(out, token);
+    put<int32_t>(out, id);
+  }
+  // id_to_token_ may differ from the inverse of vocab_ where tokens share an id.
+  put<uint64_t>(out, id_to_token_.size());
+  for (size_t id = 0; id < id_to_token_.size(); ++id) {
+    put<uint8_t>(out, has_id_[id] ? 1 : 0);
+    if (has_id_[id]) put_string(out, id_to_token_[id]);
+  }
+  put_string(out, merges_.bytes());
+}
+
+std::unique_ptr<BpeModel> BpeModel::load(std::string_view data) {
+  std::unique_ptr<BpeModel> m(new BpeModel());
+  Reader r(data);
+  uint8_t flags = 0;
+  int32_t unk = -1;
+  uint64_t vocab_count = 0, id_count = 0;
+  if (!r.get(flags) || !r.get(unk) || !r.get(vocab_count) || vocab_count > data.size()) return nullptr;
+  m->byte_input_ = flags & 1;
+  m->byte_fallback_ = flags & 2;
+  m->fuse_unk_ = flags & 4;
+  m->ignore_merges_ = flags & 8;
+  m->split_at_metaspace_ = flags & 16;
+  if (flags & 32) m->unk_id_ = unk;
+  m->vocab_.reserve(vocab_count);
+  for (uint64_t i = 0; i < vocab_count; ++i) {
+    std::string_view token;
+    int32_t id = 0;
+    if (!r.get_string(token) || !r.get(id)) return nullptr;
+    m->vocab_.emplace(std::string(token), id);
+    // As add_vocab_entry: single-character tokens (a token string is unique, so no order).
+    size_t at = 0;
+    if (!token.empty()) {
+      const char32_t cp = uni::next_code_point(token, at);
+      if (at == token.size()) m->char_ids_.emplace(cp, id);
+    }
+  }
+  if (!r.get(id_count) || id_count > data.size()) return nullptr;
+  m->id_to_token_.resize(id_count);
+  m->has_id_.resize(id_count, false);
+  for (uint64_t id = 0; id < id_count; ++id) {
+    uint8_t has = 0;
+    if (!r.get(has)) return nullptr;
+    if (!has) continue;
+    std::string_view token;
+    if (!r.get_string(token)) return nullptr;
+    m->id_to_token_[id] = std::string(token);
+    m->has_id_[id] = true;
+  }
+  std::string_view merges;
+  if (!r.get_string(merges) || !m->merges_.assign_bytes(merges) || !r.done()) return nullptr;
+  m->build_byte_tables();
+  return m;
 }
 
 }  // namespace aiperf::tok

@@ -33,6 +33,12 @@ class BpeModel final : public Model {
   // Appends the ids of one pre-token to `out`.
   void tokenize(std::string_view piece, std::vector<TokenId>& out) const override;
 
+  // The model in the tokenizer cache's binary form, and back (nullptr when `data` is not
+  // one): exactly the state the JSON constructor built, without re-parsing or re-merging.
+  void save(std::string& out) const;
+  static std::unique_ptr<BpeModel> load(std::string_view data);
+  bool byte_input() const { return byte_input_; }
+
   std::optional<TokenId> token_to_id(std::string_view token) const override;
   const std::string* id_to_token(TokenId id) const override;
   size_t vocab_size() const override { return vocab_.size(); }

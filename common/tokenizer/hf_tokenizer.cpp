@@ -2,18 +2,28 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tokenizer/bpe_model.h"
 #include "tokenizer/unicode_util.h"
 
 namespace aiperf::tok {
 
-HfTokenizer::HfTokenizer(const nlohmann::json& json, const nlohmann::json& config) {
+HfTokenizer::HfTokenizer(const nlohmann::json& json, const nlohmann::json& config)
+    : HfTokenizer(json, config, nullptr) {}
+
+HfTokenizer::HfTokenizer(const nlohmann::json& json, const nlohmann::json& config, ModelPtr model) {
   normalizer_ = make_normalizer(json.value("normalizer", nlohmann::json()));
-  const auto& model = json.at("model");
+  const auto& model_json = json.at("model");
   bool bytes_deferred = false;
-  pre_tokenizer_ =
-      make_pre_tokenizer(json.value("pre_tokenizer", nlohmann::json()), model_type(model) == "BPE", bytes_deferred);
+  pre_tokenizer_ = make_pre_tokenizer(json.value("pre_tokenizer", nlohmann::json()),
+                                      model_type(model_json) == "BPE", bytes_deferred);
   decoder_ = make_decoder(json.value("decoder", nlohmann::json()));
-  model_ = make_model(model, bytes_deferred);
+  if (model) {
+    const auto* bpe = dynamic_cast<const BpeModel*>(model.get());
+    if (!bpe || bpe->byte_input() != bytes_deferred) throw TokenizerError("cached model does not fit tokenizer.json");
+    model_ = std::move(model);
+  } else {
+    model_ = make_model(model_json, bytes_deferred);
+  }
 
   load_added_tokens(json.value("added_tokens", nlohmann::json::array()));
   separator_ = find_separator(config);

@@ -24,6 +24,11 @@ class HfTokenizer final : public Tokenizer {
   // `json` is the parsed tokenizer.json; `config` the parsed tokenizer_config.json or null.
   // Throws TokenizerError (without the file name) on unsupported or malformed content.
   HfTokenizer(const nlohmann::json& json, const nlohmann::json& config);
+  // The same with the model built already (the tokenizer cache): `json`'s model object is
+  // then only read for its type. Throws TokenizerError when `model` does not fit `json`.
+  HfTokenizer(const nlohmann::json& json, const nlohmann::json& config, ModelPtr model);
+
+  const Model& model() const { return *model_; }
 
   std::vector<TokenId> encode(std::string_view text) const override;
   std::string decode(std::span<const TokenId> ids, bool skip_special_tokens = true) const override;

@@ -7,6 +7,7 @@
 #include "tokenizer/hf_tokenizer.h"
 #include "tokenizer/spm_tokenizer.h"
 #include "tokenizer/tiktoken_tokenizer.h"
+#include "tokenizer/tokenizer_cache.h"
 #include "tokenizer/tokenizer.h"
 
 namespace aiperf::tok {
@@ -14,14 +15,6 @@ namespace aiperf::tok {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw TokenizerError("cannot read tokenizer file " + p.string());
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // tokenizer_config.json beside tokenizer.json is optional; an unreadable one is ignored
 // because it only supplies the BOS/EOS names.
@@ -35,19 +28,7 @@ nlohmann::json read_optional_config(const fs::path& dir) {
 }
 
 TokenizerPtr load_hf_json(const fs::path& file) {
-  nlohmann::json json;
-  try {
-    json = nlohmann::json::parse(read_file(file));
-  } catch (const nlohmann::json::exception& e) {
-    throw TokenizerError(file.string() + ": invalid JSON: " + e.what());
-  }
-  try {
-    return std::make_unique<HfTokenizer>(json, read_optional_config(file.parent_path()));
-  } catch (const TokenizerError& e) {
-    throw TokenizerError(file.string() + ": " + e.what());
-  } catch (const nlohmann::json::exception& e) {
-    throw TokenizerError(file.string() + ": malformed tokenizer.json: " + e.what());
-  }
+  return load_hf_json_cached(file, read_optional_config(file.parent_path()), default_tokenizer_cache_dir());
 }
 
 // The single *.tiktoken file of `dir`, or empty when there is none or several.

@@ -2,6 +2,8 @@
 // pairs up constantly, so this avoids std::unordered_map's node chasing.
 #pragma once
 #include <cstdint>
+#include <cstring>
+#include <string_view>
 #include <vector>
 
 #include "tokenizer/tokenizer.h"
@@ -32,6 +34,20 @@ class MergeTable {
         return;
       }
     }
+  }
+
+  // The table as bytes, and back (tokenizer_cache.cpp): the exact slots, no re-insertion.
+  std::string_view bytes() const {
+    return {reinterpret_cast<const char*>(slots_.data()), slots_.size() * sizeof(Slot)};
+  }
+  // False when `data` is not a table of a power-of-two size.
+  bool assign_bytes(std::string_view data) {
+    const size_t n = data.size() / sizeof(Slot);
+    if (n == 0 || n * sizeof(Slot) != data.size() || (n & (n - 1)) != 0) return false;
+    slots_.resize(n);
+    std::memcpy(slots_.data(), data.data(), data.size());
+    mask_ = n - 1;
+    return true;
   }
 
   const Merge* find(TokenId a, TokenId b) const {

@@ -1,0 +1,142 @@
+#include "tokenizer/tokenizer_cache.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tokenizer/bpe_model.h"
+#include "tokenizer/hf_tokenizer.h"
+
+namespace aiperf::tok {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Bumped whenever the binary form or what the JSON constructor builds changes.
+constexpr std::string_view kMagic = "aiperf-tokenizer-cache 1\n";
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw TokenizerError("cannot read tokenizer file " + p.string());
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// What identifies one version of one tokenizer.json, as text; empty when it cannot be read.
+std::string identity_of(const fs::path& file) {
+  std::error_code ec;
+  const fs::path abs = fs::absolute(file, ec);
+  const auto size = fs::file_size(file, ec);
+  if (ec) return {};
+  const auto mtime = fs::last_write_time(file, ec);
+  if (ec) return {};
+  return abs.string() + '\n' + std::to_string(size) + '\n' +
+         std::to_string(mtime.time_since_epoch().count()) + '\n';
+}
+
+std::string cache_name(const std::string& identity) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a: a file name, not security
+  for (unsigned char c : identity) h = (h ^ c) * 1099511628211ull;
+  char name[32];
+  std::snprintf(name, sizeof name, "%016llx.bin", static_cast<unsigned long long>(h));
+  return name;
+}
+
+// The cache file: magic, identity, the tokenizer.json without its vocab and merges, the model.
+TokenizerPtr read_cache(const fs::path& path, const std::string& identity, const nlohmann::json& config) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return nullptr;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  const std::string data = ss.str();
+  std::string_view rest = data;
+  if (!rest.starts_with(kMagic)) return nullptr;
+  rest.remove_prefix(kMagic.size());
+  if (!rest.starts_with(identity)) return nullptr;  // another file with the same hash
+  rest.remove_prefix(identity.size());
+  uint64_t json_size = 0;
+  if (rest.size() < sizeof json_size) return nullptr;
+  std::memcpy(&json_size, rest.data(), sizeof json_size);
+  rest.remove_prefix(sizeof json_size);
+  if (rest.size() < json_size) return nullptr;
+  const auto json = nlohmann::json::parse(rest.substr(0, json_size), nullptr, /*allow_exceptions=*/false);
+  rest.remove_prefix(json_size);
+  if (json.is_discarded()) return nullptr;
+  std::unique_ptr<BpeModel> model = BpeModel::load(rest);
+  if (!model) return nullptr;
+  try {
+    return std::make_unique<HfTokenizer>(json, config, std::move(model));
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+// Best effort: a read-only or full disk only costs the next process the JSON parse again.
+void write_cache(const fs::path& path, const std::string& identity, nlohmann::json json, const BpeModel& model) {
+  auto& m = json["model"];
+  m["vocab"] = nlohmann::json::object();  // kept (empty), so the model type reads the same
+  m["merges"] = nlohmann::json::array();
+  const std::string text = json.dump();
+  std::string out(kMagic);
+  out += identity;
+  const uint64_t json_size = text.size();
+  out.append(reinterpret_cast<const char*>(&json_size), sizeof json_size);
+  out += text;
+  model.save(out);
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  // A unique temporary name, renamed into place: readers see a whole file or none.
+  const fs::path tmp = path.string() + "." + std::to_string(::getpid()) + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f || !f.write(out.data(), static_cast<std::streamsize>(out.size()))) {
+      fs::remove(tmp, ec);
+      return;
+    }
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) fs::remove(tmp, ec);
+}
+
+}  // namespace
+
+std::string default_tokenizer_cache_dir() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/aiperf/tokenizers";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/aiperf/tokenizers";
+  return {};
+}
+
+TokenizerPtr load_hf_json_cached(const fs::path& file, const nlohmann::json& config, const std::string& cache_dir) {
+  const std::string identity = cache_dir.empty() ? std::string() : identity_of(file);
+  const fs::path path = identity.empty() ? fs::path() : fs::path(cache_dir) / cache_name(identity);
+  if (!identity.empty()) {
+    if (TokenizerPtr cached = read_cache(path, identity, config)) return cached;
+  }
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(read_file(file));
+  } catch (const nlohmann::json::exception& e) {
+    throw TokenizerError(file.string() + ": invalid JSON: " + e.what());
+  }
+  std::unique_ptr<HfTokenizer> tokenizer;
+  try {
+    tokenizer = std::make_unique<HfTokenizer>(json, config);
+  } catch (const TokenizerError& e) {
+    throw TokenizerError(file.string() + ": " + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    throw TokenizerError(file.string() + ": malformed tokenizer.json: " + e.what());
+  }
+  if (!identity.empty()) {
+    if (const auto* bpe = dynamic_cast<const BpeModel*>(&tokenizer->model())) write_cache(path, identity, std::move(json), *bpe);
+  }
+  return tokenizer;
+}
+
+}  // namespace aiperf::tok
