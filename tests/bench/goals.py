@@ -34,25 +34,15 @@ TOKENIZER = os.path.join(ROOT, "common", "tokenizer", "data", "gpt2")
 PROMPT = "Hello there, this is a short benchmark prompt used for every request."
 
 
-class Mock:
-    """aiperf-mock-server on an ephemeral port, stopped on exit."""
+sys.path.insert(0, os.path.join(ROOT, "tests", "compat"))
+import speed_measure  # noqa: E402  (its Mock starts the server and waits for its URL)
+
+
+class Mock(speed_measure.Mock):
+    """aiperf-mock-server on an ephemeral port, with its running-requests gauge."""
 
     def __init__(self, args, tmp):
-        self.log = open(os.path.join(tmp, "mock-%d.log" % time.monotonic_ns()), "w+")
-        self.proc = subprocess.Popen([os.path.join(BIN, "aiperf-mock-server"), "--port", "0", *args],
-                                     stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            self.log.seek(0)
-            m = re.search(r"listening on (http://[0-9.]+:[0-9]+)", self.log.read())
-            if m:
-                self.url = m.group(1)
-                return
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.05)
-        self.log.seek(0)
-        raise RuntimeError("mock did not start: " + self.log.read())
+        super().__init__(os.path.join(BIN, "aiperf-mock-server"), args, tmp, "mock-%d" % time.monotonic_ns())
 
     def running(self):
         """mock_server_requests_running, the server's own count of open requests."""
@@ -62,13 +52,6 @@ class Mock:
             return None
         m = re.search(r"^mock_server_requests_running(?:\{[^}]*\})? ([0-9.e+]+)$", text, re.M)
         return float(m.group(1)) if m else None
-
-    def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
 
 
 def descendants(pid):
