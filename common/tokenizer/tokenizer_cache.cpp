@@ -2,12 +2,15 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "tokenizer/bpe_model.h"
 #include "tokenizer/hf_tokenizer.h"
@@ -78,6 +81,22 @@ TokenizerPtr read_cache(const fs::path& path, const std::string& identity, const
   }
 }
 
+// Keeps the kMaxFiles most recently used cache files (a hit refreshes a file's time), so that
+// tokenizers loaded from ever new places (test copies in temporary directories) do not pile up.
+constexpr size_t kMaxFiles = 32;
+
+void prune(const fs::path& dir, const fs::path& keep) {
+  std::error_code ec;
+  std::vector<std::pair<fs::file_time_type, fs::path>> files;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.path().extension() != ".bin" || entry.path() == keep) continue;
+    files.emplace_back(entry.last_write_time(ec), entry.path());
+  }
+  if (files.size() < kMaxFiles) return;
+  std::sort(files.begin(), files.end());  // oldest first
+  for (size_t i = 0; i + kMaxFiles - 1 < files.size(); ++i) fs::remove(files[i].second, ec);
+}
+
 // Best effort: a read-only or full disk only costs the next process the JSON parse again.
 void write_cache(const fs::path& path, const std::string& identity, nlohmann::json json, const BpeModel& model) {
   auto& m = json["model"];
@@ -103,6 +122,7 @@ void write_cache(const fs::path& path, const std::string& identity, nlohmann::js
   }
   fs::rename(tmp, path, ec);
   if (ec) fs::remove(tmp, ec);
+  prune(path.parent_path(), path);
 }
 
 }  // namespace
@@ -117,7 +137,11 @@ TokenizerPtr load_hf_json_cached(const fs::path& file, const nlohmann::json& con
   const std::string identity = cache_dir.empty() ? std::string() : identity_of(file);
   const fs::path path = identity.empty() ? fs::path() : fs::path(cache_dir) / cache_name(identity);
   if (!identity.empty()) {
-    if (TokenizerPtr cached = read_cache(path, identity, config)) return cached;
+    if (TokenizerPtr cached = read_cache(path, identity, config)) {
+      std::error_code ec;
+      fs::last_write_time(path, fs::file_time_type::clock::now(), ec);  // recently used: kept by prune()
+      return cached;
+    }
   }
   nlohmann::json json;
   try {

@@ -120,3 +120,20 @@ TEST_CASE("tokenizer cache: a changed file or a damaged cache falls back to the 
     CHECK(load_hf_json_cached(box.file(), nullptr, "")->encode("Hello, cache world!") == expected);
   }
 }
+
+TEST_CASE("tokenizer cache: keeps the 32 most recently used files", "[tokenizer]") {
+  Sandbox box(AIPERF_GPT2_DIR);
+  fs::create_directories(box.cache);
+  // 40 stale files of other tokenizers, oldest first.
+  const auto long_ago = fs::file_time_type::clock::now() - std::chrono::hours(24);
+  for (int i = 0; i < 40; ++i) {
+    const fs::path stale = fs::path(box.cache) / ("stale" + std::to_string(100 + i) + ".bin");
+    std::ofstream(stale) << "x";
+    fs::last_write_time(stale, long_ago + std::chrono::seconds(i));
+  }
+  load_hf_json_cached(box.file(), nullptr, box.cache);
+  CHECK(box.cache_files() == 32);
+  CHECK_FALSE(fs::exists(fs::path(box.cache) / "stale108.bin"));  // the 9 oldest went
+  CHECK(fs::exists(fs::path(box.cache) / "stale109.bin"));
+  CHECK(fs::exists(fs::path(box.cache) / "stale139.bin"));
+}
