@@ -25,6 +25,7 @@ int64_t seconds_to_ns(double s) { return static_cast<int64_t>(s * 1e9); }
 TelemetryService::~TelemetryService() {
   if (scraper_) scraper_->stop();
   if (final_fd_ >= 0) ::close(final_fd_);
+  if (baseline_fd_ >= 0) ::close(baseline_fd_);
 }
 
 std::string TelemetryService::output_path(const std::string& default_name, const std::string& prefix_suffix) const {
@@ -64,7 +65,16 @@ void TelemetryService::on_configure(const config::RunConfig& config) {
   for (const Target& target : targets_)
     scrape_targets.push_back({target.url, seconds_to_ns(target.kind == Kind::kGpu ? t.gpu_interval_s
                                                                                     : t.server_metrics_interval_s)});
-  // Scraping starts now, before profiling: the first scrape is every counter's baseline.
+  // Scraping starts now, before profiling: the first scrape is every counter's baseline, and
+  // configure is answered once it is in (a fast start-up otherwise began sending first).
+  baseline_done_.assign(targets_.size(), false);
+  baseline_pending_ = targets_.size();
+  baseline_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  reactor().add_fd(baseline_fd_, [this] {
+    uint64_t n;
+    if (::read(baseline_fd_, &n, sizeof n) == sizeof n) complete_configure(true);
+  });
+  defer_configure_response();
   scraper_ = std::make_unique<Scraper>(std::move(scrape_targets), t.scrape_timeout_s,
                                        [this](const Scrape& s) { on_scrape(s); });
   scraper_->start();
@@ -72,6 +82,11 @@ void TelemetryService::on_configure(const config::RunConfig& config) {
 
 void TelemetryService::on_scrape(const Scrape& s) {
   std::lock_guard lock(mutex_);
+  if (!baseline_done_[s.target]) {
+    baseline_done_[s.target] = true;
+    const uint64_t one = 1;
+    if (--baseline_pending_ == 0) (void)!::write(baseline_fd_, &one, sizeof one);
+  }
   if (finished_) return;
   Target& target = targets_[s.target];
   if (!s.ok) {

@@ -3,6 +3,7 @@
 // until the run's results, then answers the ProfileResults with one final scrape and the
 // TelemetryResults the controller puts into the summary exports. Endpoints that never answer
 // are dropped with one warning (user-given URLs only: the defaults are tried quietly).
+// Configure completes after the first scrape of every endpoint (at most the scrape timeout).
 #pragma once
 #include <memory>
 #include <mutex>
@@ -46,6 +47,11 @@ class TelemetryService final : public service::Service {
   std::unique_ptr<Scraper> scraper_;
   std::optional<proto::ProfileResults> results_;
   int final_fd_ = -1;  // eventfd: the final scrape completed
+  // Configure is answered once every target's first scrape (the counters' baseline) has
+  // completed, answered or failed, so that no profiling request precedes the baseline.
+  int baseline_fd_ = -1;             // eventfd: the last first scrape completed
+  std::vector<bool> baseline_done_;  // by target (mutex_)
+  size_t baseline_pending_ = 0;      // (mutex_)
   bool finished_ = false;
 };
 
