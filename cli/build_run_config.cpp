@@ -41,8 +41,8 @@ config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::str
   finalize_endpoint_options(o);
   finalize_input_options(o);
   finalize_load_options(o);
-  finalize_service_options(o);
   finalize_connection_plan(o);
+  finalize_service_options(o);
   finalize_telemetry_options(o);
 
   auto& c = o.config;

@@ -12,7 +12,6 @@
 #include <fstream>
 #include <string>
 
-#include "log/log.h"
 #include "options.h"
 #include "util/fd_limit.h"
 
@@ -125,21 +124,17 @@ void finalize_connection_plan(ProfileOptions& o) {
   const bool local_only = c.service.workers_remote == 0;
 
   // Workers: each holds at most its open-file capacity (the soft limit is raised to the
-  // hard one in each process; children inherit the hard limit).
+  // hard one in each process; children inherit the hard limit). The service options then
+  // start at least as many.
   const uint64_t per_worker = util::connection_capacity(util::hard_fd_limit());
   const uint64_t capped_per_worker = e.connection_limit ? std::min(per_worker, e.connection_limit) : per_worker;
   if (concurrency > 0 && local_only) {
     const uint64_t needed = (concurrency + capped_per_worker - 1) / capped_per_worker;
-    if (needed > c.service.workers) {
-      if (o.service.workers_max)
-        throw OptionError("--concurrency " + std::to_string(concurrency) + " needs " + std::to_string(needed) +
-                          " worker processes (each holds " + std::to_string(capped_per_worker) +
-                          " connections under this host's open-file limit); raise --workers-max or `ulimit -Hn`");
-      c.service.workers = static_cast<uint32_t>(needed);
-      if (!o.service.record_processors) c.service.record_processors = std::max(1u, c.service.workers / 4);
-      AIPERF_LOG(kInfo) << "--concurrency " << concurrency << ": " << needed << " worker processes of up to "
-                        << capped_per_worker << " connections each";
-    }
+    if (o.service.workers_max && *o.service.workers_max < needed)
+      throw OptionError("--concurrency " + std::to_string(concurrency) + " needs " + std::to_string(needed) +
+                        " worker processes (each holds " + std::to_string(capped_per_worker) +
+                        " connections under this host's open-file limit); raise --workers-max or `ulimit -Hn`");
+    o.service.workers_min = static_cast<uint32_t>(needed);  // finalize_service_options applies it
   }
 
   // Source addresses: one address reaches one server address and port over at most the

@@ -65,6 +65,7 @@ struct ProfileOptions {
   struct Service {
     std::optional<uint32_t> workers_max;
     std::optional<uint32_t> record_processors;
+    uint32_t workers_min = 0;  // local workers the concurrency needs (finalize_connection_plan)
     int verbosity = 0;  // -v = 1 (DEBUG), -vv or --extra-verbose = 2 (TRACE)
     bool extra_verbose = false;
   } service;
@@ -85,8 +86,9 @@ void finalize_load_options(ProfileOptions& o);     // timing mode (spec §2.4)
 void finalize_service_options(ProfileOptions& o);  // workers, record processors, log level
 void finalize_telemetry_options(ProfileOptions& o);  // GPU telemetry and server-metrics URLs
 void finalize_output_options(ProfileOptions& o);   // artifact directory (spec §7.1), prefix
-// Ours: --local-address, and the worker count and source addresses a concurrency needs
-// (after finalize_service_options; reads AIPERF_HTTP_CONNECTION_LIMIT/_SSL_VERIFY).
+// Ours: --local-address, and the workers and source addresses a concurrency needs (after
+// finalize_load_options, before finalize_service_options; reads AIPERF_HTTP_CONNECTION_LIMIT
+// and AIPERF_HTTP_SSL_VERIFY).
 void add_connection_options(CLI::App& app, ProfileOptions& o);
 void finalize_connection_plan(ProfileOptions& o);
 

@@ -43,6 +43,11 @@ void finalize_service_options(ProfileOptions& o) {
   uint32_t workers = static_cast<uint32_t>(std::max(1, std::min(static_cast<int>(cpus * 0.75) - 1, 32)));
   if (o.service.workers_max) workers = *o.service.workers_max;
   if (o.config.loadgen.concurrency && workers > *o.config.loadgen.concurrency) workers = *o.config.loadgen.concurrency;
+  // Ours: enough workers to hold the whole concurrency under the open-file limit.
+  if (!o.service.workers_max && workers < o.service.workers_min) {
+    AIPERF_LOG(kInfo) << "--concurrency needs " << o.service.workers_min << " worker processes (open-file limit)";
+    workers = o.service.workers_min;
+  }
   s.workers = workers;
   if (workers == 0 && s.workers_remote == 0)
     throw OptionError("--workers-max 0 needs --workers-remote K (workers started with `aiperf worker`)");

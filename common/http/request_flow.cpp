@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include <boost/asio/as_tuple.hpp>
-#include <boost/asio/connect.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/use_awaitable.hpp>

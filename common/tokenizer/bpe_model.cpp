@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <queue>
 
+#include "tokenizer/binary_io.h"
 #include "tokenizer/unicode_util.h"
 
 namespace aiperf::tok {
@@ -304,50 +305,12 @@ void BpeModel::merge_word(std::string_view piece, std::vector<TokenId>& out) con
   for (int32_t p = syms.empty() ? -1 : 0; p >= 0; p = syms[p].next) out.push_back(syms[p].id);
 }
 
-}  // namespace aiperf::tok
-
-namespace aiperf::tok {
-namespace {
-
-// Little helpers for the cache's binary form: native-endian fixed-width integers and
-// length-prefixed strings (the cache is a per-machine file).
-template <typename T>
-void put(std::string& out, T v) {
-  out.append(reinterpret_cast<const char*>(&v), sizeof v);
-}
-void put_string(std::string& out, std::string_view s) {
-  put<uint64_t>(out, s.size());
-  out.append(s);
-}
-
-class Reader {
- public:
-  explicit Reader(std::string_view data) : data_(data) {}
-  template <typename T>
-  bool get(T& v) {
-    if (data_.size() < sizeof v) return false;
-    std::memcpy(&v, data_.data(), sizeof v);
-    data_.remove_prefix(sizeof v);
-    return true;
-  }
-  bool get_string(std::string_view& s) {
-    uint64_t n = 0;
-    if (!get(n) || data_.size() < n) return false;
-    s = data_.substr(0, n);
-    data_.remove_prefix(n);
-    return true;
-  }
-  bool done() const { return data_.empty(); }
-
- private:
-  std::string_view data_;
-};
-
-}  // namespace
-
+// The cache's binary form: see tokenizer_cache.h.
 void BpeModel::save(std::string& out) const {
   const uint8_t flags = (byte_input_ ? 1 : 0) | (byte_fallback_ ? 2 : 0) | (fuse_unk_ ? 4 : 0) |
                         (ignore_merges_ ? 8 : 0) | (split_at_metaspace_ ? 16 : 0) | (unk_id_ ? 32 : 0);
+  using binary::put;
+  using binary::put_string;
   put<uint8_t>(out, flags);
   put<int32_t>(out, unk_id_.value_or(-1));
   put<uint64_t>(out, vocab_.size());
@@ -366,7 +329,7 @@ void BpeModel::save(std::string& out) const {
 
 std::unique_ptr<BpeModel> BpeModel::load(std::string_view data) {
   std::unique_ptr<BpeModel> m(new BpeModel());
-  Reader r(data);
+  binary::Reader r(data);
   uint8_t flags = 0;
   int32_t unk = -1;
   uint64_t vocab_count = 0, id_count = 0;

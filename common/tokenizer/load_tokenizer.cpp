@@ -2,7 +2,6 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "tokenizer/hf_tokenizer.h"
 #include "tokenizer/spm_tokenizer.h"

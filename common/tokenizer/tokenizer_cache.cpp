@@ -5,13 +5,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <utility>
 #include <vector>
 
+#include "tokenizer/binary_io.h"
 #include "tokenizer/bpe_model.h"
 #include "tokenizer/hf_tokenizer.h"
 
@@ -24,9 +25,10 @@ namespace {
 // Bumped whenever the binary form or what the JSON constructor builds changes.
 constexpr std::string_view kMagic = "aiperf-tokenizer-cache 1\n";
 
-std::string read_file(const fs::path& p) {
+// The whole file; nullopt when it cannot be opened.
+std::optional<std::string> slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
-  if (!in) throw TokenizerError("cannot read tokenizer file " + p.string());
+  if (!in) return std::nullopt;
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -54,25 +56,17 @@ std::string cache_name(const std::string& identity) {
 
 // The cache file: magic, identity, the tokenizer.json without its vocab and merges, the model.
 TokenizerPtr read_cache(const fs::path& path, const std::string& identity, const nlohmann::json& config) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return nullptr;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  const std::string data = ss.str();
-  std::string_view rest = data;
+  const std::optional<std::string> data = slurp(path);
+  std::string_view rest = data ? std::string_view(*data) : std::string_view();
   if (!rest.starts_with(kMagic)) return nullptr;
   rest.remove_prefix(kMagic.size());
   if (!rest.starts_with(identity)) return nullptr;  // another file with the same hash
-  rest.remove_prefix(identity.size());
-  uint64_t json_size = 0;
-  if (rest.size() < sizeof json_size) return nullptr;
-  std::memcpy(&json_size, rest.data(), sizeof json_size);
-  rest.remove_prefix(sizeof json_size);
-  if (rest.size() < json_size) return nullptr;
-  const auto json = nlohmann::json::parse(rest.substr(0, json_size), nullptr, /*allow_exceptions=*/false);
-  rest.remove_prefix(json_size);
+  binary::Reader r(rest.substr(identity.size()));
+  std::string_view text;
+  if (!r.get_string(text)) return nullptr;
+  const auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded()) return nullptr;
-  std::unique_ptr<BpeModel> model = BpeModel::load(rest);
+  std::unique_ptr<BpeModel> model = BpeModel::load(r.rest());
   if (!model) return nullptr;
   try {
     return std::make_unique<HfTokenizer>(json, config, std::move(model));
@@ -102,12 +96,9 @@ void write_cache(const fs::path& path, const std::string& identity, nlohmann::js
   auto& m = json["model"];
   m["vocab"] = nlohmann::json::object();  // kept (empty), so the model type reads the same
   m["merges"] = nlohmann::json::array();
-  const std::string text = json.dump();
   std::string out(kMagic);
   out += identity;
-  const uint64_t json_size = text.size();
-  out.append(reinterpret_cast<const char*>(&json_size), sizeof json_size);
-  out += text;
+  binary::put_string(out, json.dump());
   model.save(out);
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
@@ -143,9 +134,11 @@ TokenizerPtr load_hf_json_cached(const fs::path& file, const nlohmann::json& con
       return cached;
     }
   }
+  const std::optional<std::string> text = slurp(file);
+  if (!text) throw TokenizerError("cannot read tokenizer file " + file.string());
   nlohmann::json json;
   try {
-    json = nlohmann::json::parse(read_file(file));
+    json = nlohmann::json::parse(*text);
   } catch (const nlohmann::json::exception& e) {
     throw TokenizerError(file.string() + ": invalid JSON: " + e.what());
   }

@@ -72,10 +72,11 @@ void MockServer::stop() {
   acceptor_->close(ignored);
 }
 
-std::string MockServer::url() const {
-  const std::string& host = state_->config.host;
+std::string server_url(const std::string& host, uint16_t port) {
   const bool ipv6 = host.find(':') != std::string::npos;
-  return "http://" + (ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(port_);
+  return "http://" + (ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
 }
+
+std::string MockServer::url() const { return server_url(state_->config.host, port_); }
 
 }  // namespace aiperf::mock

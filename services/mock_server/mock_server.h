@@ -19,6 +19,9 @@
 
 namespace aiperf::mock {
 
+// http://HOST:PORT (IPv6 hosts in brackets).
+std::string server_url(const std::string& host, uint16_t port);
+
 class MockServer {
  public:
   MockServer(MockConfig config, TextPool pool, SharedShards shared = {});

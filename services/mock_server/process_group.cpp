@@ -26,11 +26,14 @@ int reserve_port(const MockConfig& config, uint16_t& port) {
   boost::asio::ip::tcp::resolver resolver(io);
   const auto endpoint = *resolver.resolve(config.host, std::to_string(config.port)).begin();
   const int fd = ::socket(endpoint.endpoint().protocol().family(), SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) throw std::runtime_error("cannot open a socket for " + config.host);
   const int one = 1;
   ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   ::setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
-  if (fd < 0 || ::bind(fd, endpoint.endpoint().data(), endpoint.endpoint().size()) != 0)
+  if (::bind(fd, endpoint.endpoint().data(), endpoint.endpoint().size()) != 0) {
+    ::close(fd);
     throw std::runtime_error("cannot bind " + config.host + ":" + std::to_string(config.port));
+  }
   sockaddr_storage bound{};
   socklen_t len = sizeof bound;
   ::getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &len);
@@ -103,8 +106,7 @@ int serve_in_processes(MockConfig config, const TextPool& pool, const sigset_t& 
     stop_all(children);
     return 1;
   }
-  const std::string host = config.host.find(':') != std::string::npos ? "[" + config.host + "]" : config.host;
-  std::printf("aiperf-mock-server listening on http://%s:%u\n", host.c_str(), config.port);
+  std::printf("aiperf-mock-server listening on %s\n", server_url(config.host, config.port).c_str());
   std::fflush(stdout);
   // SIGCHLD joins the awaited signals: a child that dies takes the group down.
   sigset_t awaited = signals;

@@ -44,11 +44,16 @@ struct Scraper::Impl {
     });
   }
 
-  void tick(size_t i) {
+  // Scrapes target i unless a scrape of it is still in flight (then `fetched` is not called),
+  // and schedules the next one.
+  void tick(size_t i, std::function<void()> fetched = nullptr) {
     if (stopping) return;
     if (!in_flight[i]) {
       in_flight[i] = true;
-      fetch(i, timeout_s, [this, i] { in_flight[i] = false; });
+      fetch(i, timeout_s, [this, i, fetched = std::move(fetched)] {
+        in_flight[i] = false;
+        if (fetched) fetched();
+      });
     }
     timers[i]->expires_after(std::chrono::nanoseconds(targets[i].period_ns));
     timers[i]->async_wait([this, i](const boost::system::error_code& ec) {
@@ -73,11 +78,16 @@ Scraper::Scraper(std::vector<ScrapeTarget> targets, double timeout_s, Sink sink)
 
 Scraper::~Scraper() { stop(); }
 
-void Scraper::start() {
+void Scraper::start(std::function<void()> first_round_done) {
   Impl* impl = impl_.get();
-  asio::post(impl->io, [impl] {
+  asio::post(impl->io, [impl, done = std::move(first_round_done)] {
     impl->client = std::make_unique<http::HttpClient>(impl->io, http::ClientOptions{});
-    for (size_t i = 0; i < impl->targets.size(); ++i) impl->tick(i);
+    if (impl->targets.empty() && done) return done();
+    auto remaining = std::make_shared<size_t>(impl->targets.size());
+    for (size_t i = 0; i < impl->targets.size(); ++i)
+      impl->tick(i, [remaining, done] {
+        if (--*remaining == 0 && done) done();
+      });
   });
   impl->thread = std::thread([impl] { impl->io.run(); });
 }

@@ -35,8 +35,9 @@ class Scraper {
   Scraper(const Scraper&) = delete;
   Scraper& operator=(const Scraper&) = delete;
 
-  // Starts the thread; every target is scraped at once, then every period.
-  void start();
+  // Starts the thread; every target is scraped at once, then every period. `first_round_done`
+  // (if set) runs on the scraper thread once every target's first scrape completed or failed.
+  void start(std::function<void()> first_round_done = nullptr);
   // Scrapes the given targets once more now (in flight or not), each within `timeout_s`;
   // `done` runs on the scraper thread after the last of them completed.
   void scrape_now(std::vector<size_t> targets, double timeout_s, std::function<void()> done);

@@ -67,8 +67,6 @@ void TelemetryService::on_configure(const config::RunConfig& config) {
                                                                                     : t.server_metrics_interval_s)});
   // Scraping starts now, before profiling: the first scrape is every counter's baseline, and
   // configure is answered once it is in (a fast start-up otherwise began sending first).
-  baseline_done_.assign(targets_.size(), false);
-  baseline_pending_ = targets_.size();
   baseline_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   reactor().add_fd(baseline_fd_, [this] {
     uint64_t n;
@@ -77,16 +75,15 @@ void TelemetryService::on_configure(const config::RunConfig& config) {
   defer_configure_response();
   scraper_ = std::make_unique<Scraper>(std::move(scrape_targets), t.scrape_timeout_s,
                                        [this](const Scrape& s) { on_scrape(s); });
-  scraper_->start();
+  const int fd = baseline_fd_;
+  scraper_->start([fd] {
+    const uint64_t one = 1;
+    (void)!::write(fd, &one, sizeof one);
+  });
 }
 
 void TelemetryService::on_scrape(const Scrape& s) {
   std::lock_guard lock(mutex_);
-  if (!baseline_done_[s.target]) {
-    baseline_done_[s.target] = true;
-    const uint64_t one = 1;
-    if (--baseline_pending_ == 0) (void)!::write(baseline_fd_, &one, sizeof one);
-  }
   if (finished_) return;
   Target& target = targets_[s.target];
   if (!s.ok) {

@@ -49,9 +49,7 @@ class TelemetryService final : public service::Service {
   int final_fd_ = -1;  // eventfd: the final scrape completed
   // Configure is answered once every target's first scrape (the counters' baseline) has
   // completed, answered or failed, so that no profiling request precedes the baseline.
-  int baseline_fd_ = -1;             // eventfd: the last first scrape completed
-  std::vector<bool> baseline_done_;  // by target (mutex_)
-  size_t baseline_pending_ = 0;      // (mutex_)
+  int baseline_fd_ = -1;  // eventfd: every target's first scrape completed
   bool finished_ = false;
 };
 

@@ -48,9 +48,10 @@ MetricDescriptor http_req_chunks_received();
 MetricDescriptor http_req_connection_overhead();
 MetricDescriptor http_req_duration();
 MetricDescriptor http_req_total();
+// Overlap metrics.
+MetricDescriptor peak_in_flight_requests();
 // Aggregate metrics.
 MetricDescriptor request_count();
-MetricDescriptor peak_in_flight_requests();
 MetricDescriptor error_request_count();
 MetricDescriptor min_request_timestamp();
 MetricDescriptor max_response_timestamp();
