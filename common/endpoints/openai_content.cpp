@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "endpoints/json_scan.h"
+
 namespace aiperf::endpoints {
 
 namespace {
@@ -88,6 +90,135 @@ std::optional<proto::ErrorDetails> extract_content(ResponseKind kind, const json
         metrics::ContentResponse{perf_ns, std::string(text), std::string(reasoning)});
   }
   return std::nullopt;
+}
+
+}  // namespace aiperf::endpoints
+
+namespace aiperf::endpoints {
+namespace {
+
+// choices[0].delta or .message as extract_content reads it: present (not null), and its
+// string members when it is an object. Each later occurrence of a key replaces the earlier
+// one, as in the decoded tree.
+struct Part {
+  bool present = false;
+  std::string content, reasoning_content, reasoning;
+};
+
+bool scan_string_member(JsonScan& s, std::string& out) {
+  if (s.peek() == '"') return s.string(&out);
+  out.clear();
+  return s.skip_value();
+}
+
+bool scan_part(JsonScan& s, Part& part) {
+  part = Part{};
+  if (s.peek() == 'n') return s.skip_value();  // null: absent
+  part.present = true;
+  if (s.peek() != '{') return s.skip_value();
+  return s.object([&](std::string_view key) {
+    if (key == "content") return scan_string_member(s, part.content);
+    if (key == "reasoning_content") return scan_string_member(s, part.reasoning_content);
+    if (key == "reasoning") return scan_string_member(s, part.reasoning);
+    return s.skip_value();
+  });
+}
+
+struct Choice {  // choices[0]; all empty when choices is not a non-empty array
+  Part delta, message;
+  std::string text;      // completions
+};
+
+bool scan_choices(JsonScan& s, Choice& choice) {
+  choice = Choice{};
+  if (s.peek() != '[') return s.skip_value();
+  s.consume('[');
+  if (s.consume(']')) return true;
+  bool ok = s.peek() != '{' ? s.skip_value() : s.object([&](std::string_view key) {
+    if (key == "delta") return scan_part(s, choice.delta);
+    if (key == "message") return scan_part(s, choice.message);
+    if (key == "text") return scan_string_member(s, choice.text);
+    return s.skip_value();
+  });
+  while (ok && s.consume(',')) ok = s.skip_value();
+  return ok && s.consume(']');
+}
+
+// A usage member that is absent, null or not a number reads as unset; a number other than an
+// int64 integer is left to the tree path (its conversion rules).
+bool scan_int_member(JsonScan& s, std::optional<int64_t>& out) {
+  const char c = s.peek();
+  if (c == '-' || (c >= '0' && c <= '9')) {
+    int64_t v;
+    if (!s.int64(v)) return false;
+    out = v;
+    return true;
+  }
+  out.reset();
+  return s.skip_value();
+}
+
+bool scan_usage(JsonScan& s, std::optional<metrics::Usage>& usage) {
+  usage.reset();
+  if (s.peek() != '{') return s.skip_value();
+  metrics::Usage u;
+  const bool ok = s.object([&](std::string_view key) {
+    if (key == "prompt_tokens") return scan_int_member(s, u.prompt_tokens);
+    if (key == "completion_tokens") return scan_int_member(s, u.completion_tokens);
+    if (key == "total_tokens") return scan_int_member(s, u.total_tokens);
+    if (key == "completion_tokens_details") {
+      u.reasoning_tokens.reset();
+      if (s.peek() != '{') return s.skip_value();
+      return s.object([&](std::string_view k) {
+        return k == "reasoning_tokens" ? scan_int_member(s, u.reasoning_tokens) : s.skip_value();
+      });
+    }
+    return s.skip_value();
+  });
+  usage = u;
+  return ok;
+}
+
+}  // namespace
+
+bool scan_content(ResponseKind kind, std::string_view text, int64_t perf_ns, ParseResult& out) {
+  JsonScan s(text);
+  if (s.peek() != '{') return false;  // null, other values, a byte-order mark: the tree decides
+  std::string object;
+  Choice choice;
+  std::optional<metrics::Usage> usage;
+  const bool ok = s.object([&](std::string_view key) {
+    if (key == "object") return scan_string_member(s, object);
+    if (key == "choices") return scan_choices(s, choice);
+    if (key == "usage") return scan_usage(s, usage);
+    return s.skip_value();
+  });
+  if (!ok || !s.at_end()) return false;
+
+  std::string* content = &choice.text;  // completions
+  std::string* reasoning = nullptr;
+  if (kind == ResponseKind::kChat) {
+    Part* part;
+    if (object == "chat.completion.chunk") {
+      part = &choice.delta;
+    } else if (object == "chat.completion") {
+      part = &choice.message;
+    } else if (object.empty()) {
+      part = choice.delta.present ? &choice.delta : &choice.message;
+    } else {
+      return false;  // the tree path words the error
+    }
+    content = &part->content;
+    reasoning = part->reasoning_content.empty() ? &part->reasoning : &part->reasoning_content;
+  } else if (!object.empty() && object != "text_completion" && object != "completion") {
+    return false;
+  }
+  if (usage) out.usage = usage;
+  if (!content->empty() || (reasoning && !reasoning->empty())) {
+    out.responses.push_back(metrics::ContentResponse{perf_ns, std::move(*content),
+                                                     reasoning ? std::move(*reasoning) : std::string()});
+  }
+  return true;
 }
 
 }  // namespace aiperf::endpoints

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -16,5 +17,10 @@ enum class ResponseKind { kChat, kCompletions };
 // and records its usage block. Returns an error (ValueError) for an unexpected `object`.
 std::optional<proto::ErrorDetails> extract_content(ResponseKind kind, const nlohmann::json& j,
                                                    int64_t perf_ns, ParseResult& out);
+
+// The same from the JSON text, without decoding it into a tree (the hot path: one call per
+// stream event). Returns false, with `out` untouched, for anything it leaves to the tree
+// path: text that is not a well-formed object it reads in full, and every error.
+bool scan_content(ResponseKind kind, std::string_view text, int64_t perf_ns, ParseResult& out);
 
 }  // namespace aiperf::endpoints

@@ -87,6 +87,7 @@ Context make_context(const EndpointInfo& info, const ParseOptions& options) {
 // Decodes one JSON document and extracts its content; false when the record failed.
 bool parse_json(Context& ctx, std::string_view data, int64_t perf_ns, ParseResult& out) {
   using F = Context::Family;
+  if (ctx.family == F::openai && scan_content(ctx.openai, data, perf_ns, out)) return true;
   const nlohmann::json j = nlohmann::json::parse(data, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) {
     if (ctx.family == F::template_) {  // a template server may answer plain text
