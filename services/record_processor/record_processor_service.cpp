@@ -58,10 +58,9 @@ void fill_metadata(const proto::RawRecord& raw, const std::string& processor_id,
 
 }  // namespace
 
-proto::MetricRecord process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& endpoint,
-                                   const tok::Tokenizer& tokenizer, const metrics::MetricContext& ctx,
-                                   bool use_server_token_count, const std::string& processor_id,
-                                   TokenCountCache* isl_cache) {
+void process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& endpoint,
+                    const tok::Tokenizer& tokenizer, const metrics::MetricContext& ctx, bool use_server_token_count,
+                    const std::string& processor_id, TokenCountCache* isl_cache, proto::MetricRecord& rec) {
   endpoints::ParseResult parsed = endpoints::parse_response(endpoint, raw);
 
   metrics::ParsedRecord r;
@@ -109,12 +108,10 @@ proto::MetricRecord process_record(const proto::RawRecord& raw, const endpoints:
     }
   }
 
-  proto::MetricRecord rec;
   rec.set_version(proto::PROTO_VERSION_CURRENT);
   fill_metadata(raw, processor_id, rec.mutable_metadata());
   metrics::compute_record_metrics(r, ctx, rec.mutable_metrics());
   if (r.error) *rec.mutable_error() = *r.error;
-  return rec;
 }
 
 RecordProcessorService::RecordProcessorService(service::Identity identity, bus::Endpoints endpoints)
@@ -145,7 +142,7 @@ void RecordProcessorService::on_raw_records() {
   zmq::message_t frame;
   // Bounded so bus commands are not starved under a flood of records.
   for (int i = 0; i < 64 && pull_.recv(frame, zmq::recv_flags::dontwait); ++i) {
-    proto::RawRecordBatch batch;
+    proto::RawRecordBatch& batch = in_;
     if (!bus::parse_proto(frame, batch) || batch.version() != proto::PROTO_VERSION_CURRENT) {
       AIPERF_LOG(kError) << "dropping a malformed raw record batch";
       continue;
@@ -154,12 +151,13 @@ void RecordProcessorService::on_raw_records() {
       AIPERF_LOG(kError) << "raw records before configure";
       continue;
     }
-    proto::MetricRecordBatch out;
+    proto::MetricRecordBatch& out = out_;
+    out.Clear();  // keeps its records, values and strings for reuse: no allocation per metric
     out.set_version(proto::PROTO_VERSION_CURRENT);
     for (const proto::RawRecord& raw : batch.records()) {
       proto::MetricRecord& rec = *out.add_records();
-      rec = process_record(raw, *endpoint_, *tokenizer_, context_, config_->endpoint.use_server_token_count,
-                           identity().id, &isl_counts_);
+      process_record(raw, *endpoint_, *tokenizer_, context_, config_->endpoint.use_server_token_count, identity().id,
+                     &isl_counts_, rec);
       if (config_->output.export_http_trace && rec.metadata().phase() == proto::PHASE_PROFILING) {
         rec.set_trace_data_json(format_trace_data(raw));
       }

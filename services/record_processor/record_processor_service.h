@@ -36,13 +36,16 @@ class RecordProcessorService final : public service::Service {
   metrics::MetricContext context_;
   std::unique_ptr<RawRecordFile> raw_file_;  // --export-level raw only
   TokenCountCache isl_counts_;  // input texts counted with tokenizer_
+  // Reused for every message: a cleared protobuf message keeps its elements and string
+  // buffers, so steady state parses and builds records without allocating.
+  proto::RawRecordBatch in_;
+  proto::MetricRecordBatch out_;
 };
 
-// Raw record -> metric record (exposed for tests). `tokenizer` counts ISL/OSL; `isl_cache`, if
-// given, remembers input texts already counted.
-proto::MetricRecord process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& endpoint,
-                                   const tok::Tokenizer& tokenizer, const metrics::MetricContext& ctx,
-                                   bool use_server_token_count, const std::string& processor_id,
-                                   TokenCountCache* isl_cache = nullptr);
+// Raw record -> metric record `out` (a new or cleared message). `tokenizer` counts ISL/OSL;
+// `isl_cache`, if given, remembers input texts already counted.
+void process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& endpoint,
+                    const tok::Tokenizer& tokenizer, const metrics::MetricContext& ctx, bool use_server_token_count,
+                    const std::string& processor_id, TokenCountCache* isl_cache, proto::MetricRecord& out);
 
 }  // namespace aiperf::record_processor
