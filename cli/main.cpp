@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   aiperf::cli::ServiceArgs service;
   CLI::App* service_cmd = app.add_subcommand("service", "Run one service (used by the controller)");
   service_cmd->add_option("--type", service.type, "Service type")->required();
+  service_cmd->add_option("--index", service.index, "Replica number among its type (ours; record processors)");
   add_service_args(*service_cmd, service);
 
   aiperf::cli::ServiceArgs worker;

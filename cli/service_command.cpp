@@ -58,7 +58,7 @@ int run_service(const ServiceArgs& args) {
       return 2;
     }
   }
-  service::Identity identity{id, args.type};
+  service::Identity identity{id, args.type, args.index};
   std::unique_ptr<service::Service> svc;
   try {
     if (args.type == "dataset") svc = std::make_unique<dataset::DatasetService>(identity, endpoints);

@@ -8,6 +8,7 @@ namespace aiperf::cli {
 struct ServiceArgs {
   std::string type;
   std::string service_id;
+  uint32_t index = 0;      // replica number (record processors: which raw endpoint to bind)
   std::string controller;  // ipc://DIR or tcp://HOST:PORT
   std::string log_file;
   std::string log_level = "INFO";

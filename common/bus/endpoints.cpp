@@ -7,12 +7,17 @@ namespace aiperf::bus {
 Endpoints Endpoints::ipc(const std::string& dir) {
   auto at = [&](const char* name) { return "ipc://" + dir + "/" + name + ".ipc"; };
   return {at("bus_frontend"), at("bus_backend"), at("credit"),  at("dataset"),
-          at("raw_frontend"), at("raw_backend"), at("records")};
+          at("raw_frontend"), at("raw_backend"), at("records"), dir};
+}
+
+std::optional<std::string> Endpoints::raw_direct(uint32_t index) const {
+  if (ipc_dir.empty()) return std::nullopt;
+  return "ipc://" + ipc_dir + "/raw_" + std::to_string(index) + ".ipc";
 }
 
 Endpoints Endpoints::tcp(const std::string& host, uint16_t base) {
   auto at = [&](int k) { return "tcp://" + host + ":" + std::to_string(base + k); };
-  return {at(0), at(1), at(2), at(3), at(4), at(5), at(6)};
+  return {at(0), at(1), at(2), at(3), at(4), at(5), at(6), ""};
 }
 
 Endpoints Endpoints::from_controller_address(const std::string& address) {

@@ -24,6 +24,7 @@ inline constexpr Nanos kHeartbeatInterval = 2'000'000'000;
 struct Identity {
   std::string id;    // e.g. "worker_1a2b3c4d"
   std::string type;  // e.g. "worker"
+  uint32_t index = 0;  // which of its type's replicas (record processors: Endpoints::raw_direct)
 };
 
 class Service {

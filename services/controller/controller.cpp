@@ -112,9 +112,10 @@ void Controller::spawn_services() {
                                   ? "ipc://" + config_.service.zmq_ipc_path
                                   : "tcp://" + config_.service.zmq_host + ":" + std::to_string(config_.service.zmq_base_port);
   const std::string log_file = config_.output.artifact_dir + "/logs/aiperf.log";
-  auto spawn = [&](const std::string& type) {
+  auto spawn = [&](const std::string& type, uint32_t index = 0) {
     const std::string id = type + "_" + util::short_id();
-    std::vector<std::string> args{"service", "--type", type, "--service-id", id, "--controller", address,
+    std::vector<std::string> args{"service", "--type",     type,     "--service-id", id,
+                                  "--index", std::to_string(index), "--controller", address,
                                   "--log-file", log_file, "--log-level", config_.service.log_level};
     // Children on tcp bind and connect CURVE sockets too, with the controller's key pair.
     if (bus::mesh_security()) args.insert(args.end(), {"--mesh-keys", config_.service.mesh_keys});
@@ -125,7 +126,7 @@ void Controller::spawn_services() {
   spawn("timing");
   spawn("records");
   spawn("telemetry");
-  for (uint32_t i = 0; i < config_.service.record_processors; ++i) spawn("record_processor");
+  for (uint32_t i = 0; i < config_.service.record_processors; ++i) spawn("record_processor", i);
   for (uint32_t i = 0; i < config_.service.workers; ++i) spawn("worker");
 }
 

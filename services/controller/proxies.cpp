@@ -31,7 +31,8 @@ void start_proxy(zmq::socket_type front_type, zmq::socket_type back_type, const 
 
 Proxies::Proxies(const bus::Endpoints& e) {
   start_proxy(zmq::socket_type::xsub, zmq::socket_type::xpub, e.bus_frontend, e.bus_backend);
-  start_proxy(zmq::socket_type::pull, zmq::socket_type::push, e.raw_frontend, e.raw_backend);
+  // On one host workers send raw results to the record processors directly (raw_direct).
+  if (!e.raw_direct(0)) start_proxy(zmq::socket_type::pull, zmq::socket_type::push, e.raw_frontend, e.raw_backend);
 }
 
 }  // namespace aiperf::controller

@@ -1,6 +1,7 @@
-// The controller's ZeroMQ proxies, each on its own thread: the event bus (XSUB|XPUB) and the
-// raw-results fan-in (PULL|PUSH, fair-queued to record processors). Bound before any child
-// starts, so children only ever connect.
+// The controller's ZeroMQ proxies, each on its own thread: the event bus (XSUB|XPUB) and, on
+// tcp, the raw-results fan-in (PULL|PUSH, fair-queued to record processors; on ipc workers
+// reach the record processors directly). Bound before any child starts, so children only
+// ever connect.
 #pragma once
 #include <thread>
 

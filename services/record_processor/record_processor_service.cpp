@@ -118,7 +118,11 @@ RecordProcessorService::RecordProcessorService(service::Identity identity, bus::
     : Service(std::move(identity), std::move(endpoints)),
       pull_(bus::make_socket(zmq::socket_type::pull)),
       push_(bus::make_socket(zmq::socket_type::push)) {
-  bus::connect(pull_, this->endpoints().raw_backend);
+  if (auto direct = this->endpoints().raw_direct(this->identity().index)) {
+    bus::bind(pull_, *direct);
+  } else {
+    bus::connect(pull_, this->endpoints().raw_backend);
+  }
   bus::connect(push_, this->endpoints().records);
   reactor().add_socket(pull_, [this] { on_raw_records(); });
 }

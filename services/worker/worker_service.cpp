@@ -48,7 +48,7 @@ WorkerService::WorkerService(service::Identity identity, bus::Endpoints endpoint
   credit_.set(zmq::sockopt::routing_id, this->identity().id);
   bus::connect(credit_, this->endpoints().credit);
   bus::connect(dataset_, this->endpoints().dataset);
-  bus::connect(raw_, this->endpoints().raw_frontend);
+  if (!this->endpoints().raw_direct(0)) bus::connect(raw_, this->endpoints().raw_frontend);  // else at configure
   event_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   reactor().add_socket(credit_, [this] { on_credit_socket(); });
   reactor().add_socket(dataset_, [this] { on_dataset_socket(); });
@@ -89,6 +89,10 @@ void WorkerService::on_configure(const config::RunConfig& config) {
   payloads_.clear();
   send_first_token_ = config.loadgen.profiling.prefill_concurrency || config.loadgen.warmup.prefill_concurrency;
   if (first) {
+    // Straight to every record processor; PUSH deals batches round-robin, skipping full pipes.
+    for (uint32_t i = 0; i < config.service.record_processors; ++i) {
+      if (auto direct = endpoints().raw_direct(i)) bus::connect(raw_, *direct);
+    }
     boost::asio::post(io_, [this, opts] { client_ = std::make_unique<http::HttpClient>(io_, opts); });
     proto::CreditMessage ready;
     ready.set_version(proto::PROTO_VERSION_CURRENT);
