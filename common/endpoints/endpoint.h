@@ -49,6 +49,12 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
                           const std::string& system_message,
                           const std::string& user_context_message);
 
+// The text AIPerf counts as a request's input tokens (ISL): the system message, the user
+// context message (either may be empty) and each text of each turn (its contents joined),
+// joined with single spaces.
+std::string input_text(const std::vector<const proto::Turn*>& turns, const std::string& system_message,
+                       const std::string& user_context_message);
+
 struct ParseResult {
   std::vector<metrics::ContentResponse> responses;  // content responses, in arrival order
   std::optional<metrics::Usage> usage;               // last usage block seen

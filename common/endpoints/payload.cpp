@@ -133,6 +133,28 @@ std::optional<ordered_json> single_turn_payload(const EndpointInfo& info, const 
 
 }  // namespace
 
+std::string input_text(const std::vector<const proto::Turn*>& turns, const std::string& system_message,
+                       const std::string& user_context_message) {
+  std::string out;
+  bool first = true;
+  auto separate = [&] {
+    if (!first) out.push_back(' ');
+    first = false;
+  };
+  for (const std::string* part : {&system_message, &user_context_message}) {
+    if (part->empty()) continue;
+    separate();
+    out += *part;
+  }
+  for (const proto::Turn* turn : turns) {
+    for (const auto& text : turn->texts()) {
+      separate();
+      for (const auto& c : text.contents()) out += c;
+    }
+  }
+  return out;
+}
+
 std::string build_payload(const EndpointInfo& info, const PayloadOptions& options,
                           const std::vector<const proto::Turn*>& turns,
                           const std::string& system_message,

@@ -10,28 +10,6 @@
 namespace aiperf::record_processor {
 namespace {
 
-// ISL text as AIPerf builds it: " ".join([system?, user_context?] + ["".join(contents) per text]).
-std::string input_text(const proto::RawRecord& raw) {
-  std::string out;
-  bool first = true;
-  auto separate = [&] {
-    if (!first) out.push_back(' ');
-    first = false;
-  };
-  for (const std::string* part : {&raw.system_message(), &raw.user_context_message()}) {
-    if (part->empty()) continue;
-    separate();
-    out += *part;
-  }
-  for (const auto& turn : raw.sent_turns()) {
-    for (const auto& text : turn.texts()) {
-      separate();
-      for (const auto& c : text.contents()) out += c;
-    }
-  }
-  return out;
-}
-
 void fill_metadata(const proto::RawRecord& raw, const std::string& processor_id, proto::RecordMetadata* m) {
   const auto& credit = raw.credit();
   const int64_t wall0 = raw.start_wall_ns();
@@ -73,18 +51,17 @@ void process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& 
   r.usage = parsed.usage;
   r.error = std::move(parsed.error);
   r.http = http_timing(raw);
-  if (!raw.sent_turns().empty() && raw.sent_turns().rbegin()->has_max_tokens())
-    r.requested_osl = raw.sent_turns().rbegin()->max_tokens();
+  if (raw.has_requested_osl()) r.requested_osl = raw.requested_osl();
 
   if (endpoint.tokenizes_input) {
     if (use_server_token_count) {
       if (r.usage && r.usage->prompt_tokens) r.input_tokens = r.usage->prompt_tokens;
     } else {
-      std::string text = input_text(raw);
+      const std::string& text = raw.input_text();
       std::optional<uint64_t> count = isl_cache ? isl_cache->find(text) : std::nullopt;
       if (!count) {
         count = tokenizer.count(text);
-        if (isl_cache) isl_cache->insert(std::move(text), *count);
+        if (isl_cache) isl_cache->insert(text, *count);
       }
       r.input_tokens = static_cast<int64_t>(*count);
     }

@@ -86,7 +86,7 @@ void WorkerService::on_configure(const config::RunConfig& config) {
   opts.verify_tls = config.endpoint.verify_tls;
   const bool first = !config_.has_value();
   config_ = config;
-  payloads_.clear();
+  prepared_.clear();
   send_first_token_ = config.loadgen.profiling.prefill_concurrency || config.loadgen.warmup.prefill_concurrency;
   if (first) {
     // Straight to every record processor; PUSH deals batches round-robin, skipping full pipes.
@@ -219,14 +219,16 @@ void WorkerService::dispatch(InFlight job) {
     for (const proto::Turn& past : h->second) job.sent_turns.push_back(&past);
   }
   job.sent_turns.push_back(&turn);
-  // Without history a turn's payload is the same every time it is sent: built once.
-  std::string* cached = job.sent_turns.size() == 1 ? &payloads_[&turn] : nullptr;
-  if (cached && !cached->empty()) {
-    job.payload = *cached;
+  // Without history a turn's payload and input text are the same every time: built once.
+  Prepared* cached = job.sent_turns.size() == 1 ? &prepared_[&turn] : nullptr;
+  if (cached && !cached->payload.empty()) {
+    job.payload = cached->payload;
+    job.input_text = cached->input_text;
   } else {
     job.payload = endpoints::build_payload(*endpoint_, popts, job.sent_turns, conv.system_message(),
                                            conv.user_context_message());
-    if (cached) *cached = job.payload;
+    job.input_text = endpoints::input_text(job.sent_turns, conv.system_message(), conv.user_context_message());
+    if (cached) *cached = Prepared{job.payload, job.input_text};
   }
   job.x_request_id = util::uuid4();
 
@@ -444,11 +446,9 @@ void WorkerService::finish(uint64_t key, http::Result&& result) {
   rec.mutable_trace()->set_response_reason(result.reason);
   rec.set_was_cancelled(result.cancelled);
   if (result.cancelled) rec.set_cancellation_perf_ns(result.end_perf_ns);
-  for (const proto::Turn* turn : job.sent_turns) *rec.add_sent_turns() = *turn;
-  if (const proto::Conversation* conv = job.conversation) {
-    rec.set_system_message(conv->system_message());
-    rec.set_user_context_message(conv->user_context_message());
-  }
+  rec.set_input_text(std::move(job.input_text));
+  if (!job.sent_turns.empty() && job.sent_turns.back()->has_max_tokens())
+    rec.set_requested_osl(job.sent_turns.back()->max_tokens());
   if (job.credit.num_turns() > 1) remember_turn(job, rec);
   if (config_->output.export_level == "raw") rec.set_payload(std::move(job.payload));
 

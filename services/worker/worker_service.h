@@ -44,6 +44,7 @@ class WorkerService final : public service::Service {
     std::string x_request_id;
     std::string model;
     std::string payload;
+    std::string input_text;  // endpoints::input_text of what was sent
     const proto::Conversation* conversation = nullptr;
     std::vector<const proto::Turn*> sent_turns;  // history (if any) + the current turn
   };
@@ -103,8 +104,13 @@ class WorkerService final : public service::Service {
   // x_correlation_id, resent with every later turn (AIPerf §3.13); dropped after the last turn.
   std::unordered_map<std::string, std::vector<proto::Turn>> history_;
   uint64_t next_key_ = 0;
-  // Payloads of turns sent without history, by turn (conversations_ owns the turns).
-  std::unordered_map<const proto::Turn*, std::string> payloads_;
+  // Turns sent without history: their payload and input text are the same every time, so
+  // built once (conversations_ owns the turns).
+  struct Prepared {
+    std::string payload;
+    std::string input_text;
+  };
+  std::unordered_map<const proto::Turn*, Prepared> prepared_;
   bool export_headers_ = false;  // HTTP headers go into raw records (trace or raw export)
 
   // io thread
