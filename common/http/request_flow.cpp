@@ -61,8 +61,9 @@ void set_status_error(Result& r) {
 net::awaitable<void> ClientCore::run(std::shared_ptr<RequestState> st) {
   RequestState& s = *st;
   std::optional<ParsedUrl> url = parse_url(s.request.url);
-  s.result.start_perf_ns = steady_now_ns();
-  s.result.start_wall_ns = wall_now_ns();
+  const ClockPair start = paired_now();  // every wall time of the request derives from this pair
+  s.result.start_perf_ns = start.steady;
+  s.result.start_wall_ns = start.wall;
   std::optional<Error> early;
   std::optional<std::string> head;
   if (!url) {

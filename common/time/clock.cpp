@@ -16,6 +16,23 @@ Nanos wall_now_ns() {
   return Nanos(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
+ClockPair paired_now() {
+  constexpr Nanos kTight = 1'000;
+  ClockPair best{0, 0};
+  Nanos best_gap = -1;
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    const Nanos before = steady_now_ns();
+    const Nanos wall = wall_now_ns();
+    const Nanos gap = steady_now_ns() - before;
+    if (best_gap < 0 || gap < best_gap) {
+      best = {before + gap / 2, wall};
+      best_gap = gap;
+    }
+    if (gap <= kTight) break;
+  }
+  return best;
+}
+
 namespace {
 class SystemClock final : public Clock {
  public:

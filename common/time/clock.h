@@ -21,4 +21,15 @@ Clock& system_clock();
 Nanos steady_now_ns();
 Nanos wall_now_ns();
 
+// Both clocks read at (nearly) one instant, for mapping steady timestamps to wall time: a
+// thread preempted between two plain reads would shift every wall time derived from the pair
+// by the length of the preemption. Promise: the wall reading lies between two steady readings
+// at most 1 µs apart (retried up to 16 times; the tightest pair otherwise), `steady` is their
+// midpoint.
+struct ClockPair {
+  Nanos steady;
+  Nanos wall;
+};
+ClockPair paired_now();
+
 }  // namespace aiperf

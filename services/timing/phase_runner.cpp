@@ -46,7 +46,10 @@ bool PhaseRunner::can_start_session() const {
   return can_send_turn() && (!config_.session_count || sessions_started_ < *config_.session_count);
 }
 
-bool PhaseRunner::slot_free() const { return !config_.concurrency || sessions_.size() < *config_.concurrency; }
+// Standby sessions wait on workers for a slot; they do not hold one.
+bool PhaseRunner::slot_free() const {
+  return !config_.concurrency || sessions_.size() - standby_sessions_ < *config_.concurrency;
+}
 
 bool PhaseRunner::prefill_free() const {
   return !config_.prefill_concurrency || awaiting_first_token_ < *config_.prefill_concurrency;
@@ -127,14 +130,40 @@ void PhaseRunner::fill_slots() {
     backlog_.pop_front();
   }
   if (config_.rate_mode || config_.fixed_schedule || config_.num_users) return;
+  // A slot freed without a standby taking it (its worker had none left): a standby waiting
+  // elsewhere takes it first, so none waits for ever on a worker with no session to end.
+  // Past the deadline none starts (they are being withdrawn); under a request count every one
+  // must (they were counted).
+  while (slot_free() && standby_sessions_ > 0 && (can_send_turn() || standbys_counted_)) promote_standby();
   while (slot_free() && can_start_session() && ready_.empty()) {
     if (!start_session(PendingStart{nullptr})) break;
   }
+  // Every slot busy: keep the workers' standby credits topped up.
+  while (!slot_free() && standby_sessions_ < config_.standby && can_start_session()) {
+    PendingStart standby{nullptr};
+    standby.standby = true;
+    if (!start_session(standby)) break;
+  }
+}
+
+// A standby waits on its worker for one of that worker's sessions to end: it goes where the
+// most running sessions share the fewest standbys (never to a worker running none).
+std::string PhaseRunner::pick_standby_worker() const {
+  const std::string* best = nullptr;
+  int64_t best_margin = 0;
+  for (const auto& [worker, slots] : by_worker_) {
+    const int64_t margin = static_cast<int64_t>(slots.running) - static_cast<int64_t>(slots.standby.size());
+    if (slots.running > 0 && (!best || margin > best_margin)) {
+      best = &worker;
+      best_margin = margin;
+    }
+  }
+  return best ? *best : std::string();
 }
 
 bool PhaseRunner::start_session(const PendingStart& start) {
   if (!can_start_session()) return false;
-  std::string worker = sink_.pick_worker();
+  std::string worker = start.standby ? pick_standby_worker() : sink_.pick_worker();
   if (worker.empty()) return false;  // retried on_worker_available
   const uint64_t key = next_session_key_++;
   Session& s = sessions_[key];
@@ -143,6 +172,14 @@ bool PhaseRunner::start_session(const PendingStart& start) {
   s.turns = start.turns ? start.turns : s.conversation->turns;
   s.next_send_ns = start.scheduled_ns;
   s.worker_id = std::move(worker);
+  s.standby = start.standby;
+  WorkerSlots& slots = by_worker_[s.worker_id];
+  if (s.standby) {
+    ++standby_sessions_;
+    slots.standby.insert(key);
+  } else {
+    ++slots.running;
+  }
   // A session's turns all go to the URL its first turn used (AIPerf §3.11).
   s.url_index = static_cast<uint32_t>(sessions_started_++ % std::max(1u, config_.url_count));
   send_or_queue(key, start.intended_wall_ns);
@@ -160,7 +197,7 @@ void PhaseRunner::send_or_queue(uint64_t key, int64_t intended_wall_ns) {
 void PhaseRunner::issue(uint64_t key, int64_t intended_wall_ns) {
   Session& s = sessions_.at(key);
   proto::Credit credit;
-  credit.set_id(stats_.sent);
+  credit.set_id(next_credit_id_++);
   credit.set_phase(config_.phase);
   credit.set_conversation_id(s.conversation->id);
   credit.set_x_correlation_id(s.correlation_id);
@@ -169,12 +206,14 @@ void PhaseRunner::issue(uint64_t key, int64_t intended_wall_ns) {
   credit.set_issued_at_wall_ns(sink_.wall_ns());
   credit.set_intended_send_wall_ns(intended_wall_ns);
   if (config_.url_count > 1) credit.set_url_index(s.url_index);
+  if (s.standby) credit.set_standby(true);
   if (config_.cancellation_rate > 0 &&
       std::uniform_real_distribution<double>(0, 100)(rng_) < config_.cancellation_rate) {
     credit.set_cancel_after_ns(config_.cancellation_delay_ns);
   }
   const bool prefill = config_.prefill_concurrency.has_value();
   in_flight_[credit.id()] = InFlight{key, s.worker_id, prefill};
+  s.credit_id = credit.id();
   if (prefill) ++awaiting_first_token_;
   ++stats_.sent;
   ++s.next_turn;
@@ -207,10 +246,51 @@ void PhaseRunner::turn_ready(uint64_t key, int64_t intended_wall_ns) {
   }
 }
 
+void PhaseRunner::on_standby_started(uint64_t credit_id) {
+  auto it = in_flight_.find(credit_id);
+  if (it == in_flight_.end()) return;
+  auto s = sessions_.find(it->second.session);
+  if (s == sessions_.end() || !s->second.standby) return;
+  s->second.standby = false;  // it took the slot of the session that ended on its worker
+  --standby_sessions_;
+  WorkerSlots& slots = by_worker_[s->second.worker_id];
+  slots.standby.erase(it->second.session);
+  ++slots.running;
+}
+
+// The newest standby of the worker running the fewest sessions takes a free slot: the timing
+// service tells that worker to start it now.
+void PhaseRunner::promote_standby() {
+  WorkerSlots* best = nullptr;
+  const std::string* worker = nullptr;
+  for (auto& [id, slots] : by_worker_) {
+    if (!slots.standby.empty() && (!best || slots.running < best->running)) {
+      best = &slots;
+      worker = &id;
+    }
+  }
+  const uint64_t key = *best->standby.rbegin();
+  best->standby.erase(key);
+  ++best->running;
+  --standby_sessions_;
+  Session& s = sessions_.at(key);
+  s.standby = false;
+  sink_.promote(*worker, s.credit_id);
+}
+
 void PhaseRunner::on_return(const proto::CreditReturn& ret) {
   auto it = in_flight_.find(ret.credit_id());
   if (it == in_flight_.end() || ret.phase() != config_.phase) return;  // stale or duplicate
   const uint64_t key = it->second.session;
+  if (ret.revoked()) {  // a standby withdrawn unsent: as if never issued
+    in_flight_.erase(it);
+    --stats_.sent;
+    --sessions_started_;
+    end_session(key);
+    update_completion();
+    return;
+  }
+  on_standby_started(ret.credit_id());  // its start notice would have come first; be safe
   if (it->second.awaiting_first_token) --awaiting_first_token_;
   in_flight_.erase(it);
   ++stats_.completed;
@@ -300,16 +380,42 @@ void PhaseRunner::set_prefill_concurrency(uint32_t limit) {
   fill_slots();
 }
 
-void PhaseRunner::end_session(uint64_t key) { sessions_.erase(key); }
+void PhaseRunner::end_session(uint64_t key) {
+  auto s = sessions_.find(key);
+  if (s == sessions_.end()) return;
+  WorkerSlots& slots = by_worker_[s->second.worker_id];
+  if (s->second.standby) {
+    --standby_sessions_;
+    slots.standby.erase(key);
+  } else {
+    --slots.running;
+  }
+  sessions_.erase(s);
+}
+
+void PhaseRunner::revoke_standbys() {
+  if (standby_sessions_ == 0) return;
+  std::unordered_map<std::string, std::vector<uint64_t>> by_worker;
+  for (const auto& [id, f] : in_flight_) {
+    auto s = sessions_.find(f.session);
+    if (s != sessions_.end() && s->second.standby) by_worker[f.worker_id].push_back(id);
+  }
+  for (auto& [worker, ids] : by_worker) sink_.revoke(worker, ids);
+}
 
 void PhaseRunner::stop_sending() {
+  // Standby credits count as sent; only the request count makes that final.
+  standbys_counted_ = config_.request_count && stats_.sent >= *config_.request_count;
+  if (!standbys_counted_) revoke_standbys();
   stats_.sending_complete = true;
   ready_.clear();
   backlog_.clear();
   continuations_.clear();
   // Sessions that will send no more turns release their slots now.
   for (auto it = sessions_.begin(); it != sessions_.end();) {
-    it = it->second.turn_in_flight ? std::next(it) : sessions_.erase(it);
+    const uint64_t key = it->first;
+    ++it;
+    if (!sessions_.at(key).turn_in_flight) end_session(key);
   }
   update_completion();
 }
@@ -323,10 +429,14 @@ void PhaseRunner::cancel_in_flight() {
 }
 
 void PhaseRunner::force_complete() {
-  stats_.cancelled += in_flight_.size();
-  stats_.completed += in_flight_.size();
+  const uint64_t settled = in_flight_.size() - standby_sessions_;  // standbys were never sent
+  stats_.sent -= standby_sessions_;
+  stats_.cancelled += settled;
+  stats_.completed += settled;
+  standby_sessions_ = 0;
   in_flight_.clear();
   sessions_.clear();
+  by_worker_.clear();
   awaiting_first_token_ = 0;
   update_completion();
 }

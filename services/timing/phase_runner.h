@@ -20,6 +20,7 @@
 #include <functional>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -50,6 +51,13 @@ struct PhaseConfig {
   double user_rate = 0;                      // ...offering this many requests/s in total
   double cancellation_rate = 0;              // percent of credits cancelled client-side
   int64_t cancellation_delay_ns = 0;         // after the request was sent
+  // Single-turn concurrency phases only: this many sessions are issued beyond the concurrency
+  // as standby credits (proto Credit.standby), which workers start themselves the moment one
+  // of their sessions ends (the start notice comes with that session's return). A slot that
+  // frees without one (the worker had none left) goes to a standby waiting elsewhere, which
+  // its worker is told to start. They count as sent; sending stopped by anything but the
+  // request count withdraws those not started (revoked: never sent, no record).
+  uint32_t standby = 0;
 };
 
 // The dataset as the timing service sees it.
@@ -68,6 +76,10 @@ class CreditSink {
   virtual std::string pick_worker() = 0;
   virtual void send(const std::string& worker_id, const proto::Credit& credit) = 0;
   virtual void cancel(const std::string& worker_id, const std::vector<uint64_t>& credit_ids) = 0;
+  // Withdraws standby credits the worker has not started (started ones go on).
+  virtual void revoke(const std::string& worker_id, const std::vector<uint64_t>& credit_ids) = 0;
+  // Has the worker start a standby credit now (a no-op if it already started it).
+  virtual void promote(const std::string& worker_id, uint64_t credit_id) = 0;
   // Runs `fn` at steady time `at_ns` (at once if past).
   virtual void call_at(int64_t at_ns, std::function<void()> fn) = 0;
   // Current clocks.
@@ -96,6 +108,8 @@ class PhaseRunner {
   void on_arrival(int64_t intended_wall_ns);
   // A worker returned a credit; issues what the freed slot allows.
   void on_return(const proto::CreditReturn& ret);
+  // A worker started a standby credit in the slot of a session that ended there.
+  void on_standby_started(uint64_t credit_id);
   // A worker saw the first token of a credit: frees its prefill slot.
   void on_first_token(uint64_t credit_id);
   // A worker became available: issues credits that were waiting for one.
@@ -113,6 +127,7 @@ class PhaseRunner {
 
   const PhaseStats& stats() const { return stats_; }
   uint64_t in_flight() const { return in_flight_.size(); }
+  uint64_t standby() const { return standby_sessions_; }  // issued standby credits not yet started
   const PhaseConfig& config() const { return config_; }
 
  private:
@@ -125,6 +140,8 @@ class PhaseRunner {
     uint32_t turns = 0;          // turns this session sends (user-centric users may send fewer)
     int64_t next_send_ns = 0;    // user-centric: when the last turn was scheduled (steady)
     bool turn_in_flight = false;
+    bool standby = false;        // issued as a standby credit, not started yet
+    uint64_t credit_id = 0;      // of the turn last issued
   };
   // A session that could not start yet (no free slot) and waits for one.
   struct PendingStart {
@@ -133,6 +150,7 @@ class PhaseRunner {
     std::string correlation_id;  // empty = a fresh UUID
     uint32_t turns = 0;          // 0 = every turn of the conversation
     int64_t scheduled_ns = 0;
+    bool standby = false;
   };
   struct InFlight {
     uint64_t session;
@@ -159,6 +177,9 @@ class PhaseRunner {
   void fill_slots();
   void schedule_trace();
   void end_session(uint64_t session_key);
+  std::string pick_standby_worker() const;
+  void promote_standby();
+  void revoke_standbys();
   void update_completion();
   const ConversationInfo& next_conversation();
 
@@ -174,7 +195,15 @@ class PhaseRunner {
   uint64_t next_session_key_ = 0;
   uint64_t sessions_started_ = 0;
   uint64_t awaiting_first_token_ = 0;
-  std::unordered_map<uint64_t, Session> sessions_;     // sessions holding a slot
+  uint64_t next_credit_id_ = 0;     // sent can shrink (revoked standbys); ids never repeat
+  uint64_t standby_sessions_ = 0;   // sessions_ issued as standby credits, not started yet
+  bool standbys_counted_ = false;   // sending stopped at the request count: every standby runs
+  std::unordered_map<uint64_t, Session> sessions_;     // sessions holding a slot, and standbys
+  struct WorkerSlots {
+    uint64_t running = 0;  // sessions holding a slot there
+    std::set<uint64_t> standby;  // sessions whose standby credits wait there, oldest first
+  };
+  std::unordered_map<std::string, WorkerSlots> by_worker_;
   std::unordered_map<uint64_t, InFlight> in_flight_;   // credit id -> owner
   std::deque<std::pair<uint64_t, int64_t>> ready_;     // (session, intended wall) waiting to send
   std::deque<PendingStart> backlog_;                   // due but no slot yet (trace, users)

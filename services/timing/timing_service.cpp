@@ -22,6 +22,9 @@ constexpr int64_t kCreditBatchWindowNs = 1'000'000;
 // Where nothing waits on a return (see Credits.return_within_ns), workers hold returns this
 // long to send them together, which spares both sides a wake-up per request.
 constexpr int64_t kReturnBatchNs = 1'000'000;
+// Standby credits kept on the workers, at most: enough to cover the requests that finish while
+// a batch of returns travels (kReturnBatchNs), few enough that a deadline withdraws little.
+constexpr uint32_t kMaxStandby = 1024;
 
 Sampling parse_sampling(const std::string& s) {
   if (s == "sequential") return Sampling::kSequential;
@@ -175,16 +178,20 @@ void TimingService::start_phase(size_t index) {
   PhaseConfig runner_config = plan.runner;
   if (plan.concurrency_ramp_s && runner_config.concurrency) runner_config.concurrency = 1;
   if (plan.prefill_ramp_s && runner_config.prefill_concurrency) runner_config.prefill_concurrency = 1;
-  runner_ = std::make_unique<PhaseRunner>(runner_config, conversations_, *this, rng_);
   const bool single_turn = std::all_of(conversations_.begin(), conversations_.end(),
                                        [](const ConversationInfo& c) { return c.turns <= 1; });
+  // Standby credits where a session's end frees exactly one slot and nothing else decides
+  // what goes next: workers refill their own slots, and returns may wait to travel together.
+  const PhaseConfig& r = plan.runner;
+  const bool standby = r.concurrency && !r.prefill_concurrency && !r.rate_mode && !r.fixed_schedule &&
+                       !r.num_users && !plan.concurrency_ramp_s && single_turn;
+  if (standby) runner_config.standby = std::min(*r.concurrency, kMaxStandby);
+  runner_ = std::make_unique<PhaseRunner>(runner_config, conversations_, *this, rng_);
   // Below one request per window a collection round finds at most one request: waking the
   // worker's reactor every window would cost more than it saves.
   const bool batches_pay = plan.target_rate * kReturnBatchNs >= 1e9;
-  return_within_ns_ = plan.runner.rate_mode && !plan.runner.concurrency && !plan.runner.prefill_concurrency &&
-                              single_turn && batches_pay
-                          ? kReturnBatchNs
-                          : 0;
+  const bool rate_only = r.rate_mode && !r.concurrency && !r.prefill_concurrency && single_turn && batches_pay;
+  return_within_ns_ = rate_only || standby ? kReturnBatchNs : 0;
   phase_start_ns_ = steady_now_ns();
   phase_start_wall_ns_ = wall_now_ns();
   publish_phase(proto::PHASE_EVENT_START);
@@ -349,11 +356,14 @@ void TimingService::send(const std::string& worker_id, const proto::Credit& cred
   credit_worker_[credit.id()] = worker_id;
 }
 
+void TimingService::promote(const std::string& worker_id, uint64_t credit_id) {
+  promotions_[worker_id].mutable_start_standby()->add_credit_ids(credit_id);
+}
+
+// Credits first, then the promotions that may name them.
 void TimingService::flush_credits() {
-  for (auto& [worker_id, msg] : outbox_) {
-    if (msg.credits().credits_size() == 0) continue;
+  auto deliver = [this](const std::string& worker_id, proto::CreditMessage& msg) {
     msg.set_version(proto::PROTO_VERSION_CURRENT);
-    msg.mutable_credits()->set_return_within_ns(return_within_ns_);
     try {
       router_.send(zmq::buffer(worker_id), zmq::send_flags::sndmore);
       bus::send_proto(router_, msg);
@@ -361,14 +371,31 @@ void TimingService::flush_credits() {
       fail("cannot deliver credits to " + worker_id + ": " + e.what());
     }
     msg.Clear();
+  };
+  for (auto& [worker_id, msg] : outbox_) {
+    if (msg.credits().credits_size() == 0) continue;
+    msg.mutable_credits()->set_return_within_ns(return_within_ns_);
+    deliver(worker_id, msg);
+  }
+  for (auto& [worker_id, msg] : promotions_) {
+    if (msg.start_standby().credit_ids_size() > 0) deliver(worker_id, msg);
   }
 }
 
 void TimingService::cancel(const std::string& worker_id, const std::vector<uint64_t>& ids) {
+  send_cancel(worker_id, ids, false);
+}
+
+void TimingService::revoke(const std::string& worker_id, const std::vector<uint64_t>& ids) {
+  send_cancel(worker_id, ids, true);
+}
+
+void TimingService::send_cancel(const std::string& worker_id, const std::vector<uint64_t>& ids, bool standby_only) {
   flush_credits();  // a cancel must not overtake the credits it names
   proto::CreditMessage msg;
   msg.set_version(proto::PROTO_VERSION_CURRENT);
   for (uint64_t id : ids) msg.mutable_cancel()->add_credit_ids(id);
+  msg.mutable_cancel()->set_standby_only(standby_only);
   try {
     router_.send(zmq::buffer(worker_id), zmq::send_flags::sndmore);
     bus::send_proto(router_, msg);
@@ -393,6 +420,9 @@ void TimingService::on_credit_socket() {
     } else if (msg.has_first_token()) {
       if (runner_ && msg.first_token().phase() == runner_->config().phase) runner_->on_first_token(msg.first_token().credit_id());
     } else if (msg.has_returns()) {
+      if (runner_) {
+        for (uint64_t id : msg.returns().started()) runner_->on_standby_started(id);
+      }
       for (const proto::CreditReturn& ret : msg.returns().returns()) {
         if (auto it = credit_worker_.find(ret.credit_id()); it != credit_worker_.end() && it->second == worker) {
           credit_worker_.erase(it);

@@ -42,6 +42,9 @@ class TimingService final : public service::Service, public CreditSink {
   std::string pick_worker() override;
   void send(const std::string& worker_id, const proto::Credit& credit) override;
   void cancel(const std::string& worker_id, const std::vector<uint64_t>& credit_ids) override;
+  void revoke(const std::string& worker_id, const std::vector<uint64_t>& credit_ids) override;
+  void promote(const std::string& worker_id, uint64_t credit_id) override;
+  void send_cancel(const std::string& worker_id, const std::vector<uint64_t>& credit_ids, bool standby_only);
   void call_at(int64_t at_ns, std::function<void()> fn) override;
   int64_t now_ns() override { return steady_now_ns(); }
   int64_t wall_ns() override { return wall_now_ns(); }
@@ -77,6 +80,7 @@ class TimingService final : public service::Service, public CreditSink {
   std::unordered_map<std::string, uint64_t> worker_load_;  // worker id -> credits in flight
   std::unordered_map<uint64_t, std::string> credit_worker_;
   std::unordered_map<std::string, proto::CreditMessage> outbox_;  // credits issued this pass
+  std::unordered_map<std::string, proto::CreditMessage> promotions_;  // standbys to start, this pass
   int64_t return_within_ns_ = 0;  // the current phase's Credits.return_within_ns
 };
 

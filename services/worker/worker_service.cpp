@@ -109,20 +109,78 @@ void WorkerService::on_credit_socket() {
     if (!bus::parse_proto(frame, msg) || msg.version() != proto::PROTO_VERSION_CURRENT) continue;
     if (msg.has_credits()) {
       set_collect_on_timer(msg.credits().return_within_ns());
-      for (proto::Credit& credit : *msg.mutable_credits()->mutable_credits()) handle_credit(std::move(credit), now);
-    } else if (msg.has_cancel()) {
-      std::vector<uint64_t> ids(msg.cancel().credit_ids().begin(), msg.cancel().credit_ids().end());
-      boost::asio::post(io_, [this, ids = std::move(ids)] {
-        for (uint64_t id : ids) {
-          auto k = credit_to_key_.find(id);
-          if (k == credit_to_key_.end()) continue;
-          if (auto c = cancels_.find(k->second); c != cancels_.end()) c->second->cancel();
-          if (auto t = send_timers_.find(k->second); t != send_timers_.end()) t->second->cancel();
+      const bool had_standby = !standby_.empty();
+      for (proto::Credit& credit : *msg.mutable_credits()->mutable_credits()) {
+        if (credit.standby()) {
+          take_standby(std::move(credit));
+        } else {
+          handle_credit(std::move(credit), now);
         }
-      });
+      }
+      // Requests that finished while nothing waited for them may free slots for these now.
+      if (!had_standby && !standby_.empty()) collect_completions(false);
+    } else if (msg.has_cancel()) {
+      on_cancel(msg.cancel());
+    } else if (msg.has_start_standby()) {
+      for (uint64_t id : msg.start_standby().credit_ids()) {
+        auto it = std::find_if(standby_.begin(), standby_.end(), [id](const proto::Credit& c) { return c.id() == id; });
+        if (it != standby_.end()) start_standby(it, false);
+      }
     }
   }
   post_starts();
+  if (revoked_unsent_) flush_returns();  // the phase's end waits for them
+}
+
+void WorkerService::take_standby(proto::Credit credit) {
+  ask_conversation(credit.conversation_id());  // fetched now, not when the slot frees
+  standby_.push_back(std::move(credit));
+  update_standby_waiting();
+}
+
+void WorkerService::update_standby_waiting() {
+  standby_waiting_.store(!standby_.empty(), std::memory_order_relaxed);
+}
+
+// The oldest standby of `phase` takes the slot a session of that phase just freed here.
+void WorkerService::start_standby(proto::Phase phase) {
+  if (!standby_.empty() && standby_.front().phase() == phase) start_standby(standby_.begin(), true);
+}
+
+// Starts one standby credit; `notify`: the timing service learns it from CreditReturns.started
+// (not when it asked for the start itself). Callers post_starts() afterwards.
+void WorkerService::start_standby(std::deque<proto::Credit>::iterator it, bool notify) {
+  proto::Credit next = std::move(*it);
+  standby_.erase(it);
+  update_standby_waiting();
+  next.set_standby(false);
+  next.set_issued_at_wall_ns(wall_now_ns());  // when it got its slot
+  if (notify) returns_.mutable_returns()->add_started(next.id());
+  handle_credit(std::move(next), steady_now_ns());
+}
+
+// Standby credits named are withdrawn unsent (revoked: no record); the others, unless
+// standby_only, are cancelled: before their send time or in flight, each ends as cancelled.
+void WorkerService::on_cancel(const proto::CancelCredits& cancel) {
+  std::unordered_set<uint64_t> ids(cancel.credit_ids().begin(), cancel.credit_ids().end());
+  for (auto it = standby_.begin(); it != standby_.end();) {
+    if (ids.erase(it->id())) {
+      add_return(it->id(), it->phase(), false, true, "");
+      it = standby_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  update_standby_waiting();
+  if (cancel.standby_only() || ids.empty()) return;
+  boost::asio::post(io_, [this, ids = std::move(ids)] {
+    for (uint64_t id : ids) {
+      auto k = credit_to_key_.find(id);
+      if (k == credit_to_key_.end()) continue;
+      if (auto c = cancels_.find(k->second); c != cancels_.end()) c->second->cancel();
+      if (auto t = send_timers_.find(k->second); t != send_timers_.end()) t->second->cancel();
+    }
+  });
 }
 
 void WorkerService::handle_credit(proto::Credit credit, int64_t received_perf_ns) {
@@ -136,26 +194,29 @@ void WorkerService::handle_credit(proto::Credit credit, int64_t received_perf_ns
     return;
   }
   const std::string id = credit.conversation_id();
-  auto& waiting = awaiting_conversation_[id];
-  if (waiting.credits.empty()) {
-    proto::ConversationRequest req;
-    req.set_version(proto::PROTO_VERSION_CURRENT);
-    req.set_conversation_id(id);
-    bus::send_proto(dataset_, req);
-    const int64_t asked = steady_now_ns();
-    waiting.asked_ns = asked;
-    // Every wait has a deadline: a dataset service that never answers costs error records,
-    // not a run that never ends.
-    reactor().call_after(kConversationTimeoutNs, [this, id, asked] {
-      auto it = awaiting_conversation_.find(id);
-      if (it == awaiting_conversation_.end() || it->second.asked_ns != asked) return;  // answered
-      auto node = awaiting_conversation_.extract(it);
-      fail_credits(node.mapped().credits, "NO_RESPONSE",
-                   "the dataset service did not return conversation " + id + " within " +
-                       std::to_string(kConversationTimeoutNs / 1'000'000'000) + " s");
-    });
-  }
-  waiting.credits.emplace_back(std::move(credit), received_perf_ns);
+  ask_conversation(id);
+  awaiting_conversation_[id].credits.emplace_back(std::move(credit), received_perf_ns);
+}
+
+// Asks the dataset service for a conversation not here and not asked for yet.
+void WorkerService::ask_conversation(const std::string& id) {
+  if (conversations_.count(id) || awaiting_conversation_.count(id)) return;
+  proto::ConversationRequest req;
+  req.set_version(proto::PROTO_VERSION_CURRENT);
+  req.set_conversation_id(id);
+  bus::send_proto(dataset_, req);
+  const int64_t asked = steady_now_ns();
+  awaiting_conversation_[id].asked_ns = asked;
+  // Every wait has a deadline: a dataset service that never answers costs error records,
+  // not a run that never ends.
+  reactor().call_after(kConversationTimeoutNs, [this, id, asked] {
+    auto it = awaiting_conversation_.find(id);
+    if (it == awaiting_conversation_.end() || it->second.asked_ns != asked) return;  // answered
+    auto node = awaiting_conversation_.extract(it);
+    fail_credits(node.mapped().credits, "NO_RESPONSE",
+                 "the dataset service did not return conversation " + id + " within " +
+                     std::to_string(kConversationTimeoutNs / 1'000'000'000) + " s");
+  });
 }
 
 // Each credit still yields exactly one record: an error record.
@@ -174,6 +235,7 @@ void WorkerService::fail_credits(std::vector<std::pair<proto::Credit, int64_t>>&
     failed.error = http::Error{std::nullopt, type, message};
     finish(key, std::move(failed));
   }
+  post_starts();
   flush_returns();
 }
 
@@ -359,8 +421,10 @@ void WorkerService::complete_on_io(uint64_t key, http::Result&& result, int64_t 
     wake = done_.empty() && first_tokens_.empty();
     done_.push_back(Done{key, std::move(result), policy_cancel_after_ns});
   }
-  // Where returns may wait, the reactor collects finished requests on its own round.
-  if (wake && !collect_on_timer_.load(std::memory_order_relaxed)) notify_reactor();
+  // Where returns may wait, the reactor collects finished requests on its own round, unless a
+  // standby waits for the slot this request frees.
+  if (wake && (!collect_on_timer_.load(std::memory_order_relaxed) || standby_waiting_.load(std::memory_order_relaxed)))
+    notify_reactor();
 }
 
 void WorkerService::notify_reactor() {
@@ -376,7 +440,7 @@ void WorkerService::set_collect_on_timer(int64_t within_ns) {
   if (on == collect_on_timer_.load(std::memory_order_relaxed)) return;
   collect_on_timer_.store(on, std::memory_order_relaxed);
   if (on) {
-    collect_timer_ = reactor().call_every(within_ns, [this] { collect_completions(); });
+    collect_timer_ = reactor().call_every(within_ns, [this] { collect_completions(true); });
   } else {
     reactor().cancel(std::exchange(collect_timer_, 0));
     notify_reactor();  // anything queued meanwhile is collected now
@@ -386,10 +450,10 @@ void WorkerService::set_collect_on_timer(int64_t within_ns) {
 void WorkerService::on_completions() {
   uint64_t count;
   (void)!::read(event_fd_, &count, sizeof count);
-  collect_completions();
+  collect_completions(false);
 }
 
-void WorkerService::collect_completions() {
+void WorkerService::collect_completions(bool timer_round) {
   std::vector<Done> batch;
   std::vector<std::pair<uint64_t, proto::Phase>> first_tokens;
   {
@@ -413,7 +477,10 @@ void WorkerService::collect_completions() {
     }
     finish(d.key, std::move(d.result));
   }
-  flush_returns();
+  post_starts();
+  // Returns that may wait do, while standbys refill the slots: the timing service then tops
+  // them up once per round instead of once per request.
+  if (timer_round || !collect_on_timer_.load(std::memory_order_relaxed) || standby_.empty()) flush_returns();
 }
 
 void WorkerService::finish(uint64_t key, http::Result&& result) {
@@ -460,7 +527,8 @@ void WorkerService::finish(uint64_t key, http::Result&& result) {
       flush_raw_records();
     });
   }
-  return_credit(job.credit, result.cancelled, result.error ? result.error->message : "");
+  add_return(job.credit.id(), job.credit.phase(), result.cancelled, false, result.error ? result.error->message : "");
+  if (job.credit.turn_index() + 1 >= job.credit.num_turns()) start_standby(job.credit.phase());
 }
 
 void WorkerService::flush_raw_records() {
@@ -488,21 +556,25 @@ void WorkerService::remember_turn(const InFlight& job, const proto::RawRecord& r
   assistant.add_texts()->add_contents(std::move(answer));
 }
 
-void WorkerService::return_credit(const proto::Credit& credit, bool cancelled, const std::string& error) {
+void WorkerService::add_return(uint64_t credit_id, proto::Phase phase, bool cancelled, bool revoked,
+                               const std::string& error) {
   proto::CreditReturn* ret = returns_.mutable_returns()->add_returns();
-  ret->set_credit_id(credit.id());
-  ret->set_phase(credit.phase());
+  ret->set_credit_id(credit_id);
+  ret->set_phase(phase);
   ret->set_cancelled(cancelled);
+  ret->set_revoked(revoked);
+  revoked_unsent_ |= revoked;
   if (!error.empty()) ret->set_error(error);
 }
 
 // At the end of each pass over finished requests. Where returns may wait, passes come every
 // return_within_ns; elsewhere the io thread wakes the reactor for each finished request.
 void WorkerService::flush_returns() {
-  if (returns_.returns().returns_size() == 0) return;
+  if (returns_.returns().returns_size() == 0 && returns_.returns().started_size() == 0) return;
   returns_.set_version(proto::PROTO_VERSION_CURRENT);
   bus::send_proto(credit_, returns_);
   returns_.Clear();
+  revoked_unsent_ = false;
 }
 
 }  // namespace aiperf::worker

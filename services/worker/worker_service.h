@@ -6,6 +6,9 @@
 // Finished requests cross back through a mutex-guarded queue, signalled by an eventfd (or
 // collected every millisecond where returns may wait: Credits.return_within_ns).
 // Every credit is returned exactly once, after its record has been queued for sending.
+// Standby credits (proto Credit.standby) wait here, unsent, and the end of one of this
+// worker's sessions starts the oldest at once: the freed slot is refilled without a round trip
+// through the timing service, which learns it from CreditReturns.started.
 #pragma once
 #include <atomic>
 #include <deque>
@@ -15,6 +18,7 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -65,7 +69,15 @@ class WorkerService final : public service::Service {
   void on_credit_socket();
   void on_dataset_socket();
   void on_completions();      // eventfd: the io thread finished requests
-  void collect_completions();  // records and returns every finished request
+  // Records and returns every finished request; returns travel at once unless they may wait
+  // (timer rounds send them) and standby credits remain to refill slots meanwhile.
+  void collect_completions(bool timer_round);
+  void on_cancel(const proto::CancelCredits& cancel);
+  void take_standby(proto::Credit credit);  // holds it, or returns it revoked
+  void ask_conversation(const std::string& id);
+  void start_standby(proto::Phase phase);  // a session of `phase` ended here
+  void start_standby(std::deque<proto::Credit>::iterator it, bool notify);
+  void update_standby_waiting();
   void set_collect_on_timer(int64_t within_ns);
   void handle_credit(proto::Credit credit, int64_t received_perf_ns);
   void dispatch(InFlight job);  // builds the request; post_starts hands it to the io thread
@@ -79,10 +91,10 @@ class WorkerService final : public service::Service {
   void finish(uint64_t key, http::Result&& result);
   void flush_raw_records();  // sends raw_batch_, if anything is in it
   void flush_returns();      // sends returns_, if anything is in it
+  void add_return(uint64_t credit_id, proto::Phase phase, bool cancelled, bool revoked, const std::string& error);
   void remember_turn(const InFlight& job, const proto::RawRecord& rec);
   void fail_credits(std::vector<std::pair<proto::Credit, int64_t>>& credits, const std::string& type,
                     const std::string& message);
-  void return_credit(const proto::Credit& credit, bool cancelled, const std::string& error);
 
   std::optional<config::RunConfig> config_;
   const endpoints::EndpointInfo* endpoint_ = nullptr;
@@ -104,6 +116,7 @@ class WorkerService final : public service::Service {
   // x_correlation_id, resent with every later turn (AIPerf §3.13); dropped after the last turn.
   std::unordered_map<std::string, std::vector<proto::Turn>> history_;
   uint64_t next_key_ = 0;
+  std::deque<proto::Credit> standby_;  // standby credits not started, in the order issued
   // Turns sent without history: their payload and input text are the same every time, so
   // built once (conversations_ owns the turns).
   struct Prepared {
@@ -127,6 +140,7 @@ class WorkerService final : public service::Service {
   proto::RawRecordBatch raw_batch_;  // finished records not yet sent (reactor thread)
   bus::Reactor::TimerId raw_flush_timer_ = 0;  // flushes raw_batch_ (0: not armed)
   proto::CreditMessage returns_;     // credit returns of the current pass (reactor thread)
+  bool revoked_unsent_ = false;      // returns_ holds revoked standbys: sent without waiting
   std::vector<Start> starts_;        // dispatched this pass, not yet posted (reactor thread)
   SpinBudget spin_budget_;          // io thread only
   bool warned_clock_ = false;      // io thread: the clock-disagreement warning was logged
@@ -134,7 +148,8 @@ class WorkerService final : public service::Service {
 
   // io thread -> reactor thread
   int event_fd_ = -1;
-  std::atomic<bool> collect_on_timer_{false};  // the io thread does not signal completions
+  std::atomic<bool> collect_on_timer_{false};  // the io thread does not signal completions...
+  std::atomic<bool> standby_waiting_{false};   // ...unless a standby waits for a slot
   bus::Reactor::TimerId collect_timer_ = 0;
   std::mutex done_mu_;
   std::vector<Done> done_;

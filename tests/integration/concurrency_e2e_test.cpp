@@ -31,6 +31,14 @@ aiperf::test::ProfileRun profile(const std::string& url, std::vector<std::string
   return aiperf::test::run_profile(tmp + "/artifacts", args, tmp);
 }
 
+// Short non-streaming requests with only `load` options.
+aiperf::test::ProfileRun profile_load(const std::string& url, std::vector<std::string> load) {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  std::vector<std::string> args{"--tokenizer", "gpt2", "--model", "m", "--url", url, "--isl", "8", "--osl", "2"};
+  args.insert(args.end(), load.begin(), load.end());
+  return aiperf::test::run_profile(tmp + "/artifacts", args, tmp);
+}
+
 }  // namespace
 
 TEST_CASE("every requested request is on the wire at once: peak in-flight equals the concurrency", "[e2e]") {
@@ -112,4 +120,49 @@ TEST_CASE("a mock of several processes shares one port and sums its metrics over
   // SIGTERM to the supervising process stops every server process.
   mock.process().kill_now(SIGTERM);
   REQUIRE(mock.process().wait(10) == 0);
+}
+
+// Standby credits (workers refill their own slots): the concurrency stays exact across several
+// workers, and every request the server received is one record, once.
+TEST_CASE("workers refilling their own slots keep the concurrency exact: 3 workers, 3000 fast requests", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  const std::string rec = tmp + "/requests.jsonl";
+  MockServer mock({"--fast", "--record-requests", rec}, tmp);
+  ScopedEnv limit("AIPERF_HTTP_CONNECTION_LIMIT", "3");
+  const auto run = profile_load(mock.url(), {"--concurrency", "9", "--request-count", "3000"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto records = run.records();
+  REQUIRE(records.size() == 3000);
+  std::set<std::string> workers;
+  std::set<int64_t> ids;
+  for (const auto& r : records) {
+    workers.insert(r["metadata"]["worker_id"].get<std::string>());
+    ids.insert(r["metadata"]["session_num"].get<int64_t>());
+    CHECK_FALSE(r.contains("error"));
+  }
+  CHECK(workers.size() == 3);
+  CHECK(ids.size() == 3000);
+  CHECK(*ids.rbegin() == 2999);  // a request count leaves no credit unsent
+  CHECK(run.summary()["peak_in_flight_requests"]["avg"] == 9);
+  CHECK(aiperf::test::recorded_bodies(rec).size() == 3000);
+}
+
+TEST_CASE("a duration run with workers refilling their own slots: no request after the deadline goes unrecorded", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  const std::string rec = tmp + "/requests.jsonl";
+  MockServer mock({"--fast", "--record-requests", rec}, tmp);
+  ScopedEnv limit("AIPERF_HTTP_CONNECTION_LIMIT", "4");
+  const auto run = profile_load(mock.url(), {"--concurrency", "8", "--benchmark-duration", "1.5"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto records = run.records();
+  CHECK(records.size() > 500);
+  std::set<int64_t> ids;
+  for (const auto& r : records) ids.insert(r["metadata"]["session_num"].get<int64_t>());
+  CHECK(ids.size() == records.size());
+  CHECK(run.summary()["request_count"]["avg"].get<size_t>() == records.size());
+  CHECK(run.summary()["peak_in_flight_requests"]["avg"] == 8);
+  // Standbys withdrawn at the deadline were never sent: the server saw exactly the records.
+  CHECK(aiperf::test::recorded_bodies(rec).size() == records.size());
 }

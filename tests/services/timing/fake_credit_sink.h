@@ -25,6 +25,8 @@ struct FakeSink : aiperf::timing::CreditSink {
   std::map<std::string, int> load;
   std::vector<std::pair<std::string, Credit>> sent;
   std::vector<uint64_t> cancelled;
+  std::vector<std::pair<std::string, uint64_t>> revoked;   // (worker, credit id)
+  std::vector<std::pair<std::string, uint64_t>> promoted;  // (worker, credit id)
 
   std::string pick_worker() override {
     if (workers.empty()) return "";
@@ -40,6 +42,10 @@ struct FakeSink : aiperf::timing::CreditSink {
   void cancel(const std::string&, const std::vector<uint64_t>& ids) override {
     cancelled.insert(cancelled.end(), ids.begin(), ids.end());
   }
+  void revoke(const std::string& w, const std::vector<uint64_t>& ids) override {
+    for (uint64_t id : ids) revoked.emplace_back(w, id);
+  }
+  void promote(const std::string& w, uint64_t id) override { promoted.emplace_back(w, id); }
   // Fake time: timers run when the test advances the clock.
   int64_t now = 0;
   std::multimap<int64_t, std::function<void()>> timers;

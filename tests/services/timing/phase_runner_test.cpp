@@ -337,3 +337,160 @@ TEST_CASE("rate mode: a session's next turn waits for the next arrival and goes 
   CHECK(sink.sent[2].second.conversation_id() == "c1");
   CHECK(sink.sent[2].second.turn_index() == 0);
 }
+
+namespace {
+CreditReturn revoked(FakeSink& sink, size_t i) {
+  CreditReturn r = sink.ret(i);
+  r.set_revoked(true);
+  return r;
+}
+}  // namespace
+
+TEST_CASE("standby credits wait beyond the concurrency on workers running sessions; a started one takes the freed slot") {
+  FakeSink sink;
+  PhaseConfig cfg;
+  cfg.concurrency = 2;
+  cfg.request_count = 7;
+  cfg.standby = 2;
+  PhaseRunner runner(cfg, conversations(10), sink, std::mt19937_64(11));
+  runner.start();
+  REQUIRE(sink.sent.size() == 4);
+  CHECK_FALSE(sink.sent[0].second.standby());
+  CHECK_FALSE(sink.sent[1].second.standby());
+  CHECK(sink.sent[2].second.standby());
+  CHECK(sink.sent[3].second.standby());
+  CHECK(sink.sent[2].first != sink.sent[3].first);  // one per worker running a session
+  CHECK(runner.standby() == 2);
+  CHECK(runner.stats().sent == 4);
+
+  // w0's session ended there and its standby started in the slot: still 2 in slots, and the
+  // runner tops the standbys up again.
+  const size_t on_w0 = sink.sent[2].first == sink.sent[0].first ? 2 : 3;
+  runner.on_standby_started(sink.sent[on_w0].second.id());
+  runner.on_return(sink.ret(0));
+  CHECK(runner.standby() == 2);
+  REQUIRE(sink.sent.size() == 5);
+  CHECK(sink.sent[4].second.standby());
+  CHECK(sink.sent[4].second.id() == 4);
+
+  // A return with no start notice frees a slot: a waiting standby is told to take it, and
+  // the standbys are topped up again.
+  runner.on_return(sink.ret(1));
+  CHECK(sink.promoted.size() == 1);
+  REQUIRE(sink.sent.size() == 6);
+  CHECK(sink.sent[5].second.standby());
+  CHECK(runner.in_flight() == 4);  // two running, two standby
+  CHECK(runner.standby() == 2);
+}
+
+TEST_CASE("the duration deadline withdraws unsent standby credits; a revoked return undoes its send") {
+  FakeSink sink;
+  PhaseConfig cfg;
+  cfg.concurrency = 1;
+  cfg.duration_ns = 10;
+  cfg.standby = 1;
+  PhaseRunner runner(cfg, conversations(5), sink, std::mt19937_64(12));
+  runner.start();
+  REQUIRE(sink.sent.size() == 2);
+  sink.advance_to(10);
+  runner.stop_sending();
+  CHECK(runner.stats().sending_complete);
+  REQUIRE(sink.revoked.size() == 1);
+  CHECK(sink.revoked[0] == std::make_pair(sink.sent[1].first, sink.sent[1].second.id()));
+  CHECK(sink.cancelled.empty());  // the request in flight goes on
+
+  runner.on_return(revoked(sink, 1));
+  CHECK(runner.stats().sent == 1);
+  CHECK(runner.standby() == 0);
+  CHECK_FALSE(runner.stats().complete);
+  runner.on_return(sink.ret(0));
+  CHECK(runner.stats().complete);
+  CHECK(runner.stats().completed == 1);  // the withdrawn credit is no record
+}
+
+TEST_CASE("under a request count, standby credits are part of the count and are never withdrawn") {
+  FakeSink sink;
+  PhaseConfig cfg;
+  cfg.concurrency = 1;
+  cfg.request_count = 2;
+  cfg.standby = 4;
+  PhaseRunner runner(cfg, conversations(5), sink, std::mt19937_64(13));
+  runner.start();
+  REQUIRE(sink.sent.size() == 2);
+  CHECK(runner.stats().sending_complete);
+  CHECK(sink.revoked.empty());
+  runner.on_standby_started(sink.sent[1].second.id());
+  runner.on_return(sink.ret(0));
+  runner.on_return(sink.ret(1));
+  CHECK(runner.stats().complete);
+  CHECK(runner.stats().completed == 2);
+}
+
+TEST_CASE("a slot freed with no standby started there goes to a standby waiting on the idlest worker") {
+  FakeSink sink;
+  PhaseConfig cfg;
+  cfg.concurrency = 2;
+  cfg.request_count = 4;
+  cfg.standby = 2;
+  PhaseRunner runner(cfg, conversations(5), sink, std::mt19937_64(14));
+  runner.start();
+  REQUIRE(sink.sent.size() == 4);
+  CHECK(runner.stats().sending_complete);  // the standbys are part of the count
+  const std::string w0 = sink.sent[0].first;
+  const size_t on_w0 = sink.sent[2].first == w0 ? 2 : 3;
+  runner.on_return(sink.ret(0));  // w0 had no standby yet when its session ended
+  REQUIRE(sink.promoted.size() == 1);
+  CHECK(sink.promoted[0] == std::make_pair(w0, sink.sent[on_w0].second.id()));
+  CHECK(runner.standby() == 1);
+  runner.on_standby_started(sink.sent[on_w0].second.id());  // the worker's own start raced it: no change
+  CHECK(runner.standby() == 1);
+  CHECK(sink.promoted.size() == 1);
+  for (size_t i : {size_t{1}, size_t{2}, size_t{3}}) {
+    if (i == 1) runner.on_standby_started(sink.sent[5 - on_w0].second.id());  // w1's, with w1's return
+    runner.on_return(sink.ret(i));
+  }
+  CHECK(sink.promoted.size() == 1);
+  CHECK(runner.stats().complete);
+  CHECK(runner.stats().completed == 4);
+  CHECK(runner.stats().sent == 4);
+}
+
+TEST_CASE("cancelling everything names the standby credits too") {
+  FakeSink sink;
+  PhaseConfig cfg;
+  cfg.concurrency = 2;
+  cfg.standby = 2;
+  PhaseRunner runner(cfg, conversations(5), sink, std::mt19937_64(15));
+  runner.start();
+  REQUIRE(sink.sent.size() == 4);
+  runner.cancel_in_flight();
+  CHECK(sink.cancelled.size() == 4);
+  runner.on_return(revoked(sink, 2));
+  runner.on_return(revoked(sink, 3));
+  runner.on_return(sink.ret(0, true));
+  runner.on_return(sink.ret(1, true));
+  CHECK(runner.stats().complete);
+  CHECK(runner.stats().completed == 2);
+  CHECK(runner.stats().cancelled == 2);
+  CHECK(runner.stats().sent == 2);
+}
+
+TEST_CASE("past the deadline a freed slot starts no standby: it is withdrawn instead") {
+  FakeSink sink;
+  PhaseConfig cfg;
+  cfg.concurrency = 1;
+  cfg.duration_ns = 10;
+  cfg.standby = 1;
+  PhaseRunner runner(cfg, conversations(5), sink, std::mt19937_64(16));
+  runner.start();
+  REQUIRE(sink.sent.size() == 2);
+  sink.advance_to(11);              // the deadline timer has not fired yet
+  runner.on_return(sink.ret(0));    // a slot frees with no standby started in it
+  CHECK(sink.promoted.empty());
+  CHECK(runner.stats().sending_complete);
+  REQUIRE(sink.revoked.size() == 1);
+  CHECK(sink.revoked[0].second == sink.sent[1].second.id());
+  runner.on_return(revoked(sink, 1));
+  CHECK(runner.stats().complete);
+  CHECK(runner.stats().completed == 1);
+}
