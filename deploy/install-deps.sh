@@ -11,7 +11,7 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler
   libpcre2-dev libutf8proc-dev libsentencepiece-dev
   libpng-dev libjpeg62-turbo-dev libmp3lame-dev
-  prometheus-cpp-dev libyaml-cpp-dev
+  prometheus-cpp-dev libyaml-cpp-dev libgoogle-perftools-dev
   catch2
   wrk curl procps tmux file iproute2 openssl
   python3 python3-venv libb64-0d
