@@ -38,9 +38,12 @@ void add_service_options(CLI::App& app, ProfileOptions& o) {
 
 void finalize_service_options(ProfileOptions& o) {
   auto& s = o.config.service;
-  // AIPerf: max(1, min(int(cpus * 0.75) - 1, 32)), capped by --concurrency.
+  // AIPerf: max(1, min(int(cpus * 0.75) - 1, 32)), capped by --concurrency. Ours: at least two
+  // where there are two CPUs, since a worker is one thread (two single-thread workers sent
+  // 9 % more requests/s at concurrency 64 on 2 CPUs than one; docs/performance.md).
   const int cpus = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  uint32_t workers = static_cast<uint32_t>(std::max(1, std::min(static_cast<int>(cpus * 0.75) - 1, 32)));
+  const int aiperf_workers = std::max(1, std::min(static_cast<int>(cpus * 0.75) - 1, 32));
+  uint32_t workers = static_cast<uint32_t>(std::max(aiperf_workers, std::min(cpus, 2)));
   if (o.service.workers_max) workers = *o.service.workers_max;
   if (o.config.loadgen.concurrency && workers > *o.config.loadgen.concurrency) workers = *o.config.loadgen.concurrency;
   // Ours: enough workers to hold the whole concurrency under the open-file limit.

@@ -365,6 +365,12 @@ void PhaseRunner::on_first_token(uint64_t credit_id) {
 }
 
 void PhaseRunner::on_worker_available() {
+  // A worker that joins mid-phase would get no load while the others refill their own slots:
+  // from here on every freed slot goes through the timing service again, which balances.
+  if (config_.standby && !standbys_counted_) {
+    config_.standby = 0;
+    revoke_standbys();
+  }
   fill_slots();
   update_completion();
 }

@@ -1,11 +1,11 @@
 #include "worker_service.h"
 
-#include <sys/eventfd.h>
 #include <sys/prctl.h>
-#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <future>
 #include <unordered_set>
 #include <utility>
 
@@ -45,17 +45,21 @@ WorkerService::WorkerService(service::Identity identity, bus::Endpoints endpoint
       credit_(bus::make_socket(zmq::socket_type::dealer)),
       dataset_(bus::make_socket(zmq::socket_type::dealer)),
       raw_(bus::make_socket(zmq::socket_type::push)),
-      work_(boost::asio::make_work_guard(io_)) {
+      work_(boost::asio::make_work_guard(io_)),
+      raw_flush_timer_(io_),
+      returns_timer_(io_) {
   credit_.set(zmq::sockopt::routing_id, this->identity().id);
   bus::connect(credit_, this->endpoints().credit);
   bus::connect(dataset_, this->endpoints().dataset);
   if (!this->endpoints().raw_direct(0)) bus::connect(raw_, this->endpoints().raw_frontend);  // else at configure
-  event_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-  reactor().add_socket(credit_, [this] { on_credit_socket(); });
-  reactor().add_socket(dataset_, [this] { on_dataset_socket(); });
-  reactor().add_fd(event_fd_, [this] { on_completions(); });
+  credit_watch_ = std::make_unique<ZmqWatch>(io_, credit_, [this] { on_credit_socket(); });
+  dataset_watch_ = std::make_unique<ZmqWatch>(io_, dataset_, [this] { on_dataset_socket(); });
+  // The sockets belong to the io thread from here on (thread start is the memory barrier
+  // ZeroMQ asks for when a socket changes threads).
   io_thread_ = std::thread([this] {
-    prctl(PR_SET_TIMERSLACK, 1UL);  // timer slack is per thread: precise send times here too
+    prctl(PR_SET_TIMERSLACK, 1UL);  // timer slack is per thread: precise send times
+    credit_watch_->start();
+    dataset_watch_->start();
     io_.run();
   });
 }
@@ -64,16 +68,11 @@ WorkerService::~WorkerService() {
   work_.reset();
   io_.stop();
   if (io_thread_.joinable()) io_thread_.join();
-  if (event_fd_ >= 0) ::close(event_fd_);
 }
 
 void WorkerService::on_configure(const config::RunConfig& config) {
-  endpoint_ = endpoints::find_endpoint(config.endpoint.type);
-  if (!endpoint_) throw std::runtime_error("unknown endpoint type " + config.endpoint.type);
-  urls_.clear();
-  for (const auto& base : config.endpoint.urls) {
-    urls_.push_back(endpoints::build_url(base, *endpoint_, config.endpoint.custom_endpoint, config.endpoint.streaming));
-  }
+  const endpoints::EndpointInfo* endpoint = endpoints::find_endpoint(config.endpoint.type);
+  if (!endpoint) throw std::runtime_error("unknown endpoint type " + config.endpoint.type);
   http::ClientOptions opts;
   opts.reuse = config.endpoint.connection_reuse_strategy == "never" ? http::ConnectionReuse::kNever
                                                                      : http::ConnectionReuse::kPooled;
@@ -82,24 +81,47 @@ void WorkerService::on_configure(const config::RunConfig& config) {
   const uint64_t capacity = util::connection_capacity(util::raise_fd_limit());
   opts.connection_limit = config.endpoint.connection_limit ? std::min(capacity, config.endpoint.connection_limit) : capacity;
   opts.local_addresses = config.endpoint.local_addresses;
-  export_headers_ = config.output.export_http_trace || config.output.export_level == "raw";
-  opts.keep_response_headers = export_headers_;
+  opts.keep_response_headers = config.output.export_http_trace || config.output.export_level == "raw";
   opts.verify_tls = config.endpoint.verify_tls;
-  const bool first = !config_.has_value();
+  const bool first = !std::exchange(configured_, true);
+  // Synchronously, so the timing service has this worker's ready message before the controller
+  // has the configure answer (and starts the run with the workers it knows).
+  auto done = std::make_shared<std::promise<void>>();
+  std::future<void> taken = done->get_future();
+  boost::asio::post(io_, [this, config, opts, first, done] {
+    configure(config, opts, first);
+    done->set_value();
+  });
+  if (taken.wait_for(std::chrono::seconds(10)) != std::future_status::ready)
+    throw std::runtime_error("worker io thread did not take the configuration within 10 s");
+}
+
+void WorkerService::configure(const config::RunConfig& config, const http::ClientOptions& opts, bool first) {
+  endpoint_ = endpoints::find_endpoint(config.endpoint.type);
+  urls_.clear();
+  for (const auto& base : config.endpoint.urls) {
+    urls_.push_back(endpoints::build_url(base, *endpoint_, config.endpoint.custom_endpoint, config.endpoint.streaming));
+  }
+  export_headers_ = opts.keep_response_headers;
   config_ = config;
   prepared_.clear();
   send_first_token_ = config.loadgen.profiling.prefill_concurrency || config.loadgen.warmup.prefill_concurrency;
-  if (first) {
-    // Straight to every record processor; PUSH deals batches round-robin, skipping full pipes.
-    for (uint32_t i = 0; i < config.service.record_processors; ++i) {
-      if (auto direct = endpoints().raw_direct(i)) bus::connect(raw_, *direct);
-    }
-    boost::asio::post(io_, [this, opts] { client_ = std::make_unique<http::HttpClient>(io_, opts); });
-    proto::CreditMessage ready;
-    ready.set_version(proto::PROTO_VERSION_CURRENT);
-    ready.mutable_ready()->set_worker_id(identity().id);
-    bus::send_proto(credit_, ready);
+  if (!first) return;
+  // Straight to every record processor; PUSH deals batches round-robin, skipping full pipes.
+  for (uint32_t i = 0; i < config.service.record_processors; ++i) {
+    if (auto direct = endpoints().raw_direct(i)) bus::connect(raw_, *direct);
   }
+  client_ = std::make_unique<http::HttpClient>(io_, opts);
+  proto::CreditMessage ready;
+  ready.set_version(proto::PROTO_VERSION_CURRENT);
+  ready.mutable_ready()->set_worker_id(identity().id);
+  send_credit_message(ready);
+}
+
+// Sends on the credit socket; anything the send left waiting is read after (see ZmqWatch).
+void WorkerService::send_credit_message(const proto::CreditMessage& msg) {
+  bus::send_proto(credit_, msg);
+  credit_watch_->drain_later();
 }
 
 void WorkerService::on_credit_socket() {
@@ -109,8 +131,8 @@ void WorkerService::on_credit_socket() {
     proto::CreditMessage msg;
     if (!bus::parse_proto(frame, msg) || msg.version() != proto::PROTO_VERSION_CURRENT) continue;
     if (msg.has_credits()) {
-      set_collect_on_timer(msg.credits().return_within_ns());
-      const bool had_standby = !standby_.empty();
+      if (msg.credits().return_within_ns() != return_within_ns_) standby_phase_ = false;
+      return_within_ns_ = msg.credits().return_within_ns();
       for (proto::Credit& credit : *msg.mutable_credits()->mutable_credits()) {
         if (credit.standby()) {
           take_standby(std::move(credit));
@@ -118,8 +140,6 @@ void WorkerService::on_credit_socket() {
           handle_credit(std::move(credit), now);
         }
       }
-      // Requests that finished while nothing waited for them may free slots for these now.
-      if (!had_standby && !standby_.empty()) collect_completions(false);
     } else if (msg.has_cancel()) {
       on_cancel(msg.cancel());
     } else if (msg.has_start_standby()) {
@@ -129,18 +149,12 @@ void WorkerService::on_credit_socket() {
       }
     }
   }
-  post_starts();
-  if (revoked_unsent_) flush_returns();  // the phase's end waits for them
 }
 
 void WorkerService::take_standby(proto::Credit credit) {
+  standby_phase_ = true;
   ask_conversation(credit.conversation_id());  // fetched now, not when the slot frees
   standby_.push_back(std::move(credit));
-  update_standby_waiting();
-}
-
-void WorkerService::update_standby_waiting() {
-  standby_waiting_.store(!standby_.empty(), std::memory_order_relaxed);
 }
 
 // The oldest standby of `phase` takes the slot a session of that phase just freed here.
@@ -149,11 +163,10 @@ void WorkerService::start_standby(proto::Phase phase) {
 }
 
 // Starts one standby credit; `notify`: the timing service learns it from CreditReturns.started
-// (not when it asked for the start itself). Callers post_starts() afterwards.
+// (not when it asked for the start itself).
 void WorkerService::start_standby(std::deque<proto::Credit>::iterator it, bool notify) {
   proto::Credit next = std::move(*it);
   standby_.erase(it);
-  update_standby_waiting();
   next.set_standby(false);
   next.set_issued_at_wall_ns(wall_now_ns());  // when it got its slot
   if (notify) returns_.mutable_returns()->add_started(next.id());
@@ -172,16 +185,14 @@ void WorkerService::on_cancel(const proto::CancelCredits& cancel) {
       ++it;
     }
   }
-  update_standby_waiting();
-  if (cancel.standby_only() || ids.empty()) return;
-  boost::asio::post(io_, [this, ids = std::move(ids)] {
-    for (uint64_t id : ids) {
-      auto k = credit_to_key_.find(id);
-      if (k == credit_to_key_.end()) continue;
-      if (auto c = cancels_.find(k->second); c != cancels_.end()) c->second->cancel();
-      if (auto t = send_timers_.find(k->second); t != send_timers_.end()) t->second->cancel();
-    }
-  });
+  flush_returns();  // the phase's end waits for the withdrawn ones
+  if (cancel.standby_only()) return;
+  for (uint64_t id : ids) {
+    auto k = credit_to_key_.find(id);
+    if (k == credit_to_key_.end()) continue;
+    if (auto c = cancels_.find(k->second); c != cancels_.end()) c->second->cancel();
+    if (auto t = send_timers_.find(k->second); t != send_timers_.end()) t->second->cancel();
+  }
 }
 
 void WorkerService::handle_credit(proto::Credit credit, int64_t received_perf_ns) {
@@ -202,15 +213,18 @@ void WorkerService::handle_credit(proto::Credit credit, int64_t received_perf_ns
 // Asks the dataset service for a conversation not here and not asked for yet.
 void WorkerService::ask_conversation(const std::string& id) {
   if (conversations_.count(id) || awaiting_conversation_.count(id)) return;
+  const int64_t asked = steady_now_ns();
+  awaiting_conversation_[id].asked_ns = asked;  // before the answer can come
   proto::ConversationRequest req;
   req.set_version(proto::PROTO_VERSION_CURRENT);
   req.set_conversation_id(id);
   bus::send_proto(dataset_, req);
-  const int64_t asked = steady_now_ns();
-  awaiting_conversation_[id].asked_ns = asked;
+  dataset_watch_->drain_later();
   // Every wait has a deadline: a dataset service that never answers costs error records,
   // not a run that never ends.
-  reactor().call_after(kConversationTimeoutNs, [this, id, asked] {
+  auto timer = std::make_shared<boost::asio::steady_timer>(io_, std::chrono::nanoseconds(kConversationTimeoutNs));
+  timer->async_wait([this, id, asked, timer](const boost::system::error_code& ec) {
+    if (ec) return;
     auto it = awaiting_conversation_.find(id);
     if (it == awaiting_conversation_.end() || it->second.asked_ns != asked) return;  // answered
     auto node = awaiting_conversation_.extract(it);
@@ -236,7 +250,6 @@ void WorkerService::fail_credits(std::vector<std::pair<proto::Credit, int64_t>>&
     failed.error = http::Error{std::nullopt, type, message};
     finish(key, std::move(failed));
   }
-  post_starts();
   flush_returns();
 }
 
@@ -262,7 +275,6 @@ void WorkerService::on_dataset_socket() {
       dispatch(std::move(job));
     }
   }
-  post_starts();
 }
 
 void WorkerService::dispatch(InFlight job) {
@@ -310,22 +322,13 @@ void WorkerService::dispatch(InFlight job) {
   http::SendOptions sopts;
   sopts.timeout_seconds = ep.timeout_seconds;
   const uint64_t key = next_key_++;
-  starts_.push_back(Start{key, job.credit, std::move(req), std::move(sopts)});
-  in_flight_.emplace(key, std::move(job));
+  const proto::Credit& credit = in_flight_.emplace(key, std::move(job)).first->second.credit;
+  start_request(key, credit, std::move(req), std::move(sopts));
 }
 
-// One hand-over to the io thread for every credit of a message, not one wake-up each.
-void WorkerService::post_starts() {
-  if (starts_.empty()) return;
-  boost::asio::post(io_, [this, starts = std::move(starts_)]() mutable {
-    for (Start& s : starts) start_on_io(s.key, s.credit, std::move(s.req), std::move(s.sopts));
-  });
-  starts_.clear();
-}
-
-// On the io thread: waits for the credit's intended send time (scheduled load arrives a little
+// Waits for the credit's intended send time (scheduled load arrives a little
 // early), then sends.
-void WorkerService::start_on_io(uint64_t key, const proto::Credit& credit, http::Request req,
+void WorkerService::start_request(uint64_t key, const proto::Credit& credit, http::Request req,
                                 http::SendOptions sopts) {
   credit_to_key_[credit.id()] = key;
   const int64_t now_wall = wall_now_ns();
@@ -357,11 +360,11 @@ void WorkerService::start_on_io(uint64_t key, const proto::Credit& credit, http:
     cancelled.cancelled = true;
     cancelled.error = http::Error{499, "RequestCancellationError", "Request cancelled by external signal"};
     credit_to_key_.erase(credit.id());
-    complete_on_io(key, std::move(cancelled), -1);
+    complete(key, std::move(cancelled), -1);
   });
 }
 
-// On the io thread: spins the last stretch to the send instant (timer wake-ups come late on
+// Spins the last stretch to the send instant (timer wake-ups come late on
 // a busy host), then sends.
 void WorkerService::spin_and_send(int64_t send_at, uint64_t key, const proto::Credit& credit, http::Request req,
                                   http::SendOptions sopts) {
@@ -370,12 +373,12 @@ void WorkerService::spin_and_send(int64_t send_at, uint64_t key, const proto::Cr
     spin_until(send_at);
     spin_budget_.spend(steady_now_ns() - before);
   }
-  send_on_io(key, credit, std::move(req), std::move(sopts));
+  send_request(key, credit, std::move(req), std::move(sopts));
 }
 
 // Sends the request, arms the cancellation delay once it is fully sent, and reports the first
 // body chunk for prefill concurrency.
-void WorkerService::send_on_io(uint64_t key, const proto::Credit& credit, http::Request req,
+void WorkerService::send_request(uint64_t key, const proto::Credit& credit, http::Request req,
                                http::SendOptions sopts) {
   const uint64_t credit_id = credit.id();
   auto policy_cancelled = std::make_shared<int64_t>(-1);
@@ -384,13 +387,11 @@ void WorkerService::send_on_io(uint64_t key, const proto::Credit& credit, http::
     sopts.on_chunk = [this, seen, credit_id, phase = credit.phase()](int64_t, const std::string&) {
       if (*seen) return;
       *seen = true;
-      bool wake;
-      {
-        std::lock_guard lock(done_mu_);
-        wake = done_.empty() && first_tokens_.empty();
-        first_tokens_.emplace_back(credit_id, phase);
-      }
-      if (wake) notify_reactor();
+      proto::CreditMessage msg;
+      msg.set_version(proto::PROTO_VERSION_CURRENT);
+      msg.mutable_first_token()->set_credit_id(credit_id);
+      msg.mutable_first_token()->set_phase(phase);
+      send_credit_message(msg);
     };
   }
   if (credit.has_cancel_after_ns()) {
@@ -405,83 +406,26 @@ void WorkerService::send_on_io(uint64_t key, const proto::Credit& credit, http::
       });
     };
   }
-  cancels_[key] = client_->send(std::move(req), std::move(sopts),
+  auto handle = client_->send(std::move(req), std::move(sopts),
                                 [this, key, credit_id, policy_cancelled](http::Result&& result) {
     cancels_.erase(key);
     credit_to_key_.erase(credit_id);
     if (auto t = cancel_timers_.extract(key); !t.empty()) t.mapped()->cancel();
-    complete_on_io(key, std::move(result), *policy_cancelled);
+    complete(key, std::move(result), *policy_cancelled);
   });
+  // A request that failed at once has already finished (and must leave no handle behind).
+  if (in_flight_.count(key)) cancels_[key] = std::move(handle);
 }
 
-void WorkerService::complete_on_io(uint64_t key, http::Result&& result, int64_t policy_cancel_after_ns) {
-  bool wake;
-  {
-    std::lock_guard lock(done_mu_);
-    // The reactor drains everything queued when it wakes: one signal per empty-to-busy change.
-    wake = done_.empty() && first_tokens_.empty();
-    done_.push_back(Done{key, std::move(result), policy_cancel_after_ns});
+void WorkerService::complete(uint64_t key, http::Result&& result, int64_t policy_cancel_after_ns) {
+  if (policy_cancel_after_ns >= 0 && result.error) {
+    // AIPerf's wording for cancellations from --request-cancellation-rate.
+    char msg[96];
+    std::snprintf(msg, sizeof msg, "Request was cancelled after %.3f seconds", policy_cancel_after_ns / 1e9);
+    result.error->message = msg;
   }
-  // Where returns may wait, the reactor collects finished requests on its own round, unless a
-  // standby waits for the slot this request frees.
-  if (wake && (!collect_on_timer_.load(std::memory_order_relaxed) || standby_waiting_.load(std::memory_order_relaxed)))
-    notify_reactor();
-}
-
-void WorkerService::notify_reactor() {
-  const uint64_t one = 1;
-  (void)!::write(event_fd_, &one, sizeof one);
-}
-
-// Returns that may wait `within_ns` (Credits.return_within_ns) let the reactor collect finished
-// requests every `within_ns` instead of being woken for each: at 10k requests/s that is a
-// tenth of the wake-ups on both threads. Returns that may not wait switch it back at once.
-void WorkerService::set_collect_on_timer(int64_t within_ns) {
-  const bool on = within_ns > 0;
-  if (on == collect_on_timer_.load(std::memory_order_relaxed)) return;
-  collect_on_timer_.store(on, std::memory_order_relaxed);
-  if (on) {
-    collect_timer_ = reactor().call_every(within_ns, [this] { collect_completions(true); });
-  } else {
-    reactor().cancel(std::exchange(collect_timer_, 0));
-    notify_reactor();  // anything queued meanwhile is collected now
-  }
-}
-
-void WorkerService::on_completions() {
-  uint64_t count;
-  (void)!::read(event_fd_, &count, sizeof count);
-  collect_completions(false);
-}
-
-void WorkerService::collect_completions(bool timer_round) {
-  std::vector<Done> batch;
-  std::vector<std::pair<uint64_t, proto::Phase>> first_tokens;
-  {
-    std::lock_guard lock(done_mu_);
-    batch.swap(done_);
-    first_tokens.swap(first_tokens_);
-  }
-  for (const auto& [credit_id, phase] : first_tokens) {
-    proto::CreditMessage msg;
-    msg.set_version(proto::PROTO_VERSION_CURRENT);
-    msg.mutable_first_token()->set_credit_id(credit_id);
-    msg.mutable_first_token()->set_phase(phase);
-    bus::send_proto(credit_, msg);
-  }
-  for (auto& d : batch) {
-    if (d.policy_cancel_after_ns >= 0 && d.result.error) {
-      // AIPerf's wording for cancellations from --request-cancellation-rate.
-      char msg[96];
-      std::snprintf(msg, sizeof msg, "Request was cancelled after %.3f seconds", d.policy_cancel_after_ns / 1e9);
-      d.result.error->message = msg;
-    }
-    finish(d.key, std::move(d.result));
-  }
-  post_starts();
-  // Returns that may wait do, while standbys refill the slots: the timing service then tops
-  // them up once per round instead of once per request.
-  if (timer_round || !collect_on_timer_.load(std::memory_order_relaxed) || standby_.empty()) flush_returns();
+  finish(key, std::move(result));
+  schedule_returns();
 }
 
 void WorkerService::finish(uint64_t key, http::Result&& result) {
@@ -522,10 +466,11 @@ void WorkerService::finish(uint64_t key, http::Result&& result) {
 
   if (raw_batch_.records_size() >= kRawBatchMax) {
     flush_raw_records();
-  } else if (!raw_flush_timer_) {
-    raw_flush_timer_ = reactor().call_after(kRawFlushNs, [this] {
-      raw_flush_timer_ = 0;
-      flush_raw_records();
+  } else if (!raw_flush_armed_) {
+    raw_flush_armed_ = true;
+    raw_flush_timer_.expires_after(std::chrono::nanoseconds(kRawFlushNs));
+    raw_flush_timer_.async_wait([this](const boost::system::error_code& ec) {
+      if (!ec) flush_raw_records();
     });
   }
   add_return(job.credit.id(), job.credit.phase(), result.cancelled, false, result.error ? result.error->message : "");
@@ -533,7 +478,10 @@ void WorkerService::finish(uint64_t key, http::Result&& result) {
 }
 
 void WorkerService::flush_raw_records() {
-  if (raw_flush_timer_) reactor().cancel(std::exchange(raw_flush_timer_, 0));
+  if (raw_flush_armed_) {
+    raw_flush_armed_ = false;
+    raw_flush_timer_.cancel();
+  }
   if (raw_batch_.records_size() == 0) return;
   raw_batch_.set_version(proto::PROTO_VERSION_CURRENT);
   bus::send_proto(raw_, raw_batch_);
@@ -564,18 +512,39 @@ void WorkerService::add_return(uint64_t credit_id, proto::Phase phase, bool canc
   ret->set_phase(phase);
   ret->set_cancelled(cancelled);
   ret->set_revoked(revoked);
-  revoked_unsent_ |= revoked;
   if (!error.empty()) ret->set_error(error);
 }
 
-// At the end of each pass over finished requests. Where returns may wait, passes come every
-// return_within_ns; elsewhere the io thread wakes the reactor for each finished request.
+// Returns finished in one pass of the io_context travel together. Where they may wait
+// (return_within_ns: rate phases, or standby phases while a standby is left to refill the
+// next freed slot) they are held up to that long, so the timing service wakes once per
+// interval, not once per request.
+void WorkerService::schedule_returns() {
+  const bool may_wait = return_within_ns_ > 0 && !(standby_phase_ && standby_.empty());
+  if (may_wait) {
+    if (returns_timer_armed_) return;
+    returns_timer_armed_ = true;
+    returns_timer_.expires_after(std::chrono::nanoseconds(return_within_ns_));
+    returns_timer_.async_wait([this](const boost::system::error_code& ec) {
+      if (!ec) flush_returns();
+    });
+    return;
+  }
+  if (returns_posted_) return;
+  returns_posted_ = true;
+  boost::asio::post(io_, [this] { flush_returns(); });
+}
+
 void WorkerService::flush_returns() {
+  returns_posted_ = false;
+  if (returns_timer_armed_) {
+    returns_timer_armed_ = false;
+    returns_timer_.cancel();
+  }
   if (returns_.returns().returns_size() == 0 && returns_.returns().started_size() == 0) return;
   returns_.set_version(proto::PROTO_VERSION_CURRENT);
-  bus::send_proto(credit_, returns_);
+  send_credit_message(returns_);
   returns_.Clear();
-  revoked_unsent_ = false;
 }
 
 }  // namespace aiperf::worker

@@ -494,3 +494,25 @@ TEST_CASE("past the deadline a freed slot starts no standby: it is withdrawn ins
   CHECK(runner.stats().complete);
   CHECK(runner.stats().completed == 1);
 }
+
+TEST_CASE("a worker joining mid-phase ends standby refills: freed slots are balanced again") {
+  FakeSink sink;
+  sink.workers = {"w0"};
+  PhaseConfig cfg;
+  cfg.concurrency = 2;
+  cfg.duration_ns = 1000;
+  cfg.standby = 2;
+  PhaseRunner runner(cfg, conversations(5), sink, std::mt19937_64(17));
+  runner.start();
+  REQUIRE(sink.sent.size() == 4);  // two running on w0, two standby there
+  sink.workers.push_back("w1");
+  runner.on_worker_available();
+  CHECK(sink.revoked.size() == 2);
+  runner.on_return(revoked(sink, 2));
+  runner.on_return(revoked(sink, 3));
+  runner.on_return(sink.ret(0));
+  REQUIRE(sink.sent.size() == 5);
+  CHECK(sink.sent[4].first == "w1");
+  CHECK_FALSE(sink.sent[4].second.standby());
+  CHECK(runner.standby() == 0);
+}
