@@ -326,10 +326,10 @@ void WorkerService::dispatch(InFlight job) {
   start_request(key, credit, std::move(req), std::move(sopts));
 }
 
-// Waits for the credit's intended send time (scheduled load arrives a little
-// early), then sends.
+// Waits for the credit's intended send time (scheduled load arrives a little early), then
+// sends.
 void WorkerService::start_request(uint64_t key, const proto::Credit& credit, http::Request req,
-                                http::SendOptions sopts) {
+                                  http::SendOptions sopts) {
   credit_to_key_[credit.id()] = key;
   const int64_t now_wall = wall_now_ns();
   const int64_t wait_ns = send_wait_ns(credit.intended_send_wall_ns(), now_wall);
@@ -364,8 +364,8 @@ void WorkerService::start_request(uint64_t key, const proto::Credit& credit, htt
   });
 }
 
-// Spins the last stretch to the send instant (timer wake-ups come late on
-// a busy host), then sends.
+// Spins the last stretch to the send instant (timer wake-ups come late on a busy host), then
+// sends.
 void WorkerService::spin_and_send(int64_t send_at, uint64_t key, const proto::Credit& credit, http::Request req,
                                   http::SendOptions sopts) {
   const int64_t before = steady_now_ns();
@@ -379,7 +379,7 @@ void WorkerService::spin_and_send(int64_t send_at, uint64_t key, const proto::Cr
 // Sends the request, arms the cancellation delay once it is fully sent, and reports the first
 // body chunk for prefill concurrency.
 void WorkerService::send_request(uint64_t key, const proto::Credit& credit, http::Request req,
-                               http::SendOptions sopts) {
+                                 http::SendOptions sopts) {
   const uint64_t credit_id = credit.id();
   auto policy_cancelled = std::make_shared<int64_t>(-1);
   if (send_first_token_ && config_->endpoint.streaming) {
@@ -406,8 +406,7 @@ void WorkerService::send_request(uint64_t key, const proto::Credit& credit, http
       });
     };
   }
-  auto handle = client_->send(std::move(req), std::move(sopts),
-                                [this, key, credit_id, policy_cancelled](http::Result&& result) {
+  auto handle = client_->send(std::move(req), std::move(sopts), [this, key, credit_id, policy_cancelled](http::Result&& result) {
     cancels_.erase(key);
     credit_to_key_.erase(credit_id);
     if (auto t = cancel_timers_.extract(key); !t.empty()) t.mapped()->cancel();
