@@ -6,6 +6,7 @@
 
 #include "options.h"
 #include "tokenizer/tokenizer.h"
+#include "tokenizer/tokenizer_cache.h"
 #include "util/redact.h"
 #include "util/uuid.h"
 
@@ -50,7 +51,8 @@ config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::str
   // A dry run downloads nothing: a Hub tokenizer not cached yet is noted (a run downloads it).
   try {
     c.tokenizer.resolved_path = tok::resolve_tokenizer_path(c.tokenizer.name, c.tokenizer.revision, !o.dry_run);
-    tok::load_tokenizer(c.tokenizer.resolved_path);  // pre-flight: fail before spawning anything
+    c.tokenizer.cache_dir = tok::default_tokenizer_cache_dir();  // the environment is read here, not in services
+    tok::load_tokenizer(c.tokenizer.resolved_path, c.tokenizer.cache_dir);  // pre-flight: fail before spawning anything
     c.tokenizer.resolved_path = std::filesystem::absolute(c.tokenizer.resolved_path).string();
   } catch (const tok::TokenizerNotCached&) {
     o.dry_run_notes.push_back("--tokenizer " + c.tokenizer.name +

@@ -1,5 +1,7 @@
 // Input, ISL/OSL, prompt and conversation groups (spec §2.1).
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <random>
 
@@ -195,7 +197,10 @@ void check_public_dataset(ProfileOptions& o) {
                                     " is not cached; a run downloads it (not checked)");
           return;
         }
-        dataset::download_sharegpt(in.public_dataset_file);
+        // AIPERF_DATASET_PUBLIC_DATASET_TIMEOUT (AIPerf's), seconds; default 300.
+        int timeout = 300;
+        if (const char* t = std::getenv("AIPERF_DATASET_PUBLIC_DATASET_TIMEOUT")) timeout = std::max(1, std::atoi(t));
+        dataset::download_sharegpt(in.public_dataset_file, timeout);
       }
     }
     dataset::read_sharegpt(in.public_dataset_file);

@@ -27,8 +27,10 @@ struct TokenizerConfig {
   std::string revision = "main";
   bool trust_remote_code = false;
   std::string resolved_path;                    // local path every service loads
+  std::string cache_dir;                        // ours: binary tokenizer cache ("" = none), from cli/
 };
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TokenizerConfig, name, revision, trust_remote_code, resolved_path)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TokenizerConfig, name, revision, trust_remote_code, resolved_path,
+                                                cache_dir)
 
 }  // namespace aiperf::config

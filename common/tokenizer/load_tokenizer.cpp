@@ -26,8 +26,8 @@ nlohmann::json read_optional_config(const fs::path& dir) {
   return j.is_discarded() ? nlohmann::json() : j;
 }
 
-TokenizerPtr load_hf_json(const fs::path& file) {
-  return load_hf_json_cached(file, read_optional_config(file.parent_path()), default_tokenizer_cache_dir());
+TokenizerPtr load_hf_json(const fs::path& file, const std::string& cache_dir) {
+  return load_hf_json_cached(file, read_optional_config(file.parent_path()), cache_dir);
 }
 
 // The single *.tiktoken file of `dir`, or empty when there is none or several.
@@ -44,12 +44,14 @@ fs::path only_tiktoken_file(const fs::path& dir) {
 
 }  // namespace
 
-TokenizerPtr load_tokenizer(const std::string& path) {
+TokenizerPtr load_tokenizer(const std::string& path) { return load_tokenizer(path, default_tokenizer_cache_dir()); }
+
+TokenizerPtr load_tokenizer(const std::string& path, const std::string& cache_dir) {
   fs::path file = path;
   std::error_code ec;
   if (fs::is_directory(file, ec)) {
     // transformers prefers tokenizer.json over tokenizer.model when a repo has both.
-    if (fs::is_regular_file(file / "tokenizer.json", ec)) return load_hf_json(file / "tokenizer.json");
+    if (fs::is_regular_file(file / "tokenizer.json", ec)) return load_hf_json(file / "tokenizer.json", cache_dir);
     if (fs::is_regular_file(file / "tokenizer.model", ec)) {
       return std::make_unique<SpmTokenizer>((file / "tokenizer.model").string());
     }
@@ -60,7 +62,7 @@ TokenizerPtr load_tokenizer(const std::string& path) {
   if (!fs::is_regular_file(file, ec)) throw TokenizerError("tokenizer file not found: " + file.string());
   if (file.extension() == ".tiktoken") return std::make_unique<TiktokenTokenizer>(file.string());
   if (file.extension() == ".model") return std::make_unique<SpmTokenizer>(file.string());
-  return load_hf_json(file);
+  return load_hf_json(file, cache_dir);
 }
 
 }  // namespace aiperf::tok

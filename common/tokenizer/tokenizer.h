@@ -61,6 +61,11 @@ std::string resolve_tokenizer_path(const std::string& name_or_path, const std::s
 // <encoding>.tiktoken file, or a directory holding tokenizer.json, else tokenizer.model, else
 // one *.tiktoken file.
 // Throws TokenizerError naming the file and the unsupported component or parse error.
+// A tokenizer.json loads through the binary cache in `cache_dir` ("" = none); services pass the
+// run's TokenizerConfig::cache_dir (resolved once, in cli/), everything else the default below.
+TokenizerPtr load_tokenizer(const std::string& path, const std::string& cache_dir);
+// The same with default_tokenizer_cache_dir() ($XDG_CACHE_HOME or $HOME): command-line tools
+// and tests, never services.
 TokenizerPtr load_tokenizer(const std::string& path);
 
 }  // namespace aiperf::tok

@@ -28,7 +28,7 @@ DatasetService::DatasetService(service::Identity identity, bus::Endpoints endpoi
 }
 
 std::vector<proto::Conversation> build_synthetic_dataset(const config::RunConfig& config) {
-  auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path);
+  auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path, config.tokenizer.cache_dir);
   PromptGenerator prompts(*tokenizer, generate_corpus());
   return is_rankings_endpoint(config.endpoint.type) ? synthesize_rankings(config, prompts)
                                                     : synthesize_conversations(config, prompts);
@@ -73,7 +73,7 @@ Dataset build_dataset(const config::RunConfig& config) {
   const auto& in = config.input;
   if (!in.public_dataset.empty()) {  // sharegpt, the only public dataset
     std::mt19937_64 rng = make_rng(config);
-    auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path);
+    auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path, config.tokenizer.cache_dir);
     out.conversations = sharegpt_conversations(read_sharegpt(in.public_dataset_file), *tokenizer,
                                                in.osl_mean.has_value(), in.public_dataset_file, rng);
     set_output_lengths(out.conversations, config);
@@ -86,7 +86,7 @@ Dataset build_dataset(const config::RunConfig& config) {
     std::mt19937_64 rng = make_rng(config);
     CustomDataset custom = load_custom_dataset(in, config.loadgen.conversation_num.value_or(100), rng);
     if (!custom.pending.empty()) {
-      auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path);
+      auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path, config.tokenizer.cache_dir);
       PromptGenerator prompts(*tokenizer, generate_corpus());
       synthesize_trace_prompts(custom, prompts, trace_block_size(in), rng);
     }

@@ -1,7 +1,6 @@
 #include "sharegpt.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -85,12 +84,10 @@ std::string sharegpt_cache_path() {
   return (std::filesystem::current_path() / ".cache/aiperf/datasets/ShareGPT_V3_unfiltered_cleaned_split.json").string();
 }
 
-void download_sharegpt(const std::string& path) {
-  int timeout = 300;
-  if (const char* t = std::getenv("AIPERF_DATASET_PUBLIC_DATASET_TIMEOUT")) timeout = std::max(1, std::atoi(t));
+void download_sharegpt(const std::string& path, int timeout_seconds) {
   tok::HubResponse r;
   try {
-    r = tok::hub_http_get(kShareGptUrl, "", timeout);
+    r = tok::hub_http_get(kShareGptUrl, "", timeout_seconds);
   } catch (const std::exception& e) {
     throw DatasetFileError(std::string("--public-dataset sharegpt: cannot download ") + kShareGptUrl + ": " + e.what());
   }

@@ -22,7 +22,7 @@ std::string sharegpt_cache_path();
 
 // Downloads the dataset to `path` (atomically; $AIPERF_DATASET_PUBLIC_DATASET_TIMEOUT seconds,
 // default 300). Throws DatasetFileError.
-void download_sharegpt(const std::string& path);
+void download_sharegpt(const std::string& path, int timeout_seconds);
 
 struct ShareGptEntry {
   std::string prompt, completion;

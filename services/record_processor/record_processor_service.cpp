@@ -109,7 +109,7 @@ void RecordProcessorService::on_configure(const config::RunConfig& config) {
   if (!endpoint_) throw std::runtime_error("unknown endpoint type " + config.endpoint.type);
   endpoints::set_default_parse_options(endpoints::parse_options_for(config.endpoint.type, config.input.extra_inputs));
   if (!tokenizer_ || !config_ || config_->tokenizer.resolved_path != config.tokenizer.resolved_path) {
-    tokenizer_ = tok::load_tokenizer(config.tokenizer.resolved_path);
+    tokenizer_ = tok::load_tokenizer(config.tokenizer.resolved_path, config.tokenizer.cache_dir);
     isl_counts_.clear();
   }
   context_ = endpoints::metric_context_for(config, *endpoint_);
