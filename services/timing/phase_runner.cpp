@@ -134,7 +134,8 @@ void PhaseRunner::fill_slots() {
   // elsewhere takes it first, so none waits for ever on a worker with no session to end.
   // Past the deadline none starts (they are being withdrawn); under a request count every one
   // must (they were counted).
-  while (slot_free() && standby_sessions_ > 0 && (can_send_turn() || standbys_counted_)) promote_standby();
+  while (slot_free() && standby_sessions_ > 0 && (can_send_turn() || standbys_counted_) && promote_standby()) {
+  }
   while (slot_free() && can_start_session() && ready_.empty()) {
     if (!start_session(PendingStart{nullptr})) break;
   }
@@ -259,8 +260,8 @@ void PhaseRunner::on_standby_started(uint64_t credit_id) {
 }
 
 // The newest standby of the worker running the fewest sessions takes a free slot: the timing
-// service tells that worker to start it now.
-void PhaseRunner::promote_standby() {
+// service tells that worker to start it now. False when no worker holds one.
+bool PhaseRunner::promote_standby() {
   WorkerSlots* best = nullptr;
   const std::string* worker = nullptr;
   for (auto& [id, slots] : by_worker_) {
@@ -269,6 +270,7 @@ void PhaseRunner::promote_standby() {
       worker = &id;
     }
   }
+  if (!best) return false;
   const uint64_t key = *best->standby.rbegin();
   best->standby.erase(key);
   ++best->running;
@@ -276,6 +278,7 @@ void PhaseRunner::promote_standby() {
   Session& s = sessions_.at(key);
   s.standby = false;
   sink_.promote(*worker, s.credit_id);
+  return true;
 }
 
 void PhaseRunner::on_return(const proto::CreditReturn& ret) {

@@ -64,8 +64,8 @@ struct PhaseConfig {
 struct ConversationInfo {
   std::string id;
   uint32_t turns = 1;
-  std::vector<double> timestamp_ms;  // per turn, NaN = none (empty = none at all)
-  std::vector<double> delay_ms;      // per turn think time before it (empty = none)
+  std::vector<double> timestamp_ms = {};  // per turn, NaN = none (empty = none at all)
+  std::vector<double> delay_ms = {};      // per turn think time before it (empty = none)
 };
 
 // Where credits and timers go; the service implements it over the ROUTER socket and reactor.
@@ -145,9 +145,9 @@ class PhaseRunner {
   };
   // A session that could not start yet (no free slot) and waits for one.
   struct PendingStart {
-    const ConversationInfo* conversation;
+    const ConversationInfo* conversation = nullptr;
     int64_t intended_wall_ns = 0;
-    std::string correlation_id;  // empty = a fresh UUID
+    std::string correlation_id = {};  // empty = a fresh UUID
     uint32_t turns = 0;          // 0 = every turn of the conversation
     int64_t scheduled_ns = 0;
     bool standby = false;
@@ -178,7 +178,7 @@ class PhaseRunner {
   void schedule_trace();
   void end_session(uint64_t session_key);
   std::string pick_standby_worker() const;
-  void promote_standby();
+  bool promote_standby();
   void revoke_standbys();
   void update_completion();
   const ConversationInfo& next_conversation();
