@@ -88,16 +88,17 @@ void WorkerService::on_configure(const config::RunConfig& config) {
   // has the configure answer (and starts the run with the workers it knows).
   auto done = std::make_shared<std::promise<void>>();
   std::future<void> taken = done->get_future();
-  boost::asio::post(io_, [this, config, opts, first, done] {
-    configure(config, opts, first);
+  boost::asio::post(io_, [this, config, endpoint, opts, first, done] {
+    configure(config, endpoint, opts, first);
     done->set_value();
   });
   if (taken.wait_for(std::chrono::seconds(10)) != std::future_status::ready)
     throw std::runtime_error("worker io thread did not take the configuration within 10 s");
 }
 
-void WorkerService::configure(const config::RunConfig& config, const http::ClientOptions& opts, bool first) {
-  endpoint_ = endpoints::find_endpoint(config.endpoint.type);
+void WorkerService::configure(const config::RunConfig& config, const endpoints::EndpointInfo* endpoint,
+                              const http::ClientOptions& opts, bool first) {
+  endpoint_ = endpoint;
   urls_.clear();
   for (const auto& base : config.endpoint.urls) {
     urls_.push_back(endpoints::build_url(base, *endpoint_, config.endpoint.custom_endpoint, config.endpoint.streaming));

@@ -53,7 +53,8 @@ class WorkerService final : public service::Service {
 
   // Reactor thread: checks the configuration, then hands it to the io thread.
   void on_configure(const config::RunConfig& config) override;
-  void configure(const config::RunConfig& config, const http::ClientOptions& opts, bool first);
+  void configure(const config::RunConfig& config, const endpoints::EndpointInfo* endpoint,
+                 const http::ClientOptions& opts, bool first);
 
   // Everything below runs on the io thread.
   void on_credit_socket();

@@ -39,6 +39,21 @@ aiperf::test::ProfileRun profile_load(const std::string& url, std::vector<std::s
   return aiperf::test::run_profile(tmp + "/artifacts", args, tmp);
 }
 
+// A run of short requests against a fast mock that records what it received, with each worker
+// allowed `connections_per_worker` connections (so the run needs several workers).
+struct RecordedRun {
+  aiperf::test::ProfileRun run;
+  size_t requests_received;
+};
+RecordedRun run_recorded(const char* connections_per_worker, std::vector<std::string> load) {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  const std::string rec = tmp + "/requests.jsonl";
+  MockServer mock({"--fast", "--record-requests", rec}, tmp);
+  ScopedEnv limit("AIPERF_HTTP_CONNECTION_LIMIT", connections_per_worker);
+  auto run = profile_load(mock.url(), std::move(load));
+  return {std::move(run), aiperf::test::recorded_bodies(rec).size()};
+}
+
 }  // namespace
 
 TEST_CASE("every requested request is on the wire at once: peak in-flight equals the concurrency", "[e2e]") {
@@ -125,11 +140,7 @@ TEST_CASE("a mock of several processes shares one port and sums its metrics over
 // Standby credits (workers refill their own slots): the concurrency stays exact across several
 // workers, and every request the server received is one record, once.
 TEST_CASE("workers refilling their own slots keep the concurrency exact: 3 workers, 3000 fast requests", "[e2e]") {
-  const std::string tmp = aiperf::test::make_temp_dir();
-  const std::string rec = tmp + "/requests.jsonl";
-  MockServer mock({"--fast", "--record-requests", rec}, tmp);
-  ScopedEnv limit("AIPERF_HTTP_CONNECTION_LIMIT", "3");
-  const auto run = profile_load(mock.url(), {"--concurrency", "9", "--request-count", "3000"});
+  const auto [run, received] = run_recorded("3", {"--concurrency", "9", "--request-count", "3000"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   const auto records = run.records();
@@ -145,15 +156,11 @@ TEST_CASE("workers refilling their own slots keep the concurrency exact: 3 worke
   CHECK(ids.size() == 3000);
   CHECK(*ids.rbegin() == 2999);  // a request count leaves no credit unsent
   CHECK(run.summary()["peak_in_flight_requests"]["avg"] == 9);
-  CHECK(aiperf::test::recorded_bodies(rec).size() == 3000);
+  CHECK(received == 3000);
 }
 
 TEST_CASE("a duration run with workers refilling their own slots: no request after the deadline goes unrecorded", "[e2e]") {
-  const std::string tmp = aiperf::test::make_temp_dir();
-  const std::string rec = tmp + "/requests.jsonl";
-  MockServer mock({"--fast", "--record-requests", rec}, tmp);
-  ScopedEnv limit("AIPERF_HTTP_CONNECTION_LIMIT", "4");
-  const auto run = profile_load(mock.url(), {"--concurrency", "8", "--benchmark-duration", "1.5"});
+  const auto [run, received] = run_recorded("4", {"--concurrency", "8", "--benchmark-duration", "1.5"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   const auto records = run.records();
@@ -164,5 +171,5 @@ TEST_CASE("a duration run with workers refilling their own slots: no request aft
   CHECK(run.summary()["request_count"]["avg"].get<size_t>() == records.size());
   CHECK(run.summary()["peak_in_flight_requests"]["avg"] == 8);
   // Standbys withdrawn at the deadline were never sent: the server saw exactly the records.
-  CHECK(aiperf::test::recorded_bodies(rec).size() == records.size());
+  CHECK(received == records.size());
 }

@@ -344,14 +344,20 @@ CreditReturn revoked(FakeSink& sink, size_t i) {
   r.set_revoked(true);
   return r;
 }
+
+// A concurrency phase with `standby` standby credits.
+PhaseConfig standby_phase(uint32_t concurrency, uint32_t standby) {
+  PhaseConfig cfg;
+  cfg.concurrency = concurrency;
+  cfg.standby = standby;
+  return cfg;
+}
 }  // namespace
 
 TEST_CASE("standby credits wait beyond the concurrency on workers running sessions; a started one takes the freed slot") {
   FakeSink sink;
-  PhaseConfig cfg;
-  cfg.concurrency = 2;
+  PhaseConfig cfg = standby_phase(2, 2);
   cfg.request_count = 7;
-  cfg.standby = 2;
   PhaseRunner runner(cfg, conversations(10), sink, std::mt19937_64(11));
   runner.start();
   REQUIRE(sink.sent.size() == 4);
@@ -385,10 +391,8 @@ TEST_CASE("standby credits wait beyond the concurrency on workers running sessio
 
 TEST_CASE("the duration deadline withdraws unsent standby credits; a revoked return undoes its send") {
   FakeSink sink;
-  PhaseConfig cfg;
-  cfg.concurrency = 1;
+  PhaseConfig cfg = standby_phase(1, 1);
   cfg.duration_ns = 10;
-  cfg.standby = 1;
   PhaseRunner runner(cfg, conversations(5), sink, std::mt19937_64(12));
   runner.start();
   REQUIRE(sink.sent.size() == 2);
@@ -410,10 +414,8 @@ TEST_CASE("the duration deadline withdraws unsent standby credits; a revoked ret
 
 TEST_CASE("under a request count, standby credits are part of the count and are never withdrawn") {
   FakeSink sink;
-  PhaseConfig cfg;
-  cfg.concurrency = 1;
+  PhaseConfig cfg = standby_phase(1, 4);
   cfg.request_count = 2;
-  cfg.standby = 4;
   PhaseRunner runner(cfg, conversations(5), sink, std::mt19937_64(13));
   runner.start();
   REQUIRE(sink.sent.size() == 2);
@@ -428,10 +430,8 @@ TEST_CASE("under a request count, standby credits are part of the count and are 
 
 TEST_CASE("a slot freed with no standby started there goes to a standby waiting on the idlest worker") {
   FakeSink sink;
-  PhaseConfig cfg;
-  cfg.concurrency = 2;
+  PhaseConfig cfg = standby_phase(2, 2);
   cfg.request_count = 4;
-  cfg.standby = 2;
   PhaseRunner runner(cfg, conversations(5), sink, std::mt19937_64(14));
   runner.start();
   REQUIRE(sink.sent.size() == 4);
@@ -457,9 +457,7 @@ TEST_CASE("a slot freed with no standby started there goes to a standby waiting 
 
 TEST_CASE("cancelling everything names the standby credits too") {
   FakeSink sink;
-  PhaseConfig cfg;
-  cfg.concurrency = 2;
-  cfg.standby = 2;
+  PhaseConfig cfg = standby_phase(2, 2);
   PhaseRunner runner(cfg, conversations(5), sink, std::mt19937_64(15));
   runner.start();
   REQUIRE(sink.sent.size() == 4);
@@ -477,10 +475,8 @@ TEST_CASE("cancelling everything names the standby credits too") {
 
 TEST_CASE("past the deadline a freed slot starts no standby: it is withdrawn instead") {
   FakeSink sink;
-  PhaseConfig cfg;
-  cfg.concurrency = 1;
+  PhaseConfig cfg = standby_phase(1, 1);
   cfg.duration_ns = 10;
-  cfg.standby = 1;
   PhaseRunner runner(cfg, conversations(5), sink, std::mt19937_64(16));
   runner.start();
   REQUIRE(sink.sent.size() == 2);
@@ -498,10 +494,8 @@ TEST_CASE("past the deadline a freed slot starts no standby: it is withdrawn ins
 TEST_CASE("a worker joining mid-phase ends standby refills: freed slots are balanced again") {
   FakeSink sink;
   sink.workers = {"w0"};
-  PhaseConfig cfg;
-  cfg.concurrency = 2;
+  PhaseConfig cfg = standby_phase(2, 2);
   cfg.duration_ns = 1000;
-  cfg.standby = 2;
   PhaseRunner runner(cfg, conversations(5), sink, std::mt19937_64(17));
   runner.start();
   REQUIRE(sink.sent.size() == 4);  // two running on w0, two standby there
