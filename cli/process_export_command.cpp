@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -15,11 +14,10 @@
 #include <nlohmann/json.hpp>
 
 #include "export/console_table.h"
+#include "export/records_jsonl_reader.h"
 #include "export/summary_csv.h"
 #include "export/summary_json.h"
 #include "metrics/aggregator.h"
-#include "metrics/metric_registry.h"
-#include "metrics/metric_units.h"
 #include "util/uuid.h"
 
 namespace aiperf::cli {
@@ -27,7 +25,6 @@ namespace aiperf::cli {
 namespace {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 
 constexpr const char* kRecordsFile = "profile_export.jsonl";
 
@@ -47,70 +44,6 @@ metrics::MetricContext merge_context() {
   ctx.produces_video = true;
   ctx.http_trace = true;
   return ctx;
-}
-
-int64_t int_field(const json& j, const char* key) { return j.contains(key) ? j.at(key).get<int64_t>() : 0; }
-
-std::string string_field(const json& j, const char* key) {
-  return j.contains(key) ? j.at(key).get<std::string>() : std::string();
-}
-
-// Display value from the file -> the metric's base unit. Integer metrics (ns, tokens) are
-// integral in base units, so rounding undoes the ms -> ns floating-point residue and the
-// merged statistics equal those of the original run to the last digit.
-double to_base(const metrics::MetricDescriptor& m, double display) {
-  const double v = metrics::units::convert(display, m.display_unit, m.unit);
-  return m.value_type == metrics::ValueType::kInt ? std::round(v) : v;
-}
-
-// One profile_export.jsonl line (spec §7.5) back into the record the records service saw.
-// Tags this build does not know are skipped, like the aggregator does. Throws on a line that
-// is not such an object.
-proto::MetricRecord parse_record(const std::string& line) {
-  const json j = json::parse(line);
-  const json& md = j.at("metadata");
-  proto::MetricRecord rec;
-  proto::RecordMetadata* out = rec.mutable_metadata();
-  out->set_session_num(md.value("session_num", uint64_t{0}));
-  out->set_x_request_id(string_field(md, "x_request_id"));
-  out->set_x_correlation_id(string_field(md, "x_correlation_id"));
-  out->set_conversation_id(string_field(md, "conversation_id"));
-  out->set_turn_index(md.value("turn_index", uint32_t{0}));
-  out->set_credit_issued_ns(int_field(md, "credit_issued_ns"));
-  out->set_request_start_ns(int_field(md, "request_start_ns"));
-  if (md.contains("request_ack_ns")) out->set_request_ack_ns(int_field(md, "request_ack_ns"));
-  out->set_request_end_ns(int_field(md, "request_end_ns"));
-  out->set_worker_id(string_field(md, "worker_id"));
-  out->set_record_processor_id(string_field(md, "record_processor_id"));
-  out->set_phase(string_field(md, "benchmark_phase") == "warmup" ? proto::PHASE_WARMUP : proto::PHASE_PROFILING);
-  out->set_was_cancelled(md.value("was_cancelled", false));
-  if (md.contains("cancellation_time_ns")) out->set_cancellation_time_ns(int_field(md, "cancellation_time_ns"));
-  out->set_intended_start_ns(int_field(md, "intended_start_ns"));
-
-  const metrics::MetricRegistry& registry = metrics::builtin_metrics();
-  const json metrics_obj = j.value("metrics", json::object());  // named: items() must not outlive it
-  for (const auto& [tag, entry] : metrics_obj.items()) {
-    const metrics::MetricDescriptor* m = registry.find(tag);
-    if (!m) continue;
-    const json& value = entry.at("value");
-    proto::MetricValue* mv = rec.add_metrics();
-    mv->set_tag(tag);
-    if (value.is_array()) {
-      mv->set_is_list(true);
-      for (const json& v : value) mv->add_values(to_base(*m, v.get<double>()));
-    } else {
-      mv->set_value(to_base(*m, value.get<double>()));
-    }
-  }
-
-  if (j.contains("error")) {
-    const json& e = j.at("error");
-    proto::ErrorDetails* err = rec.mutable_error();
-    if (e.contains("code") && !e.at("code").is_null()) err->set_code(e.at("code").get<int32_t>());
-    err->set_type(string_field(e, "type"));
-    err->set_message(string_field(e, "message"));
-  }
-  return rec;
 }
 
 struct Args {
@@ -160,30 +93,16 @@ int run(const Args& args) {
   int64_t start_ns = 0, end_ns = 0;
   bool cancelled = false;
   for (const std::string& p : paths) {
-    std::ifstream in(p, std::ios::binary);
-    std::string line;
-    for (size_t n = 1; std::getline(in, line); ++n) {
-      if (line.empty()) continue;
-      proto::MetricRecord rec;
-      try {
-        rec = parse_record(line);
-      } catch (const std::exception& e) {
-        std::cerr << "Error: " << p << " line " << n << ": " << e.what() << "\n";
-        return 1;
-      }
-      const proto::RecordMetadata& md = rec.metadata();
-      if (md.phase() == proto::PHASE_PROFILING) {
-        if (start_ns == 0 || md.request_start_ns() < start_ns) start_ns = md.request_start_ns();
-        end_ns = std::max(end_ns, md.request_end_ns());
-        cancelled = cancelled || md.was_cancelled();
-      }
-      aggregator.add(rec);
-      merged << line << '\n';
-    }
-    if (in.bad()) {
-      std::cerr << "Error: cannot read " << p << "\n";
+    exporting::JsonlSpan span;
+    try {
+      span = exporting::read_records_jsonl(p, aggregator, [&](const std::string& line) { merged << line << '\n'; });
+    } catch (const std::exception& e) {
+      std::cerr << "Error: " << e.what() << "\n";
       return 1;
     }
+    if (span.start_ns != 0 && (start_ns == 0 || span.start_ns < start_ns)) start_ns = span.start_ns;
+    end_ns = std::max(end_ns, span.end_ns);
+    cancelled = cancelled || span.cancelled;
   }
   merged.close();
   if (!merged) {

@@ -22,6 +22,7 @@ inline constexpr std::string_view kDataset = "dataset$";        // dataset ready
 inline constexpr std::string_view kProgress = "progress$";      // records progress
 inline constexpr std::string_view kResults = "results$";        // final profile results
 inline constexpr std::string_view kFailed = "failed$";          // fatal service errors
+inline constexpr std::string_view kLost = "lost$";              // controller: a service died, run goes on
 inline constexpr std::string_view kLiveMetrics = "live$";       // records: metrics so far
 inline constexpr std::string_view kTelemetry = "telemetry$";    // telemetry results
 std::string command_for(std::string_view service_id);           // "cmd.<id>$"

@@ -1,5 +1,7 @@
 #include "service/service.h"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -13,6 +15,12 @@ constexpr Nanos kSecond = 1'000'000'000;
 constexpr Nanos kProbeTimeout = 30 * kSecond;
 constexpr Nanos kRegisterInterval = kSecond;
 constexpr Nanos kRegisterTimeout = 60 * kSecond;
+
+int g_term_pipe[2] = {-1, -1};
+void on_sigterm(int) {
+  char c = 1;
+  (void)!::write(g_term_pipe[1], &c, 1);
+}
 
 std::string host_name() {
   char buf[256] = {};
@@ -37,6 +45,20 @@ int Service::run() {
     return 1;
   }
   reactor_.add_socket(bus_.sub_socket(), [this] { on_bus_readable(); });
+  // SIGTERM (sent by the controller at shutdown, or by the kernel when the controller dies:
+  // PR_SET_PDEATHSIG) ends the process through the reactor, so what was measured is saved.
+  if (g_term_pipe[0] < 0 && pipe2(g_term_pipe, O_NONBLOCK | O_CLOEXEC) == 0) {
+    reactor_.add_fd(g_term_pipe[0], [this] {
+      char c;
+      while (::read(g_term_pipe[0], &c, 1) == 1) {
+      }
+      AIPERF_LOG(kInfo) << identity_.id << ": terminated";
+      on_terminate();
+      exit_code_ = 128 + SIGTERM;
+      reactor_.stop();
+    });
+    signal(SIGTERM, on_sigterm);
+  }
 
   // Register until acknowledged; give up after the deadline (controller gone or mesh broken).
   const Nanos give_up = steady_now_ns() + kRegisterTimeout;
@@ -130,6 +152,10 @@ void Service::handle_command(const proto::Command& cmd) {
       return;
     case proto::COMMAND_CANCEL:
       if (handled_commands_.insert(cmd.command_id()).second) on_cancel();
+      respond(cmd.command_id(), true, "");
+      return;
+    case proto::COMMAND_FINALIZE:
+      if (handled_commands_.insert(cmd.command_id()).second) on_finalize();
       respond(cmd.command_id(), true, "");
       return;
     case proto::COMMAND_SHUTDOWN:

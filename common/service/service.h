@@ -2,7 +2,7 @@
 // proves it delivers (probe), registers with the controller (retried until acknowledged),
 // then dispatches commands (configure, start, cancel, shutdown) and heartbeats on one
 // reactor thread. Every wait has a deadline; a fatal error is published as ServiceFailed
-// and the process exits non-zero.
+// and the process exits non-zero. SIGTERM stops the reactor after on_terminate() (exit 143).
 #pragma once
 #include <optional>
 #include <set>
@@ -40,6 +40,11 @@ class Service {
   virtual void on_configure(const config::RunConfig& config) = 0;
   virtual void on_start() {}
   virtual void on_cancel() {}
+  // A service the run cannot go on without died: publish what you have now (records).
+  virtual void on_finalize() {}
+  // The process was asked to stop (SIGTERM, e.g. the controller died): save what must
+  // survive (written records) before run() returns.
+  virtual void on_terminate() {}
   virtual void on_bus(std::string_view topic, const proto::BusMessage& msg) {}
 
   // Call inside on_configure to answer later with complete_configure().

@@ -12,12 +12,16 @@
 #include "bus/bus_client.h"
 #include "bus/mesh_security.h"
 #include "bus/reactor.h"
+#include "endpoints/endpoint.h"
+#include "endpoints/metric_context_for.h"
+#include "export/records_jsonl_reader.h"
 #include "log/log.h"
 #include "mesh_setup.h"
 #include "observers.h"
 #include "process_manager.h"
 #include "proxies.h"
 #include "report.h"
+#include "util/output_paths.h"
 #include "util/uuid.h"
 
 namespace aiperf::controller {
@@ -28,6 +32,7 @@ constexpr int64_t kRegistrationTimeout = 30 * kSecond;    // AIPERF_SERVICE_REGI
 constexpr int64_t kConfigureTimeout = 300 * kSecond;      // AIPERF_SERVICE_PROFILE_CONFIGURE_TIMEOUT
 constexpr int64_t kRemoteWorkerTimeout = 120 * kSecond;
 constexpr int64_t kTelemetryTimeout = 10 * kSecond;       // final scrape after the results
+constexpr int64_t kFinalizeTimeout = 10 * kSecond;        // records' results after a fatal loss
 constexpr int64_t kCommandResendInterval = kSecond;
 
 int g_signal_pipe[2] = {-1, -1};
@@ -36,7 +41,7 @@ void on_signal(int sig) {
   (void)!::write(g_signal_pipe[1], &c, 1);
 }
 
-enum class Stage { kRegistering, kConfiguring, kWaitingRemote, kRunning, kCollecting, kDone };
+enum class Stage { kRegistering, kConfiguring, kWaitingRemote, kRunning, kFinalizing, kCollecting, kDone };
 
 const char* stage_name(Stage stage) {
   switch (stage) {
@@ -44,6 +49,7 @@ const char* stage_name(Stage stage) {
     case Stage::kConfiguring: return "configuring";
     case Stage::kWaitingRemote: return "waiting_remote";
     case Stage::kRunning: return "running";
+    case Stage::kFinalizing: return "finalizing";
     case Stage::kCollecting: return "collecting";
     case Stage::kDone: return "done";
   }
@@ -78,6 +84,10 @@ class Controller final : public RunControl {
   void maybe_start();
   void abort(const std::string& reason);
   void check_children();
+  void on_child_exit(const ChildExit& exit);
+  size_t alive_of(const std::string& type) const;
+  void finalize_after_loss(const std::string& reason);
+  std::optional<proto::ProfileResults> recover_results() const;
   void on_signal_pipe();
 
   const config::RunConfig& config_;
@@ -90,6 +100,10 @@ class Controller final : public RunControl {
 
   Stage stage_ = Stage::kRegistering;
   std::set<std::string> expected_;          // spawned service ids
+  std::map<std::string, std::string> types_;  // spawned service id -> service type
+  std::set<std::string> gone_;              // spawned services whose process ended
+  std::map<std::string, std::string> failures_;  // service id -> the ServiceFailed it sent
+  std::vector<std::string> losses_;         // services the run went on without
   std::set<std::string> registered_;
   std::set<std::string> remote_workers_;
   std::set<std::string> configured_;
@@ -105,6 +119,8 @@ class Controller final : public RunControl {
   int64_t last_activity_ = 0;
   uint64_t last_completed_ = 0;
   int signals_ = 0;
+  int first_signal_ = 0;
+  bool reached_running_ = false;  // start was sent: load may have gone out  // SIGINT or SIGTERM: the exit code is 128 + it
 };
 
 void Controller::spawn_services() {
@@ -121,6 +137,7 @@ void Controller::spawn_services() {
     if (bus::mesh_security()) args.insert(args.end(), {"--mesh-keys", config_.service.mesh_keys});
     processes_.spawn(id, args);
     expected_.insert(id);
+    types_[id] = type;
   };
   spawn("dataset");
   spawn("timing");
@@ -169,22 +186,111 @@ int Controller::run() {
     std::cerr << "Error: " << failure_ << "\n";
     AIPERF_LOG(kError) << failure_;
   }
+  // A second interrupt means "stop now": no recovery.
+  if (!results_ && signals_ < 2) results_ = recover_results();
+  const int interrupted = first_signal_ ? 128 + first_signal_ : 0;
   if (!results_) {
     std::cout << "No profile results to export\nLog File: " << config_.output.artifact_dir << "/logs/aiperf.log\n";
-    return signals_ > 1 ? 130 : 1;
+    return interrupted ? interrupted : 1;
   }
-  return write_report(config_, *results_, telemetry_, failure_.empty());
+  const int rc = write_report(config_, *results_, telemetry_, failure_.empty() && losses_.empty());
+  return interrupted ? interrupted : rc;
+}
+
+// The records service published nothing (it died, or the run ended before it could): the
+// summary is recomputed from the records it wrote to profile_export.jsonl, which it writes as
+// they arrive, in whole lines.
+std::optional<proto::ProfileResults> Controller::recover_results() const {
+  if (!reached_running_) return std::nullopt;
+  const std::string path = util::artifact_file(config_, "profile_export.jsonl");
+  const endpoints::EndpointInfo* ep = endpoints::find_endpoint(config_.endpoint.type);
+  if (!ep || ::access(path.c_str(), R_OK) != 0) return std::nullopt;
+  try {
+    metrics::Aggregator aggregator(endpoints::metric_context_for(config_, *ep));
+    const exporting::JsonlSpan span = exporting::read_records_jsonl(path, aggregator, {}, /*allow_torn_tail=*/true);
+    if (span.records == 0) return std::nullopt;
+    proto::ProfileResults results = aggregator.finalize();
+    results.set_total_expected(span.records);
+    results.set_start_ns(span.start_ns);
+    results.set_end_ns(span.end_ns);
+    results.set_was_cancelled(true);
+    AIPERF_LOG(kWarning) << "summary recomputed from the " << span.records << " records in " << path;
+    std::cerr << "Summary recomputed from the " << span.records << " records in " << path << "\n";
+    return results;
+  } catch (const std::exception& e) {
+    AIPERF_LOG(kError) << "cannot recompute the summary: " << e.what();
+    return std::nullopt;
+  }
+}
+
+size_t Controller::alive_of(const std::string& type) const {
+  size_t n = type == "worker" ? remote_workers_.size() : 0;
+  for (const auto& [id, t] : types_) n += t == type && !gone_.count(id);
+  return n;
+}
+
+// What a dead service costs the run. Before the benchmark starts, the run. While it runs, a
+// worker or record processor with others of its type left only costs what it held (error
+// records), and telemetry only its data: the run goes on and exits 1. Any other loss ends the
+// run with a summary of what was measured.
+void Controller::on_child_exit(const ChildExit& exit) {
+  const std::string& id = exit.service_id;
+  const std::string type = types_[id];
+  gone_.insert(id);
+  if (stage_ == Stage::kDone) return;
+  std::string reason = "exited unexpectedly with code " + std::to_string(exit.exit_code);
+  if (auto f = failures_.find(id); f != failures_.end()) reason += " (" + f->second + ")";
+  const std::string what = "service " + id + " " + reason;
+  if (stage_ == Stage::kCollecting) {  // the results are in
+    AIPERF_LOG(kWarning) << what;
+    if (type == "telemetry") finish_collecting();
+    return;
+  }
+  if (stage_ < Stage::kRunning) return abort(what);
+  if (stage_ == Stage::kFinalizing) {
+    AIPERF_LOG(kError) << what;
+    if (type == "records") abort(failure_);
+    return;
+  }
+  if (type == "telemetry" || ((type == "worker" || type == "record_processor") && alive_of(type) > 0)) {
+    std::cerr << "Error: " << what << "; the run goes on without it\n";
+    AIPERF_LOG(kError) << what << "; the run goes on without it";
+    losses_.push_back(what);
+    proto::BusMessage msg;
+    auto* lost = msg.mutable_service_lost();
+    lost->set_service_id(id);
+    lost->set_service_type(type);
+    lost->set_reason(reason);
+    bus_.publish(bus::topic::kLost, msg);
+    return;
+  }
+  finalize_after_loss(what);
+}
+
+// The run cannot go on: in-flight requests are cancelled and the records service publishes
+// its results from what arrived (or, if it is the one gone, they are recomputed from its file).
+void Controller::finalize_after_loss(const std::string& reason) {
+  if (failure_.empty()) failure_ = reason + "; the summary holds the records measured until then";
+  std::string records;
+  for (const auto& [id, type] : types_)
+    if (type == "records" && !gone_.count(id)) records = id;
+  if (records.empty()) return abort(failure_);
+  send_command(proto::COMMAND_CANCEL, std::string(bus::topic::kCommand));
+  send_command(proto::COMMAND_FINALIZE, bus::topic::command_for(records));
+  set_stage(Stage::kFinalizing);
+  stage_deadline_ = steady_now_ns() + kFinalizeTimeout;
 }
 
 void Controller::check_children() {
-  for (const auto& exit : processes_.reap()) {
-    if (stage_ != Stage::kDone) {
-      abort("service " + exit.service_id + " exited unexpectedly with code " + std::to_string(exit.exit_code));
-      return;
-    }
-  }
+  for (const auto& exit : processes_.reap()) on_child_exit(exit);
+  if (stage_ == Stage::kDone) return;
   resend_unanswered();
   const int64_t now = steady_now_ns();
+  if (stage_ == Stage::kFinalizing && now > stage_deadline_) {
+    AIPERF_LOG(kWarning) << "the records service did not publish results in time";
+    abort(failure_);
+    return;
+  }
   if (stage_ == Stage::kCollecting && now > stage_deadline_) {
     AIPERF_LOG(kWarning) << "telemetry results did not arrive in time; writing the summary without them";
     finish_collecting();
@@ -228,6 +334,7 @@ void Controller::finish_collecting() {
 void Controller::on_signal_pipe() {
   char c;
   while (::read(g_signal_pipe[0], &c, 1) == 1) {
+    if (!first_signal_) first_signal_ = c;
     if (++signals_ == 1 && stage_ == Stage::kRunning) {
       std::cerr << "BENCHMARK CANCELLED: cancelling in-flight requests and writing partial results (interrupt again to force)\n";
       send_command(proto::COMMAND_CANCEL, std::string(bus::topic::kCommand));
@@ -247,7 +354,10 @@ void Controller::on_bus() {
     } else if (msg.has_command_response()) {
       on_response(msg.command_response());
     } else if (msg.has_service_failed()) {
-      abort(msg.service_failed().service_id() + ": " + msg.service_failed().error().message());
+      const auto& failed = msg.service_failed();
+      // A local child's exit follows and decides (on_child_exit); a remote one ends the run.
+      if (types_.count(failed.service_id())) failures_[failed.service_id()] = failed.error().message();
+      else abort(failed.service_id() + ": " + failed.error().message());
     } else if (msg.has_phase_event()) {
       const auto& ev = msg.phase_event();
       if (ev.completed() != last_completed_ || ev.kind() != proto::PHASE_EVENT_PROGRESS) {
@@ -271,6 +381,7 @@ void Controller::on_bus() {
       // The telemetry service answers the results with its final scrape.
       set_stage(Stage::kCollecting);
       stage_deadline_ = steady_now_ns() + kTelemetryTimeout;
+      if (alive_of("telemetry") == 0) finish_collecting();
     } else if (msg.has_telemetry_results()) {
       telemetry_ = msg.telemetry_results();
       if (stage_ == Stage::kCollecting) finish_collecting();
@@ -375,6 +486,7 @@ void Controller::maybe_start() {
   for (const auto& id : remote_workers_) remote_ready += configured_.count(id);
   if (remote_ready < config_.service.workers_remote) return;
   set_stage(Stage::kRunning);
+  reached_running_ = true;
   last_activity_ = steady_now_ns();
   AIPERF_LOG(kInfo) << "all services configured; starting the benchmark";
   next_resend_ns_ = steady_now_ns() + kCommandResendInterval;

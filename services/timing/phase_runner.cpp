@@ -378,6 +378,38 @@ void PhaseRunner::on_worker_available() {
   update_completion();
 }
 
+void PhaseRunner::on_worker_lost(const std::string& worker_id) {
+  std::vector<uint64_t> held;
+  for (const auto& [id, f] : in_flight_)
+    if (f.worker_id == worker_id) held.push_back(id);
+  for (uint64_t id : held) {
+    auto it = in_flight_.find(id);
+    const uint64_t key = it->second.session;
+    auto s = sessions_.find(key);
+    if (it->second.awaiting_first_token) --awaiting_first_token_;
+    in_flight_.erase(it);
+    if (s != sessions_.end() && s->second.standby && !standbys_counted_) {
+      --stats_.sent;  // never sent: as if never issued
+      --sessions_started_;
+    } else {
+      ++stats_.completed;
+      ++stats_.errors;
+      ++stats_.lost;
+    }
+  }
+  // Its sessions end, those between turns too (their next turn would go to the same worker).
+  for (auto it = sessions_.begin(); it != sessions_.end();) {
+    const uint64_t key = it->first;
+    const bool there = it->second.worker_id == worker_id;
+    ++it;
+    if (there) end_session(key);
+  }
+  by_worker_.erase(worker_id);
+  drain_ready();
+  fill_slots();
+  update_completion();
+}
+
 void PhaseRunner::set_concurrency(uint32_t limit) {
   config_.concurrency = limit;
   fill_slots();

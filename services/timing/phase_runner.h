@@ -92,6 +92,7 @@ struct PhaseStats {
   uint64_t completed = 0;   // returns of any kind
   uint64_t cancelled = 0;
   uint64_t errors = 0;
+  uint64_t lost = 0;        // of completed and errors: held by a worker that died
   bool sending_complete = false;
   bool complete = false;
   bool timeout_triggered = false;
@@ -114,6 +115,11 @@ class PhaseRunner {
   void on_first_token(uint64_t credit_id);
   // A worker became available: issues credits that were waiting for one.
   void on_worker_available();
+  // A worker died: the credits it held will never return. Each counts as returned with an
+  // error (stats().lost; the records service makes their records), its sessions end and
+  // their slots go to the other workers. Its unsent standbys are withdrawn, unless the request
+  // count already counted them.
+  void on_worker_lost(const std::string& worker_id);
   // Changes the session concurrency limit (ramps); more slots are filled at once.
   void set_concurrency(uint32_t limit);
   // Changes the prefill concurrency limit (ramps).

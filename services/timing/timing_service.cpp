@@ -65,6 +65,7 @@ TimingService::TimingService(service::Identity identity, bus::Endpoints endpoint
   bus::bind(router_, this->endpoints().credit);
   reactor().add_socket(router_, [this] { on_credit_socket(); });
   subscribe(bus::topic::kDataset);
+  subscribe(bus::topic::kLost);
 }
 
 std::vector<PhasePlan> TimingService::build_plans() const {
@@ -130,6 +131,10 @@ void TimingService::on_configure(const config::RunConfig& config) {
 }
 
 void TimingService::on_bus(std::string_view topic, const proto::BusMessage& msg) {
+  if (msg.has_service_lost()) {
+    if (msg.service_lost().service_type() == "worker") worker_lost(msg.service_lost().service_id());
+    return;
+  }
   if (!msg.has_dataset_ready()) return;
   const auto& ready = msg.dataset_ready();
   conversations_.clear();
@@ -328,6 +333,7 @@ void TimingService::publish_phase(proto::PhaseEventKind kind) {
   ev->set_sent(st.sent);
   ev->set_completed(st.completed);
   ev->set_cancelled(st.cancelled);
+  ev->set_lost(st.lost);
   ev->set_total_expected(runner_->config().request_count.value_or(0));
   ev->set_start_wall_ns(phase_start_wall_ns_);
   ev->set_sent_end_wall_ns(sent_end_wall_ns_);
@@ -360,15 +366,33 @@ void TimingService::promote(const std::string& worker_id, uint64_t credit_id) {
   promotions_[worker_id].mutable_start_standby()->add_credit_ids(credit_id);
 }
 
+// The worker is gone (the controller saw its process die, or it no longer has a connection):
+// whatever it held is settled by the runner, and it gets no more credits.
+void TimingService::worker_lost(const std::string& worker_id) {
+  if (!worker_load_.erase(worker_id)) return;  // unknown, or already settled
+  AIPERF_LOG(kWarning) << "worker " << worker_id << " lost; its requests become errors";
+  for (auto it = credit_worker_.begin(); it != credit_worker_.end();) {
+    it = it->second == worker_id ? credit_worker_.erase(it) : std::next(it);
+  }
+  outbox_.erase(worker_id);
+  promotions_.erase(worker_id);
+  if (runner_) runner_->on_worker_lost(worker_id);
+  after_change();
+}
+
 // Credits first, then the promotions that may name them.
 void TimingService::flush_credits() {
-  auto deliver = [this](const std::string& worker_id, proto::CreditMessage& msg) {
+  std::vector<std::string> unreachable;
+  auto deliver = [&](const std::string& worker_id, proto::CreditMessage& msg) {
     msg.set_version(proto::PROTO_VERSION_CURRENT);
     try {
       router_.send(zmq::buffer(worker_id), zmq::send_flags::sndmore);
       bus::send_proto(router_, msg);
     } catch (const zmq::error_t& e) {
-      fail("cannot deliver credits to " + worker_id + ": " + e.what());
+      // EHOSTUNREACH (router_mandatory): its connection is gone, the process most likely
+      // with it; the controller's notice may still be on its way.
+      AIPERF_LOG(kWarning) << "cannot deliver credits to " << worker_id << ": " << e.what();
+      unreachable.push_back(worker_id);
     }
     msg.Clear();
   };
@@ -380,6 +404,7 @@ void TimingService::flush_credits() {
   for (auto& [worker_id, msg] : promotions_) {
     if (msg.start_standby().credit_ids_size() > 0) deliver(worker_id, msg);
   }
+  for (const std::string& worker_id : unreachable) worker_lost(worker_id);
 }
 
 void TimingService::cancel(const std::string& worker_id, const std::vector<uint64_t>& ids) {

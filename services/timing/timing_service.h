@@ -55,6 +55,7 @@ class TimingService final : public service::Service, public CreditSink {
   void schedule_arrival();
   void release_arrivals(int64_t at_ns);
   void flush_credits();  // sends the outbox: one message per worker
+  void worker_lost(const std::string& worker_id);
   void start_ramps(const PhasePlan& plan);
   void after_change();
   void publish_phase(proto::PhaseEventKind kind);

@@ -51,6 +51,9 @@ WorkerService::WorkerService(service::Identity identity, bus::Endpoints endpoint
   credit_.set(zmq::sockopt::routing_id, this->identity().id);
   bus::connect(credit_, this->endpoints().credit);
   bus::connect(dataset_, this->endpoints().dataset);
+  // Records go only to record processors that are connected: a dead one's pipe would
+  // otherwise keep taking its share (lost with it) while ZeroMQ tries to reconnect.
+  raw_.set(zmq::sockopt::immediate, 1);
   if (!this->endpoints().raw_direct(0)) bus::connect(raw_, this->endpoints().raw_frontend);  // else at configure
   credit_watch_ = std::make_unique<ZmqWatch>(io_, credit_, [this] { on_credit_socket(); });
   dataset_watch_ = std::make_unique<ZmqWatch>(io_, dataset_, [this] { on_dataset_socket(); });

@@ -190,7 +190,7 @@ TEST_CASE("Ctrl-C during the dashboard cancels, restores the terminal and prints
   tmux.send_keys("C-c");
   REQUIRE(wait_until([&] { return !exit_line(screen = tmux.capture(500)).empty(); }, 120));
   INFO(screen);
-  CHECK(exit_line(screen) == "AIPERF_EXIT=0");
+  CHECK(exit_line(screen) == "AIPERF_EXIT=130");  // interrupted, after writing the partial results
   CHECK(tmux.display("#{alternate_on} #{cursor_flag}") == "0 1");
   CHECK(screen.find("NVIDIA AIPerf | LLM Metrics") != std::string::npos);
   CHECK(screen.find("NVIDIA AIPerf | Dashboard") == std::string::npos);
@@ -214,7 +214,7 @@ TEST_CASE("Ctrl-C that aborts the run (before it started) still restores the ter
   tmux.send_keys("C-c");
   REQUIRE(wait_until([&] { return !exit_line(screen = tmux.capture(500)).empty(); }, 60));
   INFO(screen);
-  CHECK(exit_line(screen) == "AIPERF_EXIT=1");
+  CHECK(exit_line(screen) == "AIPERF_EXIT=130");
   CHECK(tmux.display("#{alternate_on} #{cursor_flag}") == "0 1");
   CHECK(screen.find("Error: interrupted") != std::string::npos);
   CHECK(screen.find("No profile results to export") != std::string::npos);

@@ -510,3 +510,73 @@ TEST_CASE("a worker joining mid-phase ends standby refills: freed slots are bala
   CHECK_FALSE(sink.sent[4].second.standby());
   CHECK(runner.standby() == 0);
 }
+
+TEST_CASE("a lost worker's credits count as returned errors and its slots refill on the others") {
+  FakeSink sink;
+  PhaseConfig cfg;
+  cfg.concurrency = 4;
+  cfg.request_count = 10;
+  PhaseRunner runner(cfg, conversations(10), sink, std::mt19937_64(21));
+  runner.start();
+  REQUIRE(sink.sent.size() == 4);  // two on each worker
+  sink.workers = {"w1"};           // w0's process died
+  runner.on_worker_lost("w0");
+  CHECK(runner.stats().completed == 2);
+  CHECK(runner.stats().errors == 2);
+  CHECK(runner.stats().lost == 2);
+  REQUIRE(sink.sent.size() == 6);  // both freed slots refilled, on the survivor
+  CHECK(sink.sent[4].first == "w1");
+  CHECK(sink.sent[5].first == "w1");
+  CHECK(runner.in_flight() == 4);
+
+  // A return the dead worker could no longer send changes nothing; the rest run to the count.
+  runner.on_return(sink.ret(0));
+  CHECK(runner.stats().completed == 2);
+  for (size_t i = 1; i < sink.sent.size(); ++i) {
+    if (sink.sent[i].first == "w1") runner.on_return(sink.ret(i));
+  }
+  CHECK(sink.sent.size() == 10);
+  CHECK(runner.stats().sending_complete);
+  CHECK(runner.stats().complete);
+  CHECK(runner.stats().completed == 10);  // every credit sent is settled exactly once
+  CHECK(runner.stats().lost == 2);
+}
+
+TEST_CASE("a lost worker's unsent standby credits are withdrawn, a multi-turn session there ends") {
+  SECTION("standby") {
+    FakeSink sink;
+    PhaseConfig cfg = standby_phase(2, 2);
+    cfg.duration_ns = 1'000;
+    PhaseRunner runner(cfg, conversations(10), sink, std::mt19937_64(22));
+    runner.start();
+    REQUIRE(sink.sent.size() == 4);  // a running session and a standby on each worker
+    sink.workers = {"w1"};
+    runner.on_worker_lost("w0");
+    CHECK(runner.stats().lost == 1);  // its running credit
+    // The freed slot goes to w1's standby, its own standby is withdrawn (never sent), and two
+    // new standbys wait on w1, the only worker running sessions.
+    CHECK(sink.promoted.size() == 1);
+    CHECK(runner.stats().sent == 4 - 1 + 2);
+    CHECK(runner.standby() == 2);
+    CHECK(sink.sent[4].first == "w1");
+    CHECK(sink.sent[5].first == "w1");
+  }
+  SECTION("multi-turn") {
+    FakeSink sink;
+    sink.workers = {"w0"};
+    PhaseConfig cfg;
+    cfg.concurrency = 1;
+    cfg.request_count = 6;
+    PhaseRunner runner(cfg, conversations(3, 3), sink, std::mt19937_64(23));
+    runner.start();
+    runner.on_return(sink.ret(0));
+    REQUIRE(sink.sent.size() == 2);  // turn 1 of the session on w0
+    sink.workers = {"w1"};
+    runner.on_worker_lost("w0");
+    REQUIRE(sink.sent.size() == 3);
+    CHECK(sink.sent[2].first == "w1");
+    CHECK(sink.sent[2].second.turn_index() == 0);  // a new session: the lost one's turns end
+    CHECK(runner.stats().completed == 2);
+    CHECK(runner.stats().lost == 1);
+  }
+}
