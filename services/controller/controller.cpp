@@ -69,6 +69,7 @@ class Controller final : public RunControl {
   int run();
 
   void abort_run(const std::string& reason) override { abort(reason); }
+  void worker_lost(const std::string& worker_id, const std::string& reason) override;
   bus::Reactor& reactor() override { return reactor_; }
 
  private:
@@ -87,6 +88,7 @@ class Controller final : public RunControl {
   void on_child_exit(const ChildExit& exit);
   size_t alive_of(const std::string& type) const;
   void finalize_after_loss(const std::string& reason);
+  void go_on_without(const std::string& id, const std::string& type, const std::string& reason);
   std::optional<proto::ProfileResults> recover_results() const;
   void on_signal_pipe();
 
@@ -224,9 +226,32 @@ std::optional<proto::ProfileResults> Controller::recover_results() const {
 }
 
 size_t Controller::alive_of(const std::string& type) const {
-  size_t n = type == "worker" ? remote_workers_.size() : 0;
+  size_t n = 0;
+  if (type == "worker")
+    for (const auto& id : remote_workers_) n += !gone_.count(id);
   for (const auto& [id, t] : types_) n += t == type && !gone_.count(id);
   return n;
+}
+
+void Controller::worker_lost(const std::string& worker_id, const std::string& reason) {
+  gone_.insert(worker_id);
+  if (stage_ != Stage::kRunning) return abort(reason);
+  if (alive_of("worker") > 0) return go_on_without(worker_id, "worker", reason);
+  finalize_after_loss(reason);
+}
+
+// Timing settles what a lost worker held, the records service turns what will never come
+// into error records; the exit code says the run was not whole.
+void Controller::go_on_without(const std::string& id, const std::string& type, const std::string& reason) {
+  std::cerr << "Error: " << reason << "; the run goes on without it\n";
+  AIPERF_LOG(kError) << reason << "; the run goes on without it";
+  losses_.push_back(reason);
+  proto::BusMessage msg;
+  auto* lost = msg.mutable_service_lost();
+  lost->set_service_id(id);
+  lost->set_service_type(type);
+  lost->set_reason(reason);
+  bus_.publish(bus::topic::kLost, msg);
 }
 
 // What a dead service costs the run. Before the benchmark starts, the run. While it runs, a
@@ -253,16 +278,7 @@ void Controller::on_child_exit(const ChildExit& exit) {
     return;
   }
   if (type == "telemetry" || ((type == "worker" || type == "record_processor") && alive_of(type) > 0)) {
-    std::cerr << "Error: " << what << "; the run goes on without it\n";
-    AIPERF_LOG(kError) << what << "; the run goes on without it";
-    losses_.push_back(what);
-    proto::BusMessage msg;
-    auto* lost = msg.mutable_service_lost();
-    lost->set_service_id(id);
-    lost->set_service_type(type);
-    lost->set_reason(reason);
-    bus_.publish(bus::topic::kLost, msg);
-    return;
+    return go_on_without(id, type, what);
   }
   finalize_after_loss(what);
 }

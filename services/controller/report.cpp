@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <vector>
 
 #include "endpoints/endpoint.h"
 #include "export/console_table.h"
@@ -39,8 +40,18 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
 
   const std::string json_path = util::artifact_file(config, "profile_export_aiperf.json");
   const std::string csv_path = util::artifact_file(config, "profile_export_aiperf.csv");
-  exporting::write_summary_json(json_path, results, info);
-  exporting::write_summary_csv(csv_path, results, telemetry.csv_section());
+  // A file that cannot be written (a full disk) must not cost the console report.
+  std::vector<std::string> write_errors;
+  try {
+    exporting::write_summary_json(json_path, results, info);
+  } catch (const std::exception& e) {
+    write_errors.push_back(e.what());
+  }
+  try {
+    exporting::write_summary_csv(csv_path, results, telemetry.csv_section());
+  } catch (const std::exception& e) {
+    write_errors.push_back(e.what());
+  }
   for (const auto& w : telemetry.warnings()) std::cerr << "Warning: " << w << "\n";
 
   const endpoints::EndpointInfo* ep = endpoints::find_endpoint(config.endpoint.type);
@@ -80,7 +91,11 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
   for (const auto& line : telemetry.export_lines()) std::cout << line << "\n";
   std::cout << "Log File: " << config.output.artifact_dir << "/logs/aiperf.log\n";
 
-  int rc = services_ok ? 0 : 1;
+  int rc = services_ok && write_errors.empty() ? 0 : 1;
+  for (const auto& e : write_errors) {
+    std::cerr << "Error: " << e << "\n";
+    AIPERF_LOG(kError) << e;
+  }
   if (ok == 0) {
     std::cerr << "Error: no request succeeded (" << static_cast<uint64_t>(failed) << " failed)\n";
     rc = 1;

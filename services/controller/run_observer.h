@@ -25,6 +25,9 @@ class RunControl {
   virtual ~RunControl() = default;
   // Ends the run as failed with `reason` (exit code 1, partial results if any).
   virtual void abort_run(const std::string& reason) = 0;
+  // A worker is gone (a remote one fell silent): the run goes on without it while other
+  // workers remain (what it held becomes error records), else ends as aborted.
+  virtual void worker_lost(const std::string& worker_id, const std::string& reason) = 0;
   // The reactor the controller runs on: observers may add fds/sockets or timers to it.
   virtual bus::Reactor& reactor() = 0;
 };

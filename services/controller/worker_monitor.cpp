@@ -40,17 +40,18 @@ void WorkerMonitor::on_heartbeat(const proto::Heartbeat& hb) {
 
 void WorkerMonitor::tick(int64_t steady_ns) {
   if (!watching_) return;
-  for (const auto& [id, w] : workers_) {
-    const Nanos silent = steady_ns - w.last_seen;
+  for (auto it = workers_.begin(); it != workers_.end(); ++it) {
+    const Nanos silent = steady_ns - it->second.last_seen;
     if (silent <= deadline_) continue;
-    // The credits this worker holds can only come back from it, so the run could never
-    // finish: waiting would only end at the inactivity watchdog, much later and less clearly.
-    const std::string reason = "remote worker " + id + " on host " + w.host + " sent no heartbeat for " +
+    // The credits this worker holds can only come back from it: waiting for them would only
+    // end at the inactivity watchdog, much later and less clearly.
+    const std::string id = it->first;
+    const std::string reason = "remote worker " + id + " on host " + it->second.host + " sent no heartbeat for " +
                                seconds(silent) + " (deadline " + seconds(deadline_) +
                                "); the requests it holds cannot complete";
     AIPERF_LOG(kError) << reason;
-    watching_ = false;  // one abort is enough
-    control_.abort_run(reason);
+    workers_.erase(it);  // reported once
+    control_.worker_lost(id, reason);
     return;
   }
 }

@@ -1,8 +1,9 @@
 // WorkerMonitor: watches the workers that joined from other hosts (`aiperf worker`). Local
 // services are children the controller reaps, so their death is noticed at once; a remote
 // worker's only sign of life is its heartbeat on the event bus. This observer logs where each
-// remote worker runs and how far its wall clock is from the controller's, and ends the run
-// when one falls silent for longer than the deadline.
+// remote worker runs and how far its wall clock is from the controller's, and reports a worker
+// lost when it falls silent for longer than the deadline (the controller decides whether the
+// run goes on without it).
 #pragma once
 #include <map>
 #include <string>

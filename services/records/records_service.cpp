@@ -37,7 +37,8 @@ RecordsService::~RecordsService() {
   if (jsonl_fd_ >= 0) ::close(jsonl_fd_);
 }
 
-// One write per batch of whole lines: a crash at any instant leaves whole lines behind.
+// One write per batch of whole lines: a crash at any instant leaves whole lines behind. A
+// failed write (a full disk) is cut back to the last whole line, and the file stops there.
 void RecordsService::write_jsonl() {
   size_t done = 0;
   while (jsonl_fd_ >= 0 && done < jsonl_buffer_.size()) {
@@ -45,13 +46,15 @@ void RecordsService::write_jsonl() {
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       AIPERF_LOG(kError) << "cannot write profile_export.jsonl: " << std::strerror(errno)
-                         << "; records are still aggregated";
+                         << "; it ends at the last whole record, records are still aggregated";
+      (void)::ftruncate(jsonl_fd_, static_cast<off_t>(jsonl_bytes_));
       ::close(jsonl_fd_);
       jsonl_fd_ = -1;
       break;
     }
     done += static_cast<size_t>(n);
   }
+  if (jsonl_fd_ >= 0) jsonl_bytes_ += done;
   jsonl_buffer_.clear();
 }
 
@@ -159,9 +162,9 @@ void RecordsService::maybe_finish() {
   quiet_timer_ = reactor().call_every(kLossQuietNs / 4, [this] {
     if (finished_ || steady_now_ns() - last_record_ns_ < kLossQuietNs) return;
     std::string who;
-    for (const auto& l : lost_) who += (who.empty() ? "" : ", ") + l.service_id() + " (" + l.reason() + ")";
-    if (who.empty()) who = "a worker";
-    add_missing_records(loss_type(lost_), "lost when " + who + " died");
+    for (const auto& l : lost_) who += (who.empty() ? "" : "; ") + l.reason();
+    if (who.empty()) who = "a worker was lost";
+    add_missing_records(loss_type(lost_), "the request's record was lost: " + who);
     finish();
   });
 }

@@ -45,6 +45,7 @@ class RecordsService final : public service::Service {
   std::unique_ptr<LiveMetrics> live_;       // dashboard / --api-port only
   int jsonl_fd_ = -1;          // profile_export.jsonl; -1 = not written (summary export level)
   std::string jsonl_buffer_;  // whole lines not yet written
+  uint64_t jsonl_bytes_ = 0;  // written so far, all whole lines
   std::vector<char> arena_block_ = std::vector<char>(512 * 1024);  // first block of each frame's arena
   uint64_t success_ = 0;
   uint64_t errors_ = 0;

@@ -160,3 +160,36 @@ TEST_CASE("a remote worker killed mid-run ends the run, naming the worker and it
   CHECK(controller.err().find("the requests it holds cannot complete") != std::string::npos);
   CHECK(read_lines(dir + "/profile_export.jsonl").size() < 2000);
 }
+
+TEST_CASE("a remote worker killed while a local one remains: the run goes on, its requests become WorkerLost errors",
+          "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--ttft", "40", "--itl", "1"}, tmp);
+  const int base = aiperf::test::free_port_range(7);
+  const std::string dir = tmp + "/artifacts", keys = tmp + "/mesh";
+  constexpr int kRequests = 600;
+  Process controller(kAiperf,
+                     {"profile", "--artifact-dir", dir, "--tokenizer", "gpt2", "--ui-type", "none", "--model", "m",
+                      "--url", mock.url(), "--isl", "8", "--osl", "2", "--request-count", std::to_string(kRequests),
+                      "--concurrency", "4",
+                      "--zmq-host", "127.0.0.1", "--zmq-base-port", std::to_string(base), "--workers-max", "1",
+                      "--workers-remote", "1", "--mesh-keys", keys},
+                     tmp, "aiperf");
+  REQUIRE(aiperf::test::wait_until([&] { return std::filesystem::exists(keys + "/worker.secret"); }, 30));
+  Process worker(kAiperf, {"worker", "--controller", address(base), "--mesh-keys", keys, "--service-id", "doomed_worker"},
+                 tmp, "worker");
+  REQUIRE(aiperf::test::wait_until([&] { return read_lines(dir + "/profile_export.jsonl").size() >= 10; }, 90));
+  worker.kill_now(SIGKILL);
+
+  const auto rc = controller.wait(120);
+  INFO(controller.out() << controller.err());
+  REQUIRE(rc.has_value());
+  CHECK(*rc == 1);
+  CHECK(controller.err().find("Error: remote worker doomed_worker on host ") != std::string::npos);
+  CHECK(controller.err().find("; the run goes on without it") != std::string::npos);
+  const auto lines = read_lines(dir + "/profile_export.jsonl");
+  CHECK(lines.size() == kRequests);
+  int lost = 0;
+  for (const auto& l : lines) lost += l.find("\"type\":\"WorkerLost\"") != std::string::npos;
+  CHECK(lost >= 1);  // it held requests: concurrency 4 over two workers
+}

@@ -25,6 +25,7 @@ struct FakeControl : RunControl {
   std::vector<std::string> aborts;
   bus::Reactor reactor_;
   void abort_run(const std::string& reason) override { aborts.push_back(reason); }
+  void worker_lost(const std::string& id, const std::string& reason) override { aborts.push_back(id + ": " + reason); }
   bus::Reactor& reactor() override { return reactor_; }
 };
 
@@ -50,7 +51,7 @@ TEST_CASE("the silence deadline is three heartbeat intervals plus a second") {
   CHECK(kRemoteWorkerSilenceDeadline == 7 * kS);
 }
 
-TEST_CASE("heartbeats keep a remote worker alive, silence past the deadline aborts once") {
+TEST_CASE("heartbeats keep a remote worker alive, silence past the deadline reports it lost once") {
   FakeClock clock;
   FakeControl control;
   WorkerMonitor monitor(control, clock);
@@ -74,11 +75,15 @@ TEST_CASE("heartbeats keep a remote worker alive, silence past the deadline abor
   monitor.tick(clock.steady);
   REQUIRE(control.aborts.size() == 1);
   CHECK(control.aborts[0] ==
-        "remote worker w2 on host gpu-02 sent no heartbeat for 7.0 s (deadline 7.0 s); the requests it holds cannot "
-        "complete");
+        "w2: remote worker w2 on host gpu-02 sent no heartbeat for 7.0 s (deadline 7.0 s); the requests it holds "
+        "cannot complete");
+  CHECK(monitor.remote_workers() == 1);
+  // w2 is not reported again; w1, still watched, is reported once it too falls silent.
   clock.steady += 10 * kS;
   monitor.tick(clock.steady);
-  CHECK(control.aborts.size() == 1);
+  monitor.tick(clock.steady);
+  REQUIRE(control.aborts.size() == 2);
+  CHECK(control.aborts[1].rfind("w1: remote worker w1 on host gpu-01", 0) == 0);
 }
 
 TEST_CASE("a worker that registers and never beats is caught by its registration time") {
