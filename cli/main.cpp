@@ -13,6 +13,7 @@
 #include "process_export_command.h"
 #include "service_command.h"
 #include "tokenize_command.h"
+#include "validators.h"
 
 namespace {
 using aiperf::util::kVersion;
@@ -57,6 +58,7 @@ int main(int argc, char** argv) {
   std::function<int()> run_mesh_keys = aiperf::cli::add_mesh_keys_command(app);
   std::function<int()> run_process_export = aiperf::cli::add_process_export_command(app, kVersion);
 
+  app.failure_message(aiperf::cli::failure_message);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

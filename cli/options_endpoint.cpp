@@ -1,7 +1,9 @@
 // Endpoint group (spec §2.1 "Endpoint").
 #include "endpoints/endpoint.h"
+#include "http/url.h"
 #include "log/log.h"
 #include "options.h"
+#include "validators.h"
 
 namespace aiperf::cli {
 namespace {
@@ -25,7 +27,7 @@ void add_endpoint_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("-u,--url", e.urls, "Base URL(s) of the server")->delimiter(',')->group(g);
   app.add_option("--url-strategy", "URL selection strategy")->transform(choice({"round_robin"}))->group(g);
   app.add_option("--request-timeout-seconds", e.timeout_seconds, "Per-request timeout")
-      ->check(CLI::PositiveNumber)->group(g);
+      ->check(kPositive)->group(g);
   app.add_option("--api-key", e.api_key, "Adds Authorization: Bearer <key>")->group(g);
   app.add_option("--transport,--transport-type", "Transport")->transform(choice({"http"}))->group(g);
   app.add_flag("--use-legacy-max-tokens", e.use_legacy_max_tokens, "Send max_tokens instead of max_completion_tokens")->group(g);
@@ -55,6 +57,15 @@ void finalize_endpoint_options(ProfileOptions& o) {
     c.endpoint.streaming = false;
   }
   if (c.endpoint.urls.empty()) throw OptionError("--url: at least one URL is required");
+  // A URL the client cannot reach would only turn every request into the same error.
+  for (const std::string& url : c.endpoint.urls) {
+    const size_t sep = url.find("://");
+    const std::string scheme = sep == std::string::npos ? "http" : url.substr(0, sep);
+    if (scheme != "http" && scheme != "https")
+      throw OptionError("--url: unsupported scheme '" + scheme + "' in '" + url + "' (http or https)");
+    if (!http::parse_url(endpoints::build_url(url, *ep, c.endpoint.custom_endpoint, c.endpoint.streaming)))
+      throw OptionError("--url: '" + url + "' is not a valid URL (expected [http[s]://]host[:port][/path])");
+  }
   if (c.endpoint.service_kind == "triton" && c.endpoint.type != "generate")
     throw OptionError("--service-kind triton: only --endpoint-type generate is supported (no KServe gRPC)");
   // GenAI-Perf puts the model in the path: v2/models/{MODEL_NAME}/generate. The default path

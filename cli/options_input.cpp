@@ -9,6 +9,7 @@
 #include "dataset_error.h"
 #include "key_value.h"
 #include "options.h"
+#include "validators.h"
 #include "seq_dist.h"
 #include "sharegpt.h"
 #include "synthetic_dataset.h"
@@ -26,13 +27,13 @@ void add_synthetic_options(CLI::App& app, ProfileOptions& o) {
                  "Prefixes in the pool; each first turn starts with a random one")->group(p);
   app.add_option("--prefix-prompt-length,--prompt-prefix-length", in.prefix_length, "Tokens per prefix")->group(p);
   app.add_option("--shared-system-prompt-length", in.shared_system_prompt_length,
-                 "Tokens of one system prompt shared by every conversation")->check(CLI::PositiveNumber)->group(p);
+                 "Tokens of one system prompt shared by every conversation")->check(kPositive)->group(p);
   app.add_option("--user-context-prompt-length", in.user_context_prompt_length,
-                 "Tokens of a user-context prompt unique to each conversation")->check(CLI::PositiveNumber)->group(p);
+                 "Tokens of a user-context prompt unique to each conversation")->check(kPositive)->group(p);
 
   const char* r = "Rankings";
   auto rankings = [&](const std::string& name, double& target, const std::string& help) {
-    app.add_option(name, target, help)->check(CLI::NonNegativeNumber)->group(r)->each(
+    app.add_option(name, target, help)->check(kNonNegative)->group(r)->each(
         [&o, name](const std::string&) { o.input.rankings_options.push_back(name); });
   };
   rankings("--rankings-passages-mean", in.rankings_passages_mean, "Mean passages per query");
@@ -44,10 +45,10 @@ void add_synthetic_options(CLI::App& app, ProfileOptions& o) {
 
   const char* i = "Image Input";
   app.add_option("--image-width-mean", in.image_width_mean, "Mean width (px); images need width and height > 0")
-      ->check(CLI::NonNegativeNumber)->group(i);
-  app.add_option("--image-width-stddev", in.image_width_stddev, "")->check(CLI::NonNegativeNumber)->group(i);
-  app.add_option("--image-height-mean", in.image_height_mean, "Mean height (px)")->check(CLI::NonNegativeNumber)->group(i);
-  app.add_option("--image-height-stddev", in.image_height_stddev, "")->check(CLI::NonNegativeNumber)->group(i);
+      ->check(kNonNegative)->group(i);
+  app.add_option("--image-width-stddev", in.image_width_stddev, "")->check(kNonNegative)->group(i);
+  app.add_option("--image-height-mean", in.image_height_mean, "Mean height (px)")->check(kNonNegative)->group(i);
+  app.add_option("--image-height-stddev", in.image_height_stddev, "")->check(kNonNegative)->group(i);
   app.add_option("--image-batch-size,--batch-size-image", in.image_batch_size, "Images per request")->group(i);
   app.add_option("--image-format", in.image_format, "png, jpeg or random (per image)")
       ->transform(choice({"png", "jpeg", "random"}))->group(i);
@@ -55,13 +56,13 @@ void add_synthetic_options(CLI::App& app, ProfileOptions& o) {
   const char* a = "Audio Input";
   app.add_option("--audio-batch-size,--batch-size-audio", in.audio_batch_size, "Audio clips per request")->group(a);
   app.add_option("--audio-length-mean", in.audio_length_mean, "Mean clip length (s); 0 = no audio")
-      ->check(CLI::NonNegativeNumber)->group(a);
-  app.add_option("--audio-length-stddev", in.audio_length_stddev, "")->check(CLI::NonNegativeNumber)->group(a);
+      ->check(kNonNegative)->group(a);
+  app.add_option("--audio-length-stddev", in.audio_length_stddev, "")->check(kNonNegative)->group(a);
   app.add_option("--audio-format", in.audio_format, "wav or mp3")->transform(choice({"wav", "mp3"}))->group(a);
   app.add_option("--audio-depths", in.audio_depths, "Bit depths to draw from (8, 16, 24, 32)")
       ->delimiter(',')->check(CLI::IsMember({8, 16, 24, 32}))->group(a);
   app.add_option("--audio-sample-rates", in.audio_sample_rates, "Sample rates (kHz) to draw from")
-      ->delimiter(',')->check(CLI::PositiveNumber)->group(a);
+      ->delimiter(',')->check(kPositive)->group(a);
   app.add_option("--audio-num-channels", in.audio_num_channels, "1 or 2")->check(CLI::Range(1, 2))->group(a);
 }
 
@@ -74,29 +75,29 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("-H,--header", o.input.headers, "Extra HTTP headers: Name:Value or JSON")->group(g);
   add_optional(app, "--random-seed", in.random_seed, "Seed for reproducible data and sampling")->group(g);
   app.add_option("--isl,--synthetic-input-tokens-mean,--prompt-input-tokens-mean", in.isl_mean, "Mean input tokens")
-      ->check(CLI::NonNegativeNumber)->group("Input Sequence Length (ISL)");
+      ->check(kNonNegative)->group("Input Sequence Length (ISL)");
   app.add_option("--isl-stddev,--synthetic-input-tokens-stddev,--prompt-input-tokens-stddev", in.isl_stddev,
-                 "Input tokens std-dev")->check(CLI::NonNegativeNumber)->group("Input Sequence Length (ISL)");
+                 "Input tokens std-dev")->check(kNonNegative)->group("Input Sequence Length (ISL)");
   add_optional(app, "--osl,--output-tokens-mean,--prompt-output-tokens-mean", in.osl_mean, "Mean output tokens (max tokens)")
-      ->check(CLI::PositiveNumber)->group("Output Sequence Length (OSL)");
+      ->check(kPositive)->group("Output Sequence Length (OSL)");
   app.add_option("--osl-stddev,--output-tokens-stddev,--prompt-output-tokens-stddev", in.osl_stddev, "Output tokens std-dev")
-      ->check(CLI::NonNegativeNumber)->group("Output Sequence Length (OSL)");
+      ->check(kNonNegative)->group("Output Sequence Length (OSL)");
   app.add_option("-b,--batch-size,--batch-size-text,--prompt-batch-size", in.batch_size, "Texts per request")
-      ->check(CLI::PositiveNumber)->group("Prompt");
+      ->check(kPositive)->group("Prompt");
   const char* c = "Conversation Input";
   app.add_option("--num-dataset-entries,--num-prompts", in.num_dataset_entries, "Unique synthetic conversations")
-      ->check(CLI::PositiveNumber)->group(c)->each([&o](const std::string&) { o.input.num_dataset_entries_given = true; });
+      ->check(kPositive)->group(c)->each([&o](const std::string&) { o.input.num_dataset_entries_given = true; });
   add_optional(app, "--conversation-num,--num-conversations,--num-sessions", o.config.loadgen.conversation_num,
-               "Sessions to run")->check(CLI::PositiveNumber)->group(c);
+               "Sessions to run")->check(kPositive)->group(c);
   app.add_option("--conversation-turn-mean,--session-turns-mean", in.turn_mean, "Mean turns per conversation")
-      ->check(CLI::PositiveNumber)->group(c);
+      ->check(kPositive)->group(c);
   app.add_option("--conversation-turn-stddev,--session-turns-stddev", in.turn_stddev, "")->group(c);
   app.add_option("--conversation-turn-delay-mean,--session-turn-delay-mean", in.turn_delay_mean,
-                 "Mean think time (ms) before each non-first turn")->check(CLI::NonNegativeNumber)->group(c);
+                 "Mean think time (ms) before each non-first turn")->check(kNonNegative)->group(c);
   app.add_option("--conversation-turn-delay-stddev,--session-turn-delay-stddev", in.turn_delay_stddev,
-                 "Think time std-dev (ms)")->check(CLI::NonNegativeNumber)->group(c);
+                 "Think time std-dev (ms)")->check(kNonNegative)->group(c);
   app.add_option("--conversation-turn-delay-ratio,--session-delay-ratio", in.turn_delay_ratio,
-                 "Multiplier applied to every delay, including file delays")->check(CLI::NonNegativeNumber)->group(c);
+                 "Multiplier applied to every delay, including file delays")->check(kNonNegative)->group(c);
 
   app.add_option("--input-file", in.input_file, "JSONL file (or random_pool directory) with a custom dataset")->group(g);
   app.add_option("--custom-dataset-type", in.custom_dataset_type,
@@ -117,7 +118,7 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
                "Skip entries stamped after this (ms)")->group(g);
   add_optional(app, "--isl-block-size,--synthetic-input-tokens-block-size,--prompt-input-tokens-block-size",
                in.isl_block_size, "Tokens per hash_id block of traces (mooncake: 512, bailian: 16)")
-      ->check(CLI::PositiveNumber)->group("Input Sequence Length (ISL)");
+      ->check(kPositive)->group("Input Sequence Length (ISL)");
   app.add_option("--seq-dist,--sequence-distribution", in.seq_dist,
                  "Mixed (ISL,OSL) pairs: \"256,128:40;512|20,256:60\", bracket or JSON form")
       ->group("Input Sequence Length (ISL)");

@@ -5,6 +5,7 @@
 
 #include "log/log.h"
 #include "options.h"
+#include "validators.h"
 
 namespace aiperf::cli {
 
@@ -12,7 +13,7 @@ void add_load_options(CLI::App& app, ProfileOptions& o) {
   auto& l = o.config.loadgen;
   auto& r = o.load;
   const char* g = "Load Generator";
-  const auto positive = CLI::PositiveNumber;
+  const auto positive = kPositive;
   add_optional(app, "--concurrency", l.concurrency, "Max concurrent sessions")->check(positive)->group(g);
   add_optional(app, "--prefill-concurrency", r.prefill_concurrency, "Max requests awaiting their first token")
       ->check(positive)->group(g);
@@ -20,7 +21,7 @@ void add_load_options(CLI::App& app, ProfileOptions& o) {
       ->check(positive)->group(g);
   add_optional(app, "--benchmark-duration", l.benchmark_duration, "Seconds to send requests")->check(positive)->group(g);
   add_optional(app, "--benchmark-grace-period", r.grace_period, "Seconds to wait for in-flight requests after the duration")
-      ->check(CLI::NonNegativeNumber)->group(g);
+      ->check(kNonNegative)->group(g);
   add_optional(app, "--request-rate", l.request_rate, "Target requests per second")->check(positive)->group(g);
   const auto patterns = choice({"constant", "poisson", "gamma", "concurrency_burst"});
   add_optional(app, "--arrival-pattern,--request-rate-mode", r.arrival_pattern, "constant, poisson, gamma or concurrency_burst")
@@ -28,9 +29,9 @@ void add_load_options(CLI::App& app, ProfileOptions& o) {
   add_optional(app, "--arrival-smoothness,--vllm-burstiness", r.arrival_smoothness, "Gamma shape (alone: selects gamma)")
       ->check(positive)->group(g);
   add_optional(app, "--request-cancellation-rate", l.request_cancellation_rate, "Percent of requests cancelled")
-      ->check(CLI::Range(0.0, 100.0))->group(g);
+      ->check(kPercent)->group(g);
   add_optional(app, "--request-cancellation-delay", r.request_cancellation_delay, "Seconds after sending before cancelling")
-      ->check(CLI::NonNegativeNumber)->group(g);
+      ->check(kNonNegative)->group(g);
   add_optional(app, "--concurrency-ramp-duration", r.concurrency_ramp, "Ramp concurrency 1 -> target")->check(positive)->group(g);
   add_optional(app, "--prefill-concurrency-ramp-duration", r.prefill_ramp, "")->check(positive)->group(g);
   add_optional(app, "--request-rate-ramp-duration", r.rate_ramp, "Ramp the rate to target")->check(positive)->group(g);
@@ -49,7 +50,7 @@ void add_load_options(CLI::App& app, ProfileOptions& o) {
   add_optional(app, "--warmup-prefill-concurrency", r.warmup_prefill_concurrency, "")->check(positive)->group(w);
   add_optional(app, "--warmup-request-rate", r.warmup_request_rate, "")->check(positive)->group(w);
   add_optional(app, "--warmup-arrival-pattern", r.warmup_arrival_pattern, "")->transform(patterns)->group(w);
-  add_optional(app, "--warmup-grace-period", l.warmup_grace_period, "")->check(CLI::NonNegativeNumber)->group(w);
+  add_optional(app, "--warmup-grace-period", l.warmup_grace_period, "")->check(kNonNegative)->group(w);
   add_optional(app, "--warmup-concurrency-ramp-duration", r.warmup_concurrency_ramp, "")->check(positive)->group(w);
   add_optional(app, "--warmup-prefill-concurrency-ramp-duration", r.warmup_prefill_ramp, "")->check(positive)->group(w);
   add_optional(app, "--warmup-request-rate-ramp-duration", r.warmup_rate_ramp, "")->check(positive)->group(w);

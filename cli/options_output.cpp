@@ -7,6 +7,7 @@
 
 #include "endpoints/endpoint.h"
 #include "options.h"
+#include "validators.h"
 #include "endpoints/metric_context_for.h"
 
 namespace aiperf::cli {
@@ -36,7 +37,7 @@ void add_output_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--export-level,--profile-export-level", out.export_level, "summary, records or raw")
       ->transform(choice({"summary", "records", "raw"}))->group(g);
   add_optional(app, "--slice-duration", out.slice_duration, "Timeslice width in seconds (timeslice exports)")
-      ->check(CLI::PositiveNumber)->group(g);
+      ->check(kPositive)->group(g);
   app.add_flag("--export-http-trace", out.export_http_trace, "Include HTTP trace_data in profile_export.jsonl")
       ->group(g);
   app.add_flag("--show-trace-timing", out.show_trace_timing, "Print the HTTP trace timing table")->group(g);

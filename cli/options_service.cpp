@@ -6,6 +6,7 @@
 
 #include "log/log.h"
 #include "options.h"
+#include "validators.h"
 
 namespace aiperf::cli {
 
@@ -14,7 +15,7 @@ void add_service_options(CLI::App& app, ProfileOptions& o) {
   add_optional(app, "--workers-max,--max-workers", o.service.workers_max, "Local worker processes (0 = only remote)")->group("Workers");
   app.add_option("--workers-remote", s.workers_remote, "Wait for this many remote workers before starting")->group("Workers");
   add_optional(app, "--record-processors,--record-processor-service-count", o.service.record_processors, "Record processors")
-      ->check(CLI::PositiveNumber)->group("Service");
+      ->check(kPositive)->group("Service");
   app.add_option("--zmq-host", s.zmq_host, "Use TCP on this host (default: IPC)")->group("ZMQ Communication");
   app.add_option("--zmq-ipc-path", s.zmq_ipc_path, "IPC directory")->group("ZMQ Communication");
   app.add_option("--zmq-base-port", s.zmq_base_port, "First of 7 TCP ports (with --zmq-host)")->group("ZMQ Communication");
@@ -33,7 +34,7 @@ void add_service_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--api-host", s.api_host, "Address the --api-port server binds (default 127.0.0.1)")
       ->envname("AIPERF_API_SERVER_HOST")->group("Service");
   add_optional(app, "--fail-on-error-rate", s.fail_on_error_rate, "Exit 1 when more than this % of requests fail")
-      ->check(CLI::Range(0.0, 100.0))->group("Service");
+      ->check(kPercent)->group("Service");
 }
 
 void finalize_service_options(ProfileOptions& o) {

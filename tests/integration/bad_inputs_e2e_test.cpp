@@ -1,0 +1,99 @@
+// Bad input everywhere: each row of the table is one invalid option value or input file. A
+// real run (not --dry-run) must refuse it before anything starts: exit 2, a message that names
+// the option (and, for files, file:line and field), and no artifact directory.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "process.h"
+
+using aiperf::test::Process;
+
+namespace {
+
+struct BadInput {
+  std::vector<std::string> args;
+  std::string expected;  // in stderr; "{dir}" stands for the directory of the input files
+};
+
+std::string replace_all(std::string s, const std::string& what, const std::string& with) {
+  for (size_t at = 0; (at = s.find(what, at)) != std::string::npos; at += with.size()) s.replace(at, what.size(), with);
+  return s;
+}
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+}  // namespace
+
+TEST_CASE("every bad option value or input file is refused before anything starts: exit 2, named, nothing written",
+          "[e2e]") {
+  const std::string dir = aiperf::test::make_temp_dir();
+  write(dir + "/text_type.jsonl", "{\"text\": \"hi\"}\n{\"text\": 5}\n");
+  write(dir + "/not_json.jsonl", "{\"text\": \"hi\"}\nnot json\n");
+  write(dir + "/no_turns.jsonl", "{\"session_id\": \"a\", \"text\": \"x\"}\n");
+  write(dir + "/trace.jsonl",
+        "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 5}\n"
+        "{\"timestamp\": 1, \"input_length\": -3, \"output_length\": 5}\n");
+  const std::vector<BadInput> table{
+      // Numbers: range and type, with the rule and the value as given.
+      {{"--concurrency", "0"}, "Error: --concurrency: must be a number > 0, got '0'"},
+      {{"--concurrency", "many"}, "Error: --concurrency: must be a number > 0, got 'many'"},
+      {{"--osl", "-5"}, "Error: --osl: must be a number > 0, got '-5'"},
+      {{"--isl", "abc"}, "Error: --isl: must be a number >= 0, got 'abc'"},
+      {{"--request-rate", "-1"}, "Error: --request-rate: must be a number > 0, got '-1'"},
+      {{"--benchmark-duration", "-1"}, "Error: --benchmark-duration: must be a number > 0, got '-1'"},
+      {{"--request-cancellation-rate", "150"},
+       "Error: --request-cancellation-rate: must be a percentage from 0 to 100, got '150'"},
+      {{"--random-seed", "x"}, "Error: --random-seed: invalid value 'x'"},
+      {{"--workers-max", "-1"}, "Error: --workers-max: invalid value '-1'"},
+      // Choices and unknown options.
+      {{"--endpoint-type", "nope"}, "Error: --endpoint-type: invalid value 'nope'; valid: chat,"},
+      {{"--arrival-pattern", "nope"}, "Error: --arrival-pattern: nope not in {constant,poisson,gamma"},
+      {{"--ui-type", "nope"}, "Error: --ui-type: nope not in {dashboard,simple,none}"},
+      {{"--bogus-option", "1"}, "Error: The following arguments were not expected"},
+      // Structured values.
+      {{"--extra-inputs", "foo"}, "Error: --extra-inputs: expected key:value, got 'foo'"},
+      {{"--header", "nocolon"}, "Error: --header: expected key:value, got 'nocolon'"},
+      {{"--goodput", "time_to_first_token:abc"}, "value 'abc' of 'time_to_first_token' is not a number"},
+      {{"--url", "ftp://host"}, "Error: --url: unsupported scheme 'ftp' in 'ftp://host' (http or https)"},
+      {{"--url", "http://host:99999"}, "Error: --url: 'http://host:99999' is not a valid URL"},
+      // Options that need others, or exclude each other.
+      {{"--benchmark-grace-period", "5"}, "--benchmark-grace-period"},
+      {{"--request-count", "5", "--conversation-num", "5"}, "--conversation-num"},
+      // Input files: file, line and field.
+      {{"--input-file", "{dir}/missing.jsonl"}, "Error: --input-file: '{dir}/missing.jsonl' does not exist"},
+      {{"--input-file", "{dir}/text_type.jsonl", "--custom-dataset-type", "single_turn"},
+       "Error: --input-file: {dir}/text_type.jsonl:2: field 'text': must be a string, got number"},
+      {{"--input-file", "{dir}/not_json.jsonl", "--custom-dataset-type", "single_turn"},
+       "Error: --input-file: {dir}/not_json.jsonl:2: invalid JSON"},
+      {{"--input-file", "{dir}/no_turns.jsonl", "--custom-dataset-type", "multi_turn"},
+       "Error: --input-file: {dir}/no_turns.jsonl:1: field 'turns'"},
+      {{"--input-file", "{dir}/trace.jsonl", "--custom-dataset-type", "mooncake_trace"},
+       "Error: --input-file: {dir}/trace.jsonl:2: field 'input_length': must be an integer >= 1, got -3"},
+      // Where the results would go.
+      {{"--artifact-dir", "{dir}/text_type.jsonl/run"}, "Error: --artifact-dir: cannot create {dir}/text_type.jsonl/run"},
+  };
+  int i = 0;
+  for (const auto& row : table) {
+    const std::string artifacts = dir + "/artifacts" + std::to_string(i);
+    std::vector<std::string> args{"profile", "--model", "m", "--url", "http://127.0.0.1:9", "--tokenizer", "gpt2"};
+    bool own_dir = false;
+    for (const auto& a : row.args) {
+      args.push_back(replace_all(a, "{dir}", dir));
+      own_dir = own_dir || a == "--artifact-dir";
+    }
+    if (!own_dir) args.insert(args.end(), {"--artifact-dir", artifacts});
+    Process p(std::string(AIPERF_BIN_DIR) + "/aiperf", args, dir, "bad" + std::to_string(i++));
+    const auto rc = p.wait(60);
+    const std::string expected = replace_all(row.expected, "{dir}", dir);
+    INFO(row.args.front() << " => stderr: " << p.err());
+    REQUIRE(rc.has_value());
+    CHECK(*rc == 2);
+    CHECK(p.err().find(expected) != std::string::npos);
+    CHECK(p.out().find("LLM Metrics") == std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(artifacts));
+  }
+}
