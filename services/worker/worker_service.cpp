@@ -469,12 +469,8 @@ void WorkerService::finish(uint64_t key, http::Result&& result) {
 
   if (raw_batch_.records_size() >= kRawBatchMax) {
     flush_raw_records();
-  } else if (!raw_flush_armed_) {
-    raw_flush_armed_ = true;
-    raw_flush_timer_.expires_after(std::chrono::nanoseconds(kRawFlushNs));
-    raw_flush_timer_.async_wait([this](const boost::system::error_code& ec) {
-      if (!ec) flush_raw_records();
-    });
+  } else {
+    arm_raw_flush();
   }
   add_return(job.credit.id(), job.credit.phase(), result.cancelled, false, result.error ? result.error->message : "");
   if (job.credit.turn_index() + 1 >= job.credit.num_turns()) start_standby(job.credit.phase());
@@ -487,8 +483,19 @@ void WorkerService::flush_raw_records() {
   }
   if (raw_batch_.records_size() == 0) return;
   raw_batch_.set_version(proto::PROTO_VERSION_CURRENT);
-  bus::send_proto(raw_, raw_batch_);
+  // Never blocks the io thread: with no record processor connected (not yet, or every one
+  // died) the batch stays here, keeps growing, and is offered again on the next flush.
+  if (!bus::send_proto(raw_, raw_batch_, zmq::send_flags::dontwait)) return arm_raw_flush();
   raw_batch_.Clear();
+}
+
+void WorkerService::arm_raw_flush() {
+  if (raw_flush_armed_) return;
+  raw_flush_armed_ = true;
+  raw_flush_timer_.expires_after(std::chrono::nanoseconds(kRawFlushNs));
+  raw_flush_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (!ec) flush_raw_records();
+  });
 }
 
 void WorkerService::remember_turn(const InFlight& job, const proto::RawRecord& rec) {

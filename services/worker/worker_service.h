@@ -78,6 +78,7 @@ class WorkerService final : public service::Service {
   void add_return(uint64_t credit_id, proto::Phase phase, bool cancelled, bool revoked, const std::string& error);
   void schedule_returns();    // sends returns_ at the end of this pass, or within return_within_ns_
   void flush_returns();       // sends returns_, if anything is in it
+  void arm_raw_flush();  // flush_raw_records() in kRawFlushNs, unless already armed
   void flush_raw_records();   // sends raw_batch_, if anything is in it
   void send_credit_message(const proto::CreditMessage& msg);
 
