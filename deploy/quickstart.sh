@@ -3,7 +3,7 @@
 # server (started here on a free port and stopped at the end).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash deploy/build.sh
+bash deploy/build.sh aiperf aiperf-mock-server  # the tests are not needed to run a benchmark
 
 log=$(mktemp)
 ./build/bin/aiperf-mock-server --port 0 --ttft 50 --itl 10 >"$log" 2>&1 &
