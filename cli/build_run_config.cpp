@@ -61,6 +61,7 @@ config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::str
     throw OptionError(std::string("--tokenizer: ") + e.what());
   }
 
+  finalize_multi_run_options(o);
   finalize_output_options(o);  // last: creates the artifact directory only for valid options
   if (!o.dry_run && c.service.zmq_host.empty() && c.service.zmq_ipc_path.empty()) {
     char tmpl[] = "/tmp/aiperf-XXXXXX";  // short: ipc paths must stay under sun_path's 107 bytes

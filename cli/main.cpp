@@ -9,6 +9,7 @@
 #include "controller.h"
 #include "log/log.h"
 #include "mesh_keys_command.h"
+#include "multi_run.h"
 #include "options.h"
 #include "process_export_command.h"
 #include "service_command.h"
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
   aiperf::cli::add_service_options(*profile_cmd, profile);
   aiperf::cli::add_connection_options(*profile_cmd, profile);
   aiperf::cli::add_telemetry_options(*profile_cmd, profile);
+  aiperf::cli::add_multi_run_options(*profile_cmd, profile);
 
   aiperf::cli::ServiceArgs service;
   CLI::App* service_cmd = app.add_subcommand("service", "Run one service (used by the controller)");
@@ -53,6 +55,11 @@ int main(int argc, char** argv) {
   worker.joined = true;
   CLI::App* worker_cmd = app.add_subcommand("worker", "Join a run as a worker (any host)");
   add_service_args(*worker_cmd, worker);
+
+  // One trial of a multi-run benchmark, started by `profile --num-profile-runs` (hidden).
+  std::string trial_config;
+  CLI::App* trial_cmd = app.add_subcommand("profile-trial", "")->group("");
+  trial_cmd->add_option("config", trial_config, "The trial's run_config.json")->required();
 
   std::function<int()> run_tokenize = aiperf::cli::add_tokenize_command(app);
   std::function<int()> run_mesh_keys = aiperf::cli::add_mesh_keys_command(app);
@@ -71,6 +78,11 @@ int main(int argc, char** argv) {
   if (*app.get_subcommand("mesh-keys")) return run_mesh_keys();
   if (*app.get_subcommand("process-export-files")) return run_process_export();
   if (*worker_cmd) return aiperf::cli::run_service(worker);
+  if (*trial_cmd) {
+    const int rc = aiperf::cli::run_trial(trial_config);
+    std::cout.flush();
+    _exit(rc);  // proxy threads block in zmq::proxy forever; skip static destructors
+  }
 
   std::vector<std::string> args(argv, argv + argc);
   aiperf::config::RunConfig config;
@@ -91,6 +103,12 @@ int main(int argc, char** argv) {
   aiperf::log::Level level = aiperf::log::Level::kInfo;
   aiperf::log::parse_level(config.service.log_level, level);
   aiperf::log::init("system_controller", config.output.artifact_dir + "/logs/aiperf.log", level);
+  if (profile.multi_run.enabled()) {
+    // Each trial makes its own IPC directory; the one made for a single run is not needed.
+    if (config.service.zmq_ipc_path.rfind("/tmp/aiperf-", 0) == 0) std::filesystem::remove_all(config.service.zmq_ipc_path);
+    config.service.zmq_ipc_path.clear();
+    return aiperf::cli::run_multi(config, profile.multi_run);
+  }
   const int rc = aiperf::controller::run_profile(config);
   if (!config.service.zmq_ipc_path.empty() && config.service.zmq_ipc_path.rfind("/tmp/aiperf-", 0) == 0) {
     std::error_code ec;

@@ -69,6 +69,20 @@ struct ProfileOptions {
     int verbosity = 0;  // -v = 1 (DEBUG), -vv or --extra-verbose = 2 (TRACE)
     bool extra_verbose = false;
   } service;
+  // Multi-Run: repeated trials of the same benchmark (cli/multi_run.h).
+  struct MultiRun {
+    uint32_t num_runs = 1;
+    double cooldown_seconds = 0;
+    double confidence_level = 0.95;
+    bool disable_warmup_after_first = true;
+    bool set_consistent_seed = true;
+    bool vary_seed_per_trial = false;
+    std::optional<std::string> convergence_metric;
+    std::string convergence_stat = "avg";
+    std::optional<double> convergence_threshold;
+    std::string convergence_mode = "ci_width";
+    bool enabled() const { return num_runs > 1 || convergence_metric.has_value(); }
+  } multi_run;
 };
 
 void add_endpoint_options(CLI::App& app, ProfileOptions& o);
@@ -77,6 +91,7 @@ void add_output_options(CLI::App& app, ProfileOptions& o);
 void add_load_options(CLI::App& app, ProfileOptions& o);
 void add_service_options(CLI::App& app, ProfileOptions& o);
 void add_telemetry_options(CLI::App& app, ProfileOptions& o);
+void add_multi_run_options(CLI::App& app, ProfileOptions& o);
 
 // Per-group validation and derived defaults, run in this order by build_run_config. Each
 // throws OptionError naming the option.
@@ -86,6 +101,7 @@ void finalize_load_options(ProfileOptions& o);     // timing mode (spec §2.4)
 void finalize_service_options(ProfileOptions& o);  // workers, record processors, log level
 void finalize_telemetry_options(ProfileOptions& o);  // GPU telemetry and server-metrics URLs
 void finalize_output_options(ProfileOptions& o);   // artifact directory (spec §7.1), prefix
+void finalize_multi_run_options(ProfileOptions& o);  // convergence checks, the consistent seed
 // Ours: --local-address, and the workers and source addresses a concurrency needs (after
 // finalize_load_options, before finalize_service_options; reads AIPERF_HTTP_CONNECTION_LIMIT
 // and AIPERF_HTTP_SSL_VERIFY).

@@ -9,14 +9,14 @@
 
 namespace aiperf::cli {
 
-// A validator for numbers in [lo, hi] (open at lo when `lo_open`), described as `rule`.
-inline CLI::Validator number_check(double lo, bool lo_open, double hi, const std::string& rule) {
+// A validator for numbers from lo to hi (each end open when said), described as `rule`.
+inline CLI::Validator number_check(double lo, bool lo_open, double hi, const std::string& rule, bool hi_open = false) {
   return CLI::Validator(
-      [lo, lo_open, hi, rule](std::string& value) -> std::string {
+      [lo, lo_open, hi, hi_open, rule](std::string& value) -> std::string {
         char* end = nullptr;
         const double v = std::strtod(value.c_str(), &end);
         const bool parsed = !value.empty() && end && *end == '\0' && std::isfinite(v);
-        if (parsed && (lo_open ? v > lo : v >= lo) && v <= hi) return {};
+        if (parsed && (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi)) return {};
         return "must be " + rule + ", got '" + value + "'";
       },
       rule);
@@ -25,6 +25,7 @@ inline CLI::Validator number_check(double lo, bool lo_open, double hi, const std
 inline const CLI::Validator kPositive = number_check(0, true, HUGE_VAL, "a number > 0");
 inline const CLI::Validator kNonNegative = number_check(0, false, HUGE_VAL, "a number >= 0");
 inline const CLI::Validator kPercent = number_check(0, false, 100, "a percentage from 0 to 100");
+inline const CLI::Validator kFraction = number_check(0, true, 1, "a number in (0, 1)", /*hi_open=*/true);
 
 // "Error: <what CLI11 found>" for every parse error, as our own checks print them; CLI11's
 // "Could not convert: --opt = x" becomes "--opt: invalid value 'x'".

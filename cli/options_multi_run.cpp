@@ -1,0 +1,42 @@
+// Multi-Run group (AIPerf 0.13): --num-profile-runs and the options of repeated trials and
+// their convergence. The sweep and search options of the same group are not supported yet.
+#include "options.h"
+#include "validators.h"
+
+namespace aiperf::cli {
+
+void add_multi_run_options(CLI::App& app, ProfileOptions& o) {
+  auto& m = o.multi_run;
+  const char* g = "Multi-Run";
+  app.add_option("--num-profile-runs", m.num_runs, "Trials of the benchmark (1-10); aggregated with confidence intervals")
+      ->check(number_check(1, false, 10, "an integer from 1 to 10"))->group(g);
+  app.add_option("--profile-run-cooldown-seconds", m.cooldown_seconds, "Pause between trials")
+      ->check(kNonNegative)->group(g);
+  app.add_option("--confidence-level", m.confidence_level, "Confidence level of the intervals, in (0, 1)")
+      ->check(kFraction)->group(g);
+  app.add_flag("--profile-run-disable-warmup-after-first,!--no-profile-run-disable-warmup-after-first",
+               m.disable_warmup_after_first, "Warm up before the first trial only (default on)")->group(g);
+  app.add_flag("--set-consistent-seed,!--no-set-consistent-seed", m.set_consistent_seed,
+               "Without --random-seed, every trial uses seed 42 (default on)")->group(g);
+  app.add_flag("--vary-seed-per-trial,!--no-vary-seed-per-trial", m.vary_seed_per_trial,
+               "Each trial gets its own seed derived from --random-seed")->group(g);
+  add_optional(app, "--convergence-metric", m.convergence_metric,
+               "Stop early once this metric's trials agree (e.g. time_to_first_token)")->group(g);
+  app.add_option("--convergence-stat", m.convergence_stat, "Statistic of the metric for ci_width and cv")
+      ->transform(choice({"avg", "p50", "p90", "p95", "p99", "min", "max"}))->group(g);
+  add_optional(app, "--convergence-threshold", m.convergence_threshold,
+               "ci_width: relative CI width (0.10); cv: coefficient of variation (0.05); distribution: KS p-value (0.05)")
+      ->check(kFraction)->group(g);
+  app.add_option("--convergence-mode", m.convergence_mode, "ci_width, cv or distribution")
+      ->transform(choice({"ci_width", "cv", "distribution"}))->group(g);
+}
+
+void finalize_multi_run_options(ProfileOptions& o) {
+  auto& m = o.multi_run;
+  if (m.convergence_metric && m.num_runs < 2)
+    throw OptionError("--convergence-metric: needs --num-profile-runs of at least 2 (the most trials to run)");
+  // Confidence across trials needs the same workload in each: AIPerf fills in seed 42.
+  if (m.enabled() && m.set_consistent_seed && !o.config.input.random_seed) o.config.input.random_seed = 42;
+}
+
+}  // namespace aiperf::cli
