@@ -61,8 +61,46 @@ void add_mock_options(CLI::App& app, MockConfig& config) {
       "ERROR_RATE");
   env(app.add_option_function<uint64_t>(
           "--random-seed", [&config](const uint64_t& seed) { config.random_seed = seed; },
-          "Seed for reproducible error injection"),
+          "Seed for reproducible error and fault injection"),
       "RANDOM_SEED");
+  env(app.add_option_function<std::vector<std::string>>(
+             "--fault",
+             [&config](const std::vector<std::string>& texts) {
+               config.faults.clear();
+               for (const std::string& text : texts) {
+                 std::string error;
+                 auto spec = parse_fault_spec(text, error);
+                 if (!spec) throw CLI::ValidationError("--fault", error);
+                 config.faults.push_back(*spec);
+               }
+               if (std::string error = check_fault_specs(config.faults); !error.empty())
+                 throw CLI::ValidationError("--fault", error);
+             },
+             "Fault mode KIND[:PERCENT] for generation requests (chat, completions, TGI), repeatable; "
+             "percents of several add up to at most 100. Kinds: reset_before_headers, reset_mid_stream, "
+             "http_5xx, http_429, malformed_json, error_event, truncated_chunked, stall_after_headers, "
+             "stall_mid_stream, slow_headers, huge_event, wrong_content_type, tls_handshake_failure")
+          ->delimiter(',')
+          ->type_name("KIND[:PCT]"),
+      "FAULT");
+  env(app.add_option("--fault-stall-ms", config.fault_stall_ms,
+                     "stall_after_headers / stall_mid_stream: how long the response stops, ms")
+          ->check(CLI::NonNegativeNumber)
+          ->capture_default_str(),
+      "FAULT_STALL_MS");
+  env(app.add_option("--fault-retry-after", config.fault_retry_after_s, "http_429: Retry-After, seconds")
+          ->capture_default_str(),
+      "FAULT_RETRY_AFTER");
+  env(app.add_option("--fault-slow-headers-ms", config.fault_slow_headers_ms,
+                     "slow_headers: the response head arrives in 4 pieces over this many ms")
+          ->check(CLI::NonNegativeNumber)
+          ->capture_default_str(),
+      "FAULT_SLOW_HEADERS_MS");
+  env(app.add_option("--fault-event-bytes", config.fault_event_bytes,
+                     "huge_event: bytes of extra text in the one huge event")
+          ->check(CLI::Range(size_t{1}, size_t{1} << 30))
+          ->capture_default_str(),
+      "FAULT_EVENT_BYTES");
   env(app.add_option("--tokenizer", config.tokenizer,
                      "Tokenizer (bundled name or tokenizer.json path) the output text is made for")
           ->capture_default_str(),

@@ -35,13 +35,14 @@ std::string_view CompletionFormatter::finish_reason() const { return request_.hi
 
 // TGI generate_stream event: {"index","token":{...},"generated_text","details"}; the last one
 // repeats the whole text and carries the finish reason, as text-generation-inference does.
-void CompletionFormatter::append_tgi_token_event(std::string& out, int index) const {
+void CompletionFormatter::append_tgi_token_event(std::string& out, int index, std::string_view extra) const {
   out += R"(data: {"index":)";
   out += std::to_string(index);
   out += R"(,"token":{"id":)";
   out += std::to_string(index);
   out += R"(,"text":")";
   out += pool_.piece(pool_offset_, static_cast<size_t>(index));
+  out += extra;
   out += R"(","logprob":0.0,"special":false},"generated_text":)";
   if (index + 1 == request_.output_tokens) {
     out += '"';
@@ -56,8 +57,8 @@ void CompletionFormatter::append_tgi_token_event(std::string& out, int index) co
   }
 }
 
-void CompletionFormatter::append_token_event(std::string& out, int index) const {
-  if (request_.api == Api::tgi_generate) return append_tgi_token_event(out, index);
+void CompletionFormatter::append_token_event(std::string& out, int index, std::string_view extra) const {
+  if (request_.api == Api::tgi_generate) return append_tgi_token_event(out, index, extra);
   out += "data: ";
   out += envelope_;
   if (is_chat(request_))
@@ -66,6 +67,7 @@ void CompletionFormatter::append_token_event(std::string& out, int index) const 
   else
     out += R"("choices":[{"index":0,"text":")";
   out += pool_.piece(pool_offset_, static_cast<size_t>(index));
+  out += extra;
   out += is_chat(request_) ? R"("},"finish_reason":)" : R"(","finish_reason":)";
   if (index + 1 == request_.output_tokens) {
     out += '"';
@@ -95,17 +97,19 @@ void CompletionFormatter::append_usage_event(std::string& out) const {
   out += "}\n\n";
 }
 
-std::string CompletionFormatter::full_body() const {
+std::string CompletionFormatter::full_body(std::string_view extra) const {
   if (request_.api == Api::tgi_generate) {
     std::string body = R"({"generated_text":")";
     for (int i = 0; i < request_.output_tokens; ++i) body += pool_.piece(pool_offset_, static_cast<size_t>(i));
+    body += extra;
     return body + "\"}";
   }
   std::string body = envelope_;
-  body.reserve(body.size() + 160 + static_cast<size_t>(request_.output_tokens) * 8);
+  body.reserve(body.size() + 160 + static_cast<size_t>(request_.output_tokens) * 8 + extra.size());
   body += is_chat(request_) ? R"("choices":[{"index":0,"message":{"role":"assistant","content":")"
                             : R"("choices":[{"index":0,"text":")";
   for (int i = 0; i < request_.output_tokens; ++i) body += pool_.piece(pool_offset_, static_cast<size_t>(i));
+  body += extra;
   body += is_chat(request_) ? R"("},"finish_reason":")" : R"(","finish_reason":")";
   body += finish_reason();
   body += R"("}],)";

@@ -21,21 +21,21 @@ class CompletionFormatter {
   const GenerationRequest& request() const { return request_; }
 
   // `data: {...}\n\n` carrying output token `index`; the first one carries the assistant role
-  // (chat), the last one the finish_reason.
-  void append_token_event(std::string& out, int index) const;
+  // (chat), the last one the finish_reason. `extra` is appended to the token's text (huge_event).
+  void append_token_event(std::string& out, int index, std::string_view extra = {}) const;
 
   // `data: {...}\n\n` with "choices": [] and the usage block.
   void append_usage_event(std::string& out) const;
 
-  // The whole non-streaming response body.
-  std::string full_body() const;
+  // The whole non-streaming response body; `extra` is appended to the output text.
+  std::string full_body(std::string_view extra = {}) const;
 
   // The stream's terminating event: "data: [DONE]" for OpenAI APIs, nothing for TGI.
   std::string_view done_event() const { return request_.api == Api::tgi_generate ? "" : kDoneEvent; }
 
  private:
   void append_usage(std::string& out) const;
-  void append_tgi_token_event(std::string& out, int index) const;
+  void append_tgi_token_event(std::string& out, int index, std::string_view extra) const;
   std::string_view finish_reason() const;
 
   GenerationRequest request_;

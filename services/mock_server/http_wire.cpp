@@ -15,6 +15,12 @@ std::string_view status_line(int status) {
       return "HTTP/1.1 404 Not Found\r\n";
     case 405:
       return "HTTP/1.1 405 Method Not Allowed\r\n";
+    case 429:
+      return "HTTP/1.1 429 Too Many Requests\r\n";
+    case 502:
+      return "HTTP/1.1 502 Bad Gateway\r\n";
+    case 503:
+      return "HTTP/1.1 503 Service Unavailable\r\n";
     default:
       return "HTTP/1.1 500 Internal Server Error\r\n";
   }
@@ -30,13 +36,14 @@ void append_connection(std::string& out, ConnectionMode mode) {
 }  // namespace
 
 void append_response_head(std::string& out, int status, std::string_view content_type, size_t content_length,
-                          ConnectionMode mode) {
+                          ConnectionMode mode, std::string_view extra_headers) {
   out += status_line(status);
   out += "Server: aiperf-mock-server\r\nContent-Type: ";
   out += content_type;
   out += "\r\nContent-Length: ";
   out += std::to_string(content_length);
   out += "\r\n";
+  out += extra_headers;
   append_connection(out, mode);
   out += "\r\n";
 }
@@ -49,6 +56,15 @@ void append_stream_head(std::string& out, ConnectionMode mode) {
   else
     out += "Transfer-Encoding: chunked\r\n";
   if (!mode.http10 && !mode.keep_alive) out += "Connection: close\r\n";
+  out += "\r\n";
+}
+
+void append_chunked_head(std::string& out, std::string_view content_type, ConnectionMode mode) {
+  out += status_line(200);
+  out += "Server: aiperf-mock-server\r\nContent-Type: ";
+  out += content_type;
+  out += "\r\nTransfer-Encoding: chunked\r\n";
+  if (!mode.keep_alive) out += "Connection: close\r\n";
   out += "\r\n";
 }
 

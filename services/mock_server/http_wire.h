@@ -12,8 +12,12 @@ struct ConnectionMode {
 };
 
 // Status line and headers of a response whose body follows in full (Content-Length).
+// `extra_headers`: more header lines, each ending in CRLF (e.g. "Retry-After: 1\r\n").
 void append_response_head(std::string& out, int status, std::string_view content_type, size_t content_length,
-                          ConnectionMode mode);
+                          ConnectionMode mode, std::string_view extra_headers = {});
+
+// Status line and headers of a 200 response with a chunked body of `content_type` (HTTP/1.1 only).
+void append_chunked_head(std::string& out, std::string_view content_type, ConnectionMode mode);
 
 // Status line and headers of an SSE stream: chunked for HTTP/1.1, otherwise delimited by closing
 // the connection (the caller must then close it after the stream).

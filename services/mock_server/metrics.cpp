@@ -55,6 +55,7 @@ void LatencyHistogram::observe_ns(int64_t ns) {
 
 void MetricsShard::count_request(Route route, int status) {
   const auto code = std::find(kStatusCodes.begin(), kStatusCodes.end(), status) - kStatusCodes.begin();
+  if (code == static_cast<std::ptrdiff_t>(kStatusCodes.size())) return;  // a status the server never sends
   requests[static_cast<size_t>(route)][code].add(1);
 }
 
@@ -95,6 +96,13 @@ std::string Metrics::render() const {
                                  std::to_string(kStatusCodes[code]) + "\"}";
       append_sample(out, "requests_total", labels, static_cast<double>(count));
     }
+  }
+  append_header(out, "faults_injected_total", "counter", "Responses the --fault modes broke, by fault.");
+  for (size_t f = 0; f < kFaultCount; ++f) {
+    const int64_t count = total([&](const MetricsShard& s) -> const ShardCounter& { return s.faults[f]; });
+    if (count == 0) continue;
+    append_sample(out, "faults_injected_total", "{fault=\"" + std::string(kFaultNames[f]) + "\"}",
+                  static_cast<double>(count));
   }
   struct ScalarSpec {
     const char* name;

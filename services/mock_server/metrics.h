@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fault_injector.h"
 #include "routes.h"
 
 namespace aiperf::mock {
@@ -36,6 +37,7 @@ struct LatencyHistogram {
 
 struct alignas(64) MetricsShard {
   std::array<std::array<ShardCounter, kStatusCodes.size()>, kRouteCount> requests;
+  std::array<ShardCounter, kFaultCount> faults;  // responses a --fault mode broke
   ShardCounter prompt_tokens;
   ShardCounter generation_tokens;  // tokens actually sent
   ShardCounter running;            // generation requests in progress

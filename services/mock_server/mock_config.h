@@ -5,6 +5,9 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
+
+#include "fault_injector.h"
 
 namespace aiperf::mock {
 
@@ -26,7 +29,13 @@ struct MockConfig {
   double ranking_base_latency_ms = 10.0;
   double ranking_per_passage_latency_ms = 1.0;
   double error_rate_percent = 0.0;
-  std::optional<uint64_t> random_seed;  // set => error injection is reproducible
+  std::optional<uint64_t> random_seed;  // set => error and fault injection are reproducible
+  // --fault KIND[:PERCENT] (fault_injector.h) and the faults' parameters.
+  std::vector<FaultSpec> faults;
+  double fault_stall_ms = 30000.0;         // stall_after_headers, stall_mid_stream
+  unsigned fault_retry_after_s = 1;        // http_429's Retry-After
+  double fault_slow_headers_ms = 2000.0;   // slow_headers: the head's pieces span this
+  size_t fault_event_bytes = 10u << 20;    // huge_event: extra text in one event (10 MiB)
   std::string tokenizer = "gpt2";
   bool no_tokenizer = false;
   std::string log_level = "INFO";

@@ -40,7 +40,7 @@ inline constexpr std::array<std::string_view, kRouteCount> kRouteLabels = {
 static_assert(kRouteLabels.back() == "method_not_allowed", "one label per route, in enum order");
 
 // Every status the server sends; metrics keep one counter per (route, status).
-inline constexpr std::array<int, 5> kStatusCodes = {200, 400, 404, 405, 500};
+inline constexpr std::array<int, 8> kStatusCodes = {200, 400, 404, 405, 429, 500, 502, 503};
 
 // `target` may carry a query string, which is ignored.
 Route match_route(boost::beast::http::verb method, std::string_view target);

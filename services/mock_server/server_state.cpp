@@ -1,5 +1,6 @@
 #include "server_state.h"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -29,6 +30,19 @@ std::string make_root_body() {
       .dump();
 }
 
+// JSON-safe text of `bytes` bytes for huge_event: words a tokenizer splits as usual.
+std::string make_huge_text(const MockConfig& config) {
+  const bool wanted = std::any_of(config.faults.begin(), config.faults.end(),
+                                  [](const FaultSpec& f) { return f.kind == Fault::huge_event; });
+  if (!wanted) return {};
+  static constexpr std::string_view kWords = " lorem ipsum dolor sit amet";
+  std::string text;
+  text.reserve(config.fault_event_bytes);
+  while (text.size() < config.fault_event_bytes) text += kWords;
+  text.resize(config.fault_event_bytes);
+  return text;
+}
+
 }  // namespace
 
 ServerState::ServerState(MockConfig config_in, TextPool pool_in, SharedShards shared)
@@ -44,6 +58,10 @@ ServerState::ServerState(MockConfig config_in, TextPool pool_in, SharedShards sh
       root_body(make_root_body()),
       metrics(config.workers, shared),
       errors(config.error_rate_percent, config.random_seed),
+      faults(config.faults, config.random_seed),
+      fault_stall(from_ms(config.fault_stall_ms)),
+      fault_slow_headers(from_ms(config.fault_slow_headers_ms)),
+      huge_text(make_huge_text(config)),
       recorder(config.record_requests) {}
 
 }  // namespace aiperf::mock

@@ -1,5 +1,5 @@
 // ServerState: what every connection of one MockServer shares. Immutable after start except the
-// metrics shards (one writer each), the error injector (locked) and the response id counter.
+// metrics shards (one writer each), the error and fault injectors (locked) and the response id counter.
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -8,6 +8,7 @@
 
 #include "dcgm_simulator.h"
 #include "error_injector.h"
+#include "fault_injector.h"
 #include "metrics.h"
 #include "mock_config.h"
 #include "request_recorder.h"
@@ -34,6 +35,10 @@ struct ServerState {
   Metrics metrics;                // one shard per io thread
   DcgmSimulator dcgm{config};     // /dcgm1/metrics, /dcgm2/metrics
   ErrorInjector errors;
+  FaultInjector faults;
+  const std::chrono::nanoseconds fault_stall;
+  const std::chrono::nanoseconds fault_slow_headers;
+  const std::string huge_text;  // huge_event's extra text; empty unless that fault is set
   RequestRecorder recorder;
   std::atomic<uint64_t> next_response_id{1};
 };

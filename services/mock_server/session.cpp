@@ -48,6 +48,8 @@ void Session::read_body() {
 
 void Session::handle_request() {
   arrival_ = Clock::now();
+  fault_.reset();
+  fault_done_ = false;
   const auto& request = parser_->get();
   mode_ = {request.keep_alive(), request.version() < 11};
   head_ = request.method() == http::verb::head;
@@ -100,6 +102,8 @@ void Session::handle_generation(Api api, bool stream) {
   if (auto* bad = std::get_if<BadRequest>(&parsed))
     return respond_error(400, bad->message, "invalid_request_error");
   if (state_.errors.should_fail()) return respond_error(500, "injected error (--error-rate)", "server_error");
+  fault_ = state_.faults.draw();
+  if (fault_ && answer_with_fault()) return;
   start_generation(std::move(std::get<GenerationRequest>(parsed)));
 }
 
@@ -111,11 +115,12 @@ void Session::handle_retrieval(RetrievalApi api) {
                                  embeddings ? state_.embedding_latency.per_item : state_.ranking_latency.per_item));
 }
 
-void Session::respond(int status, std::string_view content_type, std::string_view body) {
+void Session::respond(int status, std::string_view content_type, std::string_view body,
+                      std::string_view extra_headers) {
   metrics_.count_request(route_, status);
   log_access(status);
   out_.clear();
-  append_response_head(out_, status, content_type, body.size(), mode_);
+  append_response_head(out_, status, content_type, body.size(), mode_, extra_headers);
   if (!head_) out_ += body;  // a HEAD answer has the GET answer's headers and no body
   write_then(&Session::next_request);
 }
@@ -154,8 +159,10 @@ void Session::at(Clock::time_point deadline, Step step) {
 }
 
 void Session::send_full_completion() {
-  const std::string body = completion_->full_body();
+  const bool huge = fault_ && fault_->kind == Fault::huge_event;
+  std::string body = completion_->full_body(huge ? std::string_view(state_.huge_text) : std::string_view());
   metrics_.generation_tokens.add(completion_->request().output_tokens);
+  if (fault_) return send_full_with_fault(std::move(body));
   out_.clear();
   append_response_head(out_, 200, kJson, body.size(), mode_);
   out_ += body;
@@ -166,7 +173,13 @@ void Session::send_full_completion() {
 void Session::send_stream_head() {
   out_.clear();
   append_stream_head(out_, mode_);
-  write_then(&Session::send_token);
+  if (fault_ && fault_->kind == Fault::slow_headers) {
+    note_fault();
+    const size_t head_size = out_.size();
+    return write_slowly(std::move(out_), head_size, &Session::send_token);
+  }
+  write_then(fault_ && fault_->kind == Fault::stall_after_headers ? &Session::stall_then_send_token
+                                                                  : &Session::send_token);
 }
 
 // Token i leaves at arrival + ttft + i*itl, each in its own write so the client sees one arrival
@@ -174,6 +187,16 @@ void Session::send_stream_head() {
 void Session::send_token() {
   const auto deadline = arrival_ + state_.ttft + next_token_ * state_.itl;
   if (deadline > Clock::now()) return at(deadline, &Session::send_token);
+  // Mid-stream faults strike at the middle token (the first when there is only one).
+  std::string_view extra;
+  if (fault_ && !fault_done_ && next_token_ == completion_->request().output_tokens / 2) {
+    if (fault_->kind == Fault::huge_event) {
+      note_fault();
+      extra = state_.huge_text;
+    } else if (stream_fault()) {
+      return;
+    }
+  }
   const auto now = Clock::now();
   if (next_token_ == 0)
     metrics_.time_to_first_token.observe_ns((now - arrival_).count());
@@ -182,7 +205,7 @@ void Session::send_token() {
   last_token_sent_ = now;
 
   event_.clear();
-  completion_->append_token_event(event_, next_token_);
+  completion_->append_token_event(event_, next_token_, extra);
   out_.clear();
   append_stream_data(out_, event_, !mode_.http10);
   metrics_.generation_tokens.add(1);
@@ -214,9 +237,7 @@ void Session::finish_generation() {
 void Session::write_then(Step next) {
   asio::async_write(socket_, asio::buffer(out_), [self = shared_from_this(), next](error_code ec, size_t) {
     if (ec) {
-      if (self->completion_ || self->script_) self->metrics_.running.add(-1);  // client went away mid-response
-      self->completion_.reset();
-      self->script_.reset();
+      self->abandon_response();  // the client went away mid-response
       return self->close();
     }
     (self.get()->*next)();

@@ -26,7 +26,7 @@ class Session : public std::enable_shared_from_this<Session> {
   Session(boost::asio::ip::tcp::socket socket, ServerState& state, MetricsShard& metrics);
 
   // Must run on the socket's executor.
-  void start() { read_header(); }
+  void start();
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -43,7 +43,8 @@ class Session : public std::enable_shared_from_this<Session> {
   void start_scripted(ScriptedOrBad reply);
   void send_scripted_piece();
   void finish_scripted();
-  void respond(int status, std::string_view content_type, std::string_view body);
+  void respond(int status, std::string_view content_type, std::string_view body,
+               std::string_view extra_headers = {});
   void respond_error(int status, std::string_view message, std::string_view type);
 
   void start_generation(GenerationRequest request);
@@ -53,6 +54,21 @@ class Session : public std::enable_shared_from_this<Session> {
   void send_token();
   void send_stream_tail();
   void finish_generation();
+
+  // --fault modes (session_faults.cpp).
+  void check_tls_hello();      // tls_handshake_failure: the connection's first byte
+  bool answer_with_fault();    // faults that replace the whole response; true when one did
+  bool stream_fault();         // the fault due at the current token took over; true when it did
+  void send_full_with_fault(std::string body);
+  void note_fault();           // counts the fault, once per response
+  void abandon_response();     // the response will not complete: its accounting ends here
+  void reset_connection();     // RST, no FIN
+  void drop_connection();      // FIN mid-response
+  void stall_then_send_token();
+  void stall_then_send_pending();
+  void send_pending();
+  void write_slowly(std::string bytes, size_t head_size, Step next);
+  void send_slow_piece();
 
   void write_then(Step next);
   void next_request();
@@ -78,6 +94,16 @@ class Session : public std::enable_shared_from_this<Session> {
   Clock::time_point last_token_sent_;
   std::optional<ScriptedReply> script_;
   size_t script_next_ = 0;
+
+  // The fault this response gets (--fault), and its state.
+  std::optional<FaultDecision> fault_;
+  bool fault_done_ = false;  // counted, and (for one-shot faults) already applied
+  std::string pending_;      // the rest of a stalled non-streaming body
+  std::string slow_;         // slow_headers: what is left to trickle out
+  size_t slow_head_ = 0, slow_pos_ = 0;
+  int slow_piece_ = 0;
+  Clock::time_point slow_start_;
+  Step slow_next_ = nullptr;
 };
 
 }  // namespace aiperf::mock
