@@ -10,13 +10,12 @@
 #include <zmq.hpp>
 
 #include "time/clock.h"
+#include "time/timers.h"
 
 namespace aiperf::bus {
 
-class Reactor {
+class Reactor final : public Timers {
  public:
-  using Handler = std::function<void()>;
-  using TimerId = uint64_t;
 
   // Uses a CLOCK_MONOTONIC timerfd for deadlines, so timers fire with microsecond precision
   // (no millisecond rounding of poll timeouts); `clock` must be that same clock except in
@@ -30,12 +29,10 @@ class Reactor {
   void add_socket(zmq::socket_t& socket, Handler on_readable);
   void add_fd(int fd, Handler on_readable);
 
-  // Runs `fn` once at steady time `at_ns` (or as soon as possible when in the past).
-  TimerId call_at(Nanos at_ns, Handler fn);
-  TimerId call_after(Nanos delay_ns, Handler fn) { return call_at(clock_.steady_now() + delay_ns, std::move(fn)); }
-  // Runs `fn` every `period_ns`, the first time one period from now.
-  TimerId call_every(Nanos period_ns, Handler fn);
-  void cancel(TimerId id);
+  TimerId call_at(Nanos at_ns, Handler fn) override;
+  TimerId call_every(Nanos period_ns, Handler fn) override;
+  void cancel(TimerId id) override;
+  const Clock& clock() const override { return clock_; }
 
   // Runs until stop() is called from a handler.
   void run();
