@@ -344,7 +344,7 @@ std::vector<Piece> lex(std::string_view src) {
       const size_t last = before.find_last_not_of(" \t\r\n");
       before.erase(last == std::string::npos ? 0 : last + 1);
     }
-    if (strip_after) inner.remove_suffix(1);
+    if (strip_after && !inner.empty()) inner.remove_suffix(1);  // "{%-%}": one '-' strips both sides
     add_text(std::move(before));
     if (kind != '#') {
       pieces.push_back({kind == '{' ? Piece::Kind::output : Piece::Kind::statement, std::string(inner)});
