@@ -22,12 +22,23 @@ bool all_digits(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), ::isdigit);
 }
 
+// Whether `s` can go into JSON text (run_config.json, request bodies) as a string.
+bool valid_utf8(const std::string& s) {
+  try {
+    (void)nlohmann::json(s).dump();
+    return true;
+  } catch (const nlohmann::json::type_error&) {
+    return false;
+  }
+}
+
 // Visits each key:value pair of `items` (JSON objects expanded).
 template <typename Fn>
 void for_each_pair(const std::vector<std::string>& items, const char* option, Fn&& fn) {
   for (const auto& raw : items) {
     const std::string item = trim(raw);
     if (item.empty()) continue;
+    if (!valid_utf8(item)) throw OptionError(std::string(option) + ": not valid UTF-8: '" + item + "'");
     if (item.front() == '{') {
       nlohmann::json obj = nlohmann::json::parse(item, nullptr, false);
       if (obj.is_discarded() || !obj.is_object())
