@@ -28,11 +28,15 @@ uint32_t length(const std::string& digits, const std::string& part) {
 
 SeqDistPair from_match(const std::smatch& m, const std::string& part) {
   SeqDistPair p;
-  p.isl = length(m[1], part);
-  p.isl_stddev = m[2].matched ? std::stod(m[2]) : 0;
-  p.osl = length(m[3], part);
-  p.osl_stddev = m[4].matched ? std::stod(m[4]) : 0;
-  p.percent = std::stod(m[5]);
+  try {
+    p.isl = length(m[1], part);
+    p.isl_stddev = m[2].matched ? std::stod(m[2]) : 0;
+    p.osl = length(m[3], part);
+    p.osl_stddev = m[4].matched ? std::stod(m[4]) : 0;
+    p.percent = std::stod(m[5]);
+  } catch (const std::out_of_range&) {  // more digits than stoul/stod take
+    throw std::invalid_argument("'" + part + "': number out of range");
+  }
   return p;
 }
 
