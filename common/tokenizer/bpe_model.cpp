@@ -52,6 +52,10 @@ BpeModel::BpeModel(const nlohmann::json& model, bool byte_input) : byte_input_(b
   const auto& vocab = model.at("vocab");
   vocab_.reserve(vocab.size());
   for (const auto& [token, id] : vocab.items()) {
+    // An integer id below 2^24 (the largest vocabularies have ~2^18): a float is UB to convert
+    // and a huge id would size the id table.
+    if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() >= (int64_t{1} << 24))
+      throw TokenizerError("invalid id for token '" + token + "'");
     auto tid = id.get<TokenId>();
     if (tid < 0) throw TokenizerError("negative id for token '" + token + "'");
     add_vocab_entry(token, tid);

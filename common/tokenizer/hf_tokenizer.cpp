@@ -35,7 +35,10 @@ void HfTokenizer::load_added_tokens(const nlohmann::json& added) {
   for (const auto& t : added) {
     AddedTokenSpec spec;
     spec.content = t.at("content").get<std::string>();
-    spec.id = t.at("id").get<TokenId>();
+    const auto& id = t.at("id");
+    if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() >= (int64_t{1} << 24))
+      throw TokenizerError("invalid id for added token '" + spec.content + "'");
+    spec.id = id.get<TokenId>();
     spec.lstrip = t.value("lstrip", false);
     spec.rstrip = t.value("rstrip", false);
     spec.single_word = t.value("single_word", false);
