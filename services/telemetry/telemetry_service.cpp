@@ -149,7 +149,9 @@ void TelemetryService::finish() {
   try {
     if (gpu_.has_data()) {
       const std::vector<GpuSummary> gpus = gpu_.summarize(start_ns);
-      r.set_telemetry_data_json(telemetry_data_json(gpus, gpu_configured, gpu_ok, start_ns, end_ns).dump());
+      // Label values are the exporter's bytes: invalid UTF-8 is replaced, as in the other exports.
+      r.set_telemetry_data_json(telemetry_data_json(gpus, gpu_configured, gpu_ok, start_ns, end_ns)
+                                    .dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
       r.set_csv_section(telemetry_csv_section(gpus));
       const std::string path = output_path("gpu_telemetry_export.jsonl", "_gpu_telemetry.jsonl");
       util::write_file_atomically(path, gpu_.jsonl());
