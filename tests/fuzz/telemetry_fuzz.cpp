@@ -3,6 +3,7 @@
 // them (summary JSON sections, CSV, JSONL, console tables). The input holds up to four pages
 // separated by a form feed line ("\n\f\n"), scraped 1 s apart; a page that does not parse adds
 // nothing. Nothing here may throw: it runs in the telemetry service on whatever a server sent.
+// JSON is dumped as telemetry_service.cpp does (invalid UTF-8 in label values replaced).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -35,7 +36,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<std::string> configured = {url, "http://localhost:9401/metrics"};
   const std::vector<std::string> successful = {url};
   const auto summaries = gpus.summarize(t0 + second + 1);
-  (void)telemetry_data_json(summaries, configured, successful, t0, t);
+  const auto replace = nlohmann::ordered_json::error_handler_t::replace;
+  (void)telemetry_data_json(summaries, configured, successful, t0, t).dump(-1, ' ', false, replace);
   (void)telemetry_csv_section(summaries);
   (void)telemetry_console(summaries, configured, successful, true);
   (void)gpus.jsonl();
@@ -43,7 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ExportHeader header;
   header.aiperf_version = "0.13.0";
   header.benchmark_id = "fuzz";
-  (void)server.export_json(header, configured, successful, t0 + second, t).dump();
+  (void)server.export_json(header, configured, successful, t0 + second, t).dump(2, ' ', false, replace);
   (void)server.export_csv(header, t0 + second, t);
   return 0;
 }
