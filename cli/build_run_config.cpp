@@ -5,8 +5,8 @@
 #include <filesystem>
 
 #include "options.h"
+#include "environment.h"
 #include "tokenizer/tokenizer.h"
-#include "tokenizer/tokenizer_cache.h"
 #include "util/redact.h"
 #include "util/uuid.h"
 
@@ -50,8 +50,9 @@ config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::str
   if (c.tokenizer.name.empty()) c.tokenizer.name = c.endpoint.model_names.front();
   // A dry run downloads nothing: a Hub tokenizer not cached yet is noted (a run downloads it).
   try {
-    c.tokenizer.resolved_path = tok::resolve_tokenizer_path(c.tokenizer.name, c.tokenizer.revision, !o.dry_run);
-    c.tokenizer.cache_dir = tok::default_tokenizer_cache_dir();  // the environment is read here, not in services
+    const tok::HubEnv env = hub_env();  // the environment is read here, not in services
+    c.tokenizer.resolved_path = tok::resolve_tokenizer_path(c.tokenizer.name, c.tokenizer.revision, !o.dry_run, env);
+    c.tokenizer.cache_dir = env.tokenizer_cache;
     tok::load_tokenizer(c.tokenizer.resolved_path, c.tokenizer.cache_dir);  // pre-flight: fail before spawning anything
     c.tokenizer.resolved_path = std::filesystem::absolute(c.tokenizer.resolved_path).string();
   } catch (const tok::TokenizerNotCached&) {

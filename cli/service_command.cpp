@@ -1,5 +1,7 @@
 #include "service_command.h"
 
+#include <cstdlib>
+
 #include <signal.h>
 #include <sys/resource.h>
 
@@ -76,6 +78,8 @@ int run_service(const ServiceArgs& args) {
     AIPERF_LOG(kError) << id << ": cannot start: " << e.what();
     return 1;
   }
+  // tests/integration/profile_e2e_test.cpp loses commands on purpose this way.
+  if (const char* drop = std::getenv("AIPERF_TEST_DROP_FIRST_COMMANDS")) svc->drop_first_commands(drop);
   AIPERF_LOG(kDebug) << id << " started";
   return svc->run();
 }

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "environment.h"
 #include "tokenizer/tokenizer.h"
 
 namespace aiperf::cli {
@@ -55,7 +56,9 @@ std::function<int()> add_tokenize_command(CLI::App& app) {
   return [args]() -> int {
     tok::TokenizerPtr tokenizer;
     try {
-      tokenizer = tok::load_tokenizer(tok::resolve_tokenizer_path(args->tokenizer, args->revision));
+      const tok::HubEnv env = hub_env();
+      tokenizer = tok::load_tokenizer(tok::resolve_tokenizer_path(args->tokenizer, args->revision, true, env),
+                                      env.tokenizer_cache);
     } catch (const tok::TokenizerError& e) {
       std::cerr << "Error: --tokenizer: " << e.what() << "\n";
       return 2;

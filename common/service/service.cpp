@@ -111,16 +111,14 @@ void Service::on_bus_readable() {
   }
 }
 
-// Fault injection for end-to-end tests: AIPERF_TEST_DROP_FIRST_COMMANDS=configure,start makes
-// every service ignore the first command of each listed kind, as if the message had been lost.
+void Service::drop_first_commands(std::string_view kinds) {
+  drop_first_ = "," + std::string(kinds) + ",";
+}
+
 bool Service::drop_for_test(const proto::Command& cmd) {
-  static const std::string kinds = [] {
-    const char* v = std::getenv("AIPERF_TEST_DROP_FIRST_COMMANDS");
-    return v ? "," + std::string(v) + "," : std::string();
-  }();
-  if (kinds.empty()) return false;
+  if (drop_first_.empty()) return false;
   const char* name = cmd.kind() == proto::COMMAND_CONFIGURE ? "configure" : cmd.kind() == proto::COMMAND_START ? "start" : "";
-  if (!*name || kinds.find("," + std::string(name) + ",") == std::string::npos) return false;
+  if (!*name || drop_first_.find("," + std::string(name) + ",") == std::string::npos) return false;
   if (!dropped_for_test_.insert(cmd.kind()).second) return false;
   AIPERF_LOG(kWarning) << identity_.id << ": ignoring the first " << name << " command (fault injection)";
   return true;

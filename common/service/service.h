@@ -35,6 +35,10 @@ class Service {
   // Returns the process exit code.
   int run();
 
+  // Fault injection for end-to-end tests of lost commands: ignore the first command of each
+  // kind listed ("configure,start"), as if the message had been lost on the way.
+  void drop_first_commands(std::string_view kinds);
+
  protected:
   // Hooks, all on the reactor thread. Throwing from on_configure fails the configure command.
   virtual void on_configure(const config::RunConfig& config) = 0;
@@ -77,6 +81,7 @@ class Service {
   // while a subscription is still propagating); a resend is answered again, never re-run.
   std::optional<std::pair<bool, std::string>> configure_result_;  // ok, error
   std::set<std::string> handled_commands_;                          // start / cancel ids
+  std::string drop_first_;                                          // ",configure,start," or ""
   std::set<int> dropped_for_test_;                                  // command kinds
   int exit_code_ = 0;
 };

@@ -16,18 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v == nullptr ? std::string() : std::string(v);
-}
-
-// huggingface_hub's truthy values for boolean environment variables.
-bool env_true(const char* name) {
-  std::string v = env(name);
-  for (char& c : v) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return v == "1" || v == "ON" || v == "YES" || v == "TRUE";
-}
-
 bool is_commit_sha(const std::string& s) {
   if (s.size() != 40) return false;
   for (char c : s) {
@@ -36,10 +24,10 @@ bool is_commit_sha(const std::string& s) {
   return true;
 }
 
-fs::path repo_cache_dir(const std::string& repo) {
+fs::path repo_cache_dir(const std::string& repo, const HubEnv& env) {
   std::string folder = "models--" + repo;
   for (size_t p = folder.find('/'); p != std::string::npos; p = folder.find('/', p)) folder.replace(p, 1, "--");
-  return fs::path(hf_hub_cache_dir()) / folder;
+  return fs::path(env.hub_cache) / folder;
 }
 
 std::string read_ref(const fs::path& ref) {
@@ -84,15 +72,12 @@ struct Download {
 // Fetches one file of the repo into blobs/ and links it from snapshots/<commit>/. A 404 gives
 // found=false; any other failure throws naming the repo and file.
 Download download_file(const std::string& repo, const std::string& revision, const std::string& file,
-                       const fs::path& repo_dir) {
-  std::string endpoint = env("HF_ENDPOINT");
-  if (endpoint.empty()) endpoint = "https://huggingface.co";
-  while (!endpoint.empty() && endpoint.back() == '/') endpoint.pop_back();
-  const std::string url = endpoint + "/" + repo + "/resolve/" + revision + "/" + file;
+                       const fs::path& repo_dir, const HubEnv& env) {
+  const std::string url = env.endpoint + "/" + repo + "/resolve/" + revision + "/" + file;
   const std::string where = "tokenizer '" + repo + "': cannot download " + file + " from " + url;
   HubResponse r;
   try {
-    r = hub_http_get(url, env("HF_TOKEN"));
+    r = hub_http_get(url, env.token);
   } catch (const std::exception& e) {
     throw TokenizerError(where + ": " + e.what());
   }
@@ -140,15 +125,10 @@ bool looks_like_hub_repo(const std::string& name) {
   return name.size() <= 200 && name.find("..") == std::string::npos && std::regex_match(name, re);
 }
 
-std::string hf_hub_cache_dir() {
-  if (std::string v = env("HF_HUB_CACHE"); !v.empty()) return v;
-  if (std::string v = env("HF_HOME"); !v.empty()) return (fs::path(v) / "hub").string();
-  if (std::string v = env("XDG_CACHE_HOME"); !v.empty()) return (fs::path(v) / "huggingface" / "hub").string();
-  return (fs::path(env("HOME")) / ".cache" / "huggingface" / "hub").string();
-}
-
-std::optional<std::string> find_cached_snapshot(const std::string& repo, const std::string& revision) {
-  fs::path dir = repo_cache_dir(repo);
+std::optional<std::string> find_cached_snapshot(const std::string& repo, const std::string& revision,
+                                                const HubEnv& env) {
+  if (env.hub_cache.empty()) return std::nullopt;
+  fs::path dir = repo_cache_dir(repo, env);
   std::string commit = is_commit_sha(revision) ? revision : read_ref(dir / "refs" / revision);
   if (commit.empty()) return std::nullopt;
   fs::path snapshot = dir / "snapshots" / commit;
@@ -159,10 +139,13 @@ std::optional<std::string> find_cached_snapshot(const std::string& repo, const s
   return std::nullopt;
 }
 
-std::string resolve_hub_tokenizer(const std::string& repo, const std::string& revision, bool download) {
-  if (auto cached = find_cached_snapshot(repo, revision)) return *cached;
-  fs::path dir = repo_cache_dir(repo);
-  if (env_true("HF_HUB_OFFLINE")) {
+std::string resolve_hub_tokenizer(const std::string& repo, const std::string& revision, bool download,
+                                  const HubEnv& env) {
+  if (env.hub_cache.empty())
+    throw TokenizerError("tokenizer '" + repo + "': no HuggingFace cache directory (set HF_HOME or HOME)");
+  if (auto cached = find_cached_snapshot(repo, revision, env)) return *cached;
+  fs::path dir = repo_cache_dir(repo, env);
+  if (env.offline) {
     throw TokenizerError("tokenizer '" + repo + "' (revision " + revision + ") is not in the HF cache " +
                          dir.string() + " and HF_HUB_OFFLINE is set");
   }
@@ -170,17 +153,17 @@ std::string resolve_hub_tokenizer(const std::string& repo, const std::string& re
     throw TokenizerNotCached("tokenizer '" + repo + "' (revision " + revision + ") is not in the HF cache " +
                              dir.string());
   }
-  Download main = download_file(repo, revision, "tokenizer.json", dir);
+  Download main = download_file(repo, revision, "tokenizer.json", dir, env);
   if (!main.found) {
     const std::string json_url = main.url;
-    main = download_file(repo, revision, "tokenizer.model", dir);
+    main = download_file(repo, revision, "tokenizer.model", dir, env);
     if (!main.found) {
       throw TokenizerError("tokenizer '" + repo + "': cannot download tokenizer.json from " + json_url +
                            ": HTTP 404 (no tokenizer.model either)");
     }
   }
   // Pinned to the commit just fetched, so both files come from the same revision.
-  download_file(repo, main.commit, "tokenizer_config.json", dir);
+  download_file(repo, main.commit, "tokenizer_config.json", dir, env);
   return (dir / "snapshots" / main.commit).string();
 }
 

@@ -44,8 +44,6 @@ fs::path only_tiktoken_file(const fs::path& dir) {
 
 }  // namespace
 
-TokenizerPtr load_tokenizer(const std::string& path) { return load_tokenizer(path, default_tokenizer_cache_dir()); }
-
 TokenizerPtr load_tokenizer(const std::string& path, const std::string& cache_dir) {
   fs::path file = path;
   std::error_code ec;

@@ -1,6 +1,5 @@
 // resolve_tokenizer_path(): --tokenizer / --tokenizer-revision -> a local path, in order:
 // an existing path; a bundled name (gpt2) or a tiktoken encoding name; a Hub repo id.
-#include <cstdlib>
 #include <filesystem>
 
 #include "tokenizer/hf_hub.h"
@@ -23,11 +22,11 @@ fs::path bundled_dir() {
 
 // "cl100k_base" -> <dir>/cl100k_base.tiktoken, searched where tiktoken's own
 // TIKTOKEN_ENCODINGS_BASE points (a local directory), then among the bundled tokenizers.
-std::optional<std::string> find_tiktoken_file(const std::string& name) {
+std::optional<std::string> find_tiktoken_file(const std::string& name, const HubEnv& env) {
   if (!is_known_tiktoken_encoding(name)) return std::nullopt;
   std::error_code ec;
-  if (const char* base = std::getenv("TIKTOKEN_ENCODINGS_BASE"); base != nullptr && *base != '\0') {
-    fs::path p = fs::path(base) / (name + ".tiktoken");
+  if (!env.tiktoken_base.empty()) {
+    fs::path p = fs::path(env.tiktoken_base) / (name + ".tiktoken");
     if (fs::is_regular_file(p, ec)) return p.string();
   }
   fs::path p = bundled_dir() / (name + ".tiktoken");
@@ -37,20 +36,21 @@ std::optional<std::string> find_tiktoken_file(const std::string& name) {
 
 }  // namespace
 
-std::string resolve_tokenizer_path(const std::string& name_or_path, const std::string& revision, bool download) {
+std::string resolve_tokenizer_path(const std::string& name_or_path, const std::string& revision, bool download,
+                                   const HubEnv& env) {
   std::error_code ec;
   if (fs::exists(name_or_path, ec)) return name_or_path;
   if (!name_or_path.empty() && name_or_path.find('/') == std::string::npos) {
     fs::path bundled = bundled_dir() / name_or_path;
     if (fs::is_regular_file(bundled / "tokenizer.json", ec)) return bundled.string();
-    if (auto tiktoken = find_tiktoken_file(name_or_path)) return *tiktoken;
+    if (auto tiktoken = find_tiktoken_file(name_or_path, env)) return *tiktoken;
     if (is_known_tiktoken_encoding(name_or_path)) {
       throw TokenizerError("tokenizer '" + name_or_path + "': no " + name_or_path +
                            ".tiktoken found; set TIKTOKEN_ENCODINGS_BASE to the directory holding it "
                            "or pass --tokenizer <path>/" + name_or_path + ".tiktoken");
     }
   }
-  if (looks_like_hub_repo(name_or_path)) return resolve_hub_tokenizer(name_or_path, revision, download);
+  if (looks_like_hub_repo(name_or_path)) return resolve_hub_tokenizer(name_or_path, revision, download, env);
   throw TokenizerError("tokenizer '" + name_or_path +
                        "' not found: not a local file or directory, a bundled tokenizer (gpt2) or a "
                        "HuggingFace Hub repo id");

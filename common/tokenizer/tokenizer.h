@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tokenizer/hub_env.h"
+
 namespace aiperf::tok {
 
 using TokenId = int32_t;
@@ -50,22 +52,21 @@ using TokenizerPtr = std::unique_ptr<Tokenizer>;
 
 // Resolves --tokenizer / --tokenizer-revision to a local path, in order: an existing file or
 // directory as is; a bundled tokenizer name ("gpt2"); a tiktoken encoding name ("cl100k_base",
-// found in $TIKTOKEN_ENCODINGS_BASE); a HuggingFace Hub repo id ("Qwen/Qwen3-0.6B") from the
-// HF cache, downloading into it when missing unless HF_HUB_OFFLINE is set (see hf_hub.h).
+// found in env.tiktoken_base or among the bundled files); a HuggingFace Hub repo id
+// ("Qwen/Qwen3-0.6B") from env.hub_cache, downloading into it when missing unless offline (see
+// hf_hub.h). The default env (none read) resolves local paths and bundled names only.
 // Throws TokenizerError with a one-line message when nothing matches or a download fails;
 // with download false, TokenizerNotCached for a Hub repo id that is not cached.
 std::string resolve_tokenizer_path(const std::string& name_or_path, const std::string& revision = "main",
-                                   bool download = true);
+                                   bool download = true, const HubEnv& env = {});
 
 // Loads a local tokenizer: a tokenizer.json file, a SentencePiece .model file, a tiktoken
 // <encoding>.tiktoken file, or a directory holding tokenizer.json, else tokenizer.model, else
 // one *.tiktoken file.
 // Throws TokenizerError naming the file and the unsupported component or parse error.
-// A tokenizer.json loads through the binary cache in `cache_dir` ("" = none); services pass the
-// run's TokenizerConfig::cache_dir (resolved once, in cli/), everything else the default below.
-TokenizerPtr load_tokenizer(const std::string& path, const std::string& cache_dir);
-// The same with default_tokenizer_cache_dir() ($XDG_CACHE_HOME or $HOME): command-line tools
-// and tests, never services.
-TokenizerPtr load_tokenizer(const std::string& path);
+// A tokenizer.json loads through the binary cache in `cache_dir` ("" = none): services pass the
+// run's TokenizerConfig::cache_dir, command-line tools HubEnv::tokenizer_cache (both resolved
+// once, in cli/).
+TokenizerPtr load_tokenizer(const std::string& path, const std::string& cache_dir = "");
 
 }  // namespace aiperf::tok

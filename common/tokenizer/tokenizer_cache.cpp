@@ -118,12 +118,6 @@ void write_cache(const fs::path& path, const std::string& identity, nlohmann::js
 
 }  // namespace
 
-std::string default_tokenizer_cache_dir() {
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/aiperf/tokenizers";
-  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/aiperf/tokenizers";
-  return {};
-}
-
 TokenizerPtr load_hf_json_cached(const fs::path& file, const nlohmann::json& config, const std::string& cache_dir) {
   const std::string identity = cache_dir.empty() ? std::string() : identity_of(file);
   const fs::path path = identity.empty() ? fs::path() : fs::path(cache_dir) / cache_name(identity);

@@ -14,9 +14,6 @@
 
 namespace aiperf::tok {
 
-// $XDG_CACHE_HOME/aiperf/tokenizers, else ~/.cache/aiperf/tokenizers; "" when neither is set.
-std::string default_tokenizer_cache_dir();
-
 // Loads `file` (a tokenizer.json) through the cache in `cache_dir` ("" = no cache). `config` is
 // tokenizer_config.json's content (or null). Same result and errors as parsing the JSON.
 TokenizerPtr load_hf_json_cached(const std::filesystem::path& file, const nlohmann::json& config,

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "cli_options.h"
+#include "environment.h"
 #include "mock_server.h"
 #include "process_group.h"
 #include "util/fd_limit.h"
@@ -26,7 +27,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   try {
-    TextPool pool = load_text_pool(config);
+    TextPool pool = load_text_pool(config, aiperf::cli::hub_env());
     if (config.logs_info())
       std::fprintf(stderr,
                    "aiperf-mock-server: %zu output pieces (%s), %u io threads, ttft %.3g ms, itl %.3g ms\n",

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <fstream>
 #include <sstream>
 
@@ -40,6 +42,18 @@ fs::path fresh_cache(const std::string& name) {
   return dir;
 }
 
+// The tests set the process environment and resolve through it, as the command line does.
+aiperf::tok::HubEnv process_env() {
+  return aiperf::tok::hub_env_from([](std::string_view name) -> std::optional<std::string> {
+    const char* v = std::getenv(std::string(name).c_str());
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  });
+}
+
+std::string resolve(const std::string& name, const std::string& revision = "main") {
+  return aiperf::tok::resolve_tokenizer_path(name, revision, true, process_env());
+}
+
 // A TCP port with nothing listening on it.
 int closed_port() {
   FakeHub hub({});
@@ -48,7 +62,7 @@ int closed_port() {
 
 std::string resolve_error(const std::string& name, const std::string& revision = "main") {
   try {
-    aiperf::tok::resolve_tokenizer_path(name, revision);
+    resolve(name, revision);
   } catch (const TokenizerError& e) {
     return e.what();
   }
@@ -69,8 +83,8 @@ TEST_CASE("a hub name resolves from a pre-filled cache with the network off", "[
   fs::create_symlink("../../blobs/aeb13307", repo / "snapshots" / kSha / "tokenizer.json");
 
   const std::string snapshot = (repo / "snapshots" / kSha).string();
-  CHECK(aiperf::tok::resolve_tokenizer_path("Qwen/Qwen3-0.6B") == snapshot);
-  CHECK(aiperf::tok::resolve_tokenizer_path("Qwen/Qwen3-0.6B", kSha) == snapshot);
+  CHECK(resolve("Qwen/Qwen3-0.6B") == snapshot);
+  CHECK(resolve("Qwen/Qwen3-0.6B", kSha) == snapshot);
   auto tok = aiperf::tok::load_tokenizer(snapshot);
   CHECK(tok->encode("Hello world") == std::vector<TokenId>{9707, 1879});
 
@@ -90,7 +104,7 @@ TEST_CASE("HF_HOME/hub is the cache when HF_HUB_CACHE is unset", "[tokenizer][hu
   fs::create_directories(repo / "refs");
   std::ofstream(repo / "refs" / "main") << kSha << "\n";
   fs::copy_file(std::string(AIPERF_GPT2_DIR) + "/tokenizer.json", repo / "snapshots" / kSha / "tokenizer.json");
-  CHECK(aiperf::tok::resolve_tokenizer_path("org/cached") == (repo / "snapshots" / kSha).string());
+  CHECK(resolve("org/cached") == (repo / "snapshots" / kSha).string());
   CHECK(resolve_error("org/not-cached") == "tokenizer 'org/not-cached' (revision main) is not in the HF cache " +
                                                (home / "hub" / "models--org--not-cached").string() +
                                                " and HF_HUB_OFFLINE is set");
@@ -120,7 +134,7 @@ TEST_CASE("a missing tokenizer is downloaded from the hub into the shared cache 
   {
     FakeHub hub(routes);
     ::setenv("HF_ENDPOINT", ("http://127.0.0.1:" + std::to_string(hub.port()) + "/").c_str(), 1);
-    snapshot = aiperf::tok::resolve_tokenizer_path("openai/gpt2");
+    snapshot = resolve("openai/gpt2");
     auto requests = hub.requests();
     REQUIRE(requests.size() == 3);
     CHECK(requests[0] == std::pair<std::string, std::string>{"/openai/gpt2/resolve/main/tokenizer.json",
@@ -138,7 +152,7 @@ TEST_CASE("a missing tokenizer is downloaded from the hub into the shared cache 
 
   // The hub is gone: the cached copy is used offline.
   ::setenv("HF_HUB_OFFLINE", "1", 1);
-  CHECK(aiperf::tok::resolve_tokenizer_path("openai/gpt2") == snapshot);
+  CHECK(resolve("openai/gpt2") == snapshot);
   ::unsetenv("HF_HUB_OFFLINE");
   ::unsetenv("HF_TOKEN");
 }
@@ -169,4 +183,42 @@ TEST_CASE("gated repositories ask for HF_TOKEN", "[tokenizer][hub]") {
   CHECK(resolve_error("meta/llama").find(
             "tokenizer.json: HTTP 401 (gated or private repository: set HF_TOKEN to a token with access)") !=
         std::string::npos);
+}
+
+TEST_CASE("the environment's rules: cache directories, offline values, endpoint", "[tokenizer][hub]") {
+  using Vars = std::map<std::string, std::string>;
+  const auto env = [](Vars vars) {
+    return aiperf::tok::hub_env_from([vars](std::string_view name) -> std::optional<std::string> {
+      auto it = vars.find(std::string(name));
+      return it == vars.end() ? std::nullopt : std::optional<std::string>(it->second);
+    });
+  };
+  const auto none = env({});
+  CHECK(none.hub_cache.empty());
+  CHECK(none.tokenizer_cache.empty());
+  CHECK(none.endpoint == "https://huggingface.co");
+  CHECK_FALSE(none.offline);
+
+  CHECK(env({{"HOME", "/h"}}).hub_cache == "/h/.cache/huggingface/hub");
+  CHECK(env({{"HOME", "/h"}}).tokenizer_cache == "/h/.cache/aiperf/tokenizers");
+  CHECK(env({{"HOME", "/h"}, {"XDG_CACHE_HOME", "/x"}}).hub_cache == "/x/huggingface/hub");
+  CHECK(env({{"HOME", "/h"}, {"XDG_CACHE_HOME", "/x"}}).tokenizer_cache == "/x/aiperf/tokenizers");
+  CHECK(env({{"XDG_CACHE_HOME", "/x"}, {"HF_HOME", "/hf"}}).hub_cache == "/hf/hub");
+  CHECK(env({{"HF_HOME", "/hf"}, {"HF_HUB_CACHE", "/c"}}).hub_cache == "/c");
+  CHECK(env({{"HF_HUB_CACHE", ""}, {"HOME", "/h"}}).hub_cache == "/h/.cache/huggingface/hub");  // empty = unset
+
+  for (const char* yes : {"1", "on", "Yes", "TRUE"}) CHECK(env({{"HF_HUB_OFFLINE", yes}}).offline);
+  for (const char* no : {"0", "", "off", "false", "2"}) CHECK_FALSE(env({{"HF_HUB_OFFLINE", no}}).offline);
+  CHECK(env({{"HF_ENDPOINT", "http://mirror:8080//"}}).endpoint == "http://mirror:8080");
+  CHECK(env({{"HF_TOKEN", "hf_x"}}).token == "hf_x");
+  CHECK(env({{"TIKTOKEN_ENCODINGS_BASE", "/t"}}).tiktoken_base == "/t");
+}
+
+TEST_CASE("with no HuggingFace cache a hub name is refused, naming what to set", "[tokenizer][hub]") {
+  try {
+    aiperf::tok::resolve_tokenizer_path("org/model", "main", true, aiperf::tok::HubEnv{});
+    FAIL("no error");
+  } catch (const TokenizerError& e) {
+    CHECK(std::string(e.what()) == "tokenizer 'org/model': no HuggingFace cache directory (set HF_HOME or HOME)");
+  }
 }

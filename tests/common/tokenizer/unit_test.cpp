@@ -96,9 +96,9 @@ TEST_CASE("tiktoken files load by path, by directory and by encoding name", "[to
   CHECK(tok->block_separator() == 100257);
   CHECK(tok->vocab_size() == 100277);
 
-  ::setenv("TIKTOKEN_ENCODINGS_BASE", (kData + "tiktoken").c_str(), 1);
-  CHECK(aiperf::tok::resolve_tokenizer_path("o200k_base") == kData + "tiktoken/o200k_base.tiktoken");
-  ::unsetenv("TIKTOKEN_ENCODINGS_BASE");
+  aiperf::tok::HubEnv env;
+  env.tiktoken_base = kData + "tiktoken";
+  CHECK(aiperf::tok::resolve_tokenizer_path("o200k_base", "main", true, env) == kData + "tiktoken/o200k_base.tiktoken");
   CHECK_THROWS_WITH(aiperf::tok::resolve_tokenizer_path("r50k_base"),
                     Catch::StartsWith("tokenizer 'r50k_base': no r50k_base.tiktoken found; set "
                                       "TIKTOKEN_ENCODINGS_BASE"));
