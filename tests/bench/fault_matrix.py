@@ -15,7 +15,7 @@ For each (fault, mode) cell it runs `aiperf profile` against an aiperf-mock-serv
     (sampled from /proc every 20 ms) stays under --rss-budget-mb.
 Prints one row per cell and exits 1 if any cell fails. Python 3 standard library only.
 
-Usage: tests/bench/fault_matrix.py [--faults a,b] [--modes m,n] [--keep DIR] [--rss-budget-mb N]
+Usage: tests/bench/fault_matrix.py [--faults a,b] [--modes m,n] [--duration S] [--keep DIR] [--rss-budget-mb N]
 Columns: inj = faults the mock injected during the cell (its /metrics), wall_s = profiling start to exit.
 """
 import argparse
@@ -85,7 +85,7 @@ def ceil(x):
 
 
 # name -> (aiperf args, bound(seconds after profiling start), API label, whether the bound is a duration one)
-def modes(trace_path):
+def modes(trace_path, duration_s=3):
     n, c, rate = 24, 4, 20.0
     sessions, turns, mt_c = 6, 3, 3
     trace_entries, trace_span_s = 16, 1.5
@@ -95,9 +95,9 @@ def modes(trace_path):
         "rate": (["--endpoint-type", "completions", "--request-rate", str(rate), "--arrival-pattern", "constant",
                   "--request-count", str(n)],
                  (n - 1) / rate + TIMEOUT_S + 1, "completions"),
-        "duration": (["--endpoint-type", "chat", "--concurrency", str(c), "--benchmark-duration", "3",
+        "duration": (["--endpoint-type", "chat", "--concurrency", str(c), "--benchmark-duration", str(duration_s),
                       "--benchmark-grace-period", "1"],
-                     3 + 1 + 1, "chat"),
+                     duration_s + 1 + 1, "chat"),
         "fixed_schedule": (["--endpoint-type", "completions", "--streaming", "--input-file", trace_path,
                             "--custom-dataset-type", "mooncake_trace", "--fixed-schedule"],
                            trace_span_s + TIMEOUT_S + 1, "completions stream"),
@@ -244,6 +244,8 @@ def main():
     ap.add_argument("--modes", help="comma-separated subset of: concurrency,rate,duration,fixed_schedule,multi_turn")
     ap.add_argument("--rss-budget-mb", type=float, default=1024.0,
                     help="peak summed RSS of aiperf and its services allowed per cell (default 1024)")
+    ap.add_argument("--duration", type=float, default=3,
+                    help="--benchmark-duration of the duration mode, s (default 3; longer shows whether memory grows)")
     ap.add_argument("--keep", help="keep artifacts in this directory (default: a temporary one, removed)")
     opts = ap.parse_args()
     for b in ("aiperf", "aiperf-mock-server"):
@@ -254,7 +256,7 @@ def main():
     os.makedirs(tmp, exist_ok=True)
     trace = os.path.join(tmp, "trace.jsonl")
     write_trace(trace)
-    mode_table, credits_of = modes(trace)
+    mode_table, credits_of = modes(trace, opts.duration)
     faults = opts.faults.split(",") if opts.faults else list(FAULTS)
     mode_names = opts.modes.split(",") if opts.modes else list(mode_table)
     for f in faults:
