@@ -19,7 +19,7 @@ void for_each_json_line(const std::string& path,
     nlohmann::json object;
     try {
       object = nlohmann::json::parse(line);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range: a number overflows
       throw DatasetFileError(where + "invalid JSON: " + e.what());
     }
     if (!object.is_object()) throw DatasetFileError(where + "each line must be a JSON object");

@@ -110,6 +110,8 @@ std::vector<ShareGptEntry> read_sharegpt(const std::string& path) {
       const size_t at = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, element.size());
       const size_t err_line = line + static_cast<size_t>(std::count(element.begin(), element.begin() + static_cast<long>(at), '\n'));
       throw DatasetFileError(path + ":" + std::to_string(err_line) + ": invalid JSON: " + e.what());
+    } catch (const json::out_of_range& e) {  // a number that overflows
+      throw DatasetFileError(where + "invalid JSON: " + e.what());
     }
     try {
       if (!entry.is_object()) throw FieldError{"", "each entry must be a JSON object"};
