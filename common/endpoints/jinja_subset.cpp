@@ -569,7 +569,11 @@ class Renderer {
       return {json(), false, true};
     }
     // join(sep): items printed as strings and joined.
-    const std::string sep = e.operands.size() > 1 ? eval(*e.operands[1]).v.get<std::string>() : "";
+    std::string sep;
+    if (e.operands.size() > 1) {  // a separator that is not a string is printed like the items
+      const json sv = eval(*e.operands[1]).v;
+      sep = sv.is_string() ? sv.get<std::string>() : sv.is_null() ? "" : sv.dump();
+    }
     std::string joined;
     if (subject.v.is_array()) {
       bool first = true;
