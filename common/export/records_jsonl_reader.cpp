@@ -14,7 +14,13 @@ namespace {
 
 using nlohmann::json;
 
-int64_t int_field(const json& j, const char* key) { return j.contains(key) ? j.at(key).get<int64_t>() : 0; }
+// An integer member (0 when absent). A float is refused: converting one out of range is UB.
+int64_t int_field(const json& j, const char* key) {
+  if (!j.contains(key)) return 0;
+  const json& v = j.at(key);
+  if (!v.is_number_integer()) throw std::invalid_argument(std::string(key) + ": must be an integer");
+  return v.get<int64_t>();
+}
 
 std::string string_field(const json& j, const char* key) {
   return j.contains(key) ? j.at(key).get<std::string>() : std::string();
@@ -34,11 +40,11 @@ proto::MetricRecord parse_record_jsonl(const std::string& line) {
   const json& md = j.at("metadata");
   proto::MetricRecord rec;
   proto::RecordMetadata* out = rec.mutable_metadata();
-  out->set_session_num(md.value("session_num", uint64_t{0}));
+  out->set_session_num(static_cast<uint64_t>(int_field(md, "session_num")));
   out->set_x_request_id(string_field(md, "x_request_id"));
   out->set_x_correlation_id(string_field(md, "x_correlation_id"));
   out->set_conversation_id(string_field(md, "conversation_id"));
-  out->set_turn_index(md.value("turn_index", uint32_t{0}));
+  out->set_turn_index(static_cast<uint32_t>(int_field(md, "turn_index")));
   out->set_credit_issued_ns(int_field(md, "credit_issued_ns"));
   out->set_request_start_ns(int_field(md, "request_start_ns"));
   if (md.contains("request_ack_ns")) out->set_request_ack_ns(int_field(md, "request_ack_ns"));
@@ -69,7 +75,7 @@ proto::MetricRecord parse_record_jsonl(const std::string& line) {
   if (j.contains("error")) {
     const json& e = j.at("error");
     proto::ErrorDetails* err = rec.mutable_error();
-    if (e.contains("code") && !e.at("code").is_null()) err->set_code(e.at("code").get<int32_t>());
+    if (e.contains("code") && !e.at("code").is_null()) err->set_code(static_cast<int32_t>(int_field(e, "code")));
     err->set_type(string_field(e, "type"));
     err->set_message(string_field(e, "message"));
   }
