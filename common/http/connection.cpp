@@ -1,5 +1,9 @@
 #include "http/connection.h"
 
+#include <sys/socket.h>
+
+#include <cerrno>
+
 #include <cstring>
 
 #include <boost/asio/as_tuple.hpp>
@@ -53,6 +57,15 @@ net::awaitable<std::tuple<error_code, size_t>> Connection::write(
     std::array<net::const_buffer, 2> parts) {
   if (auto* s = tls()) co_return co_await net::async_write(*s, parts, use_ec);
   co_return co_await net::async_write(std::get<0>(stream_), parts, use_ec);
+}
+
+bool Connection::usable_when_idle() {
+  if (buffer_.size() > 0 && !tls()) return false;  // bytes nobody asked for
+  char byte;
+  const ssize_t n = ::recv(socket().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  if (n == 0) return false;                                      // FIN: closed by the server
+  if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK;     // nothing waiting, or RST
+  return tls() != nullptr;  // TLS may deliver records unasked (TLS 1.3 session tickets)
 }
 
 void Connection::close() {

@@ -34,6 +34,10 @@ class Connection {
   // Writes `head` then `body` completely.
   net::awaitable<std::tuple<error_code, size_t>> write(std::array<net::const_buffer, 2> parts);
 
+  // An idle kept-alive connection is still usable: the server has not closed it (FIN or RST
+  // waiting), and, over plain TCP, sent nothing unasked. One non-blocking peek, no wait.
+  bool usable_when_idle();
+
   // Closes the socket: pending operations complete with operation_aborted. No TLS
   // close_notify: the connection is being abandoned and a shutdown could block.
   void close();

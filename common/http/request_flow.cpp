@@ -82,10 +82,15 @@ net::awaitable<void> ClientCore::run(std::shared_ptr<RequestState> st) {
   arm_deadline(st);
   if (!co_await acquire_slot(s)) co_return finish(s);
 
-  // A pooled connection found dead is retried on a fresh one; fresh ones are never stale,
-  // so the loop runs at most twice.
+  // Pooled connections the server closed while idle are dropped before use. One whose write
+  // fails (the server's RST came first, so nothing was received) is retried on a fresh one;
+  // fresh ones are never stale, so the loop runs at most twice. A request once written is
+  // never sent again: a reset after that is the server's answer and becomes an error record.
   for (bool fresh_only = options_.reuse == ConnectionReuse::kNever;; fresh_only = true) {
-    std::unique_ptr<Connection> conn = fresh_only ? nullptr : pool_.take(url->origin);
+    std::unique_ptr<Connection> conn;
+    if (!fresh_only) {
+      while ((conn = pool_.take(url->origin)) && !conn->usable_when_idle()) conn->close();
+    }
     const bool reused = conn != nullptr;
     Trace& trace = s.result.trace;
     if (reused) {
@@ -246,15 +251,12 @@ net::awaitable<ClientCore::Outcome> ClientCore::exchange(RequestState& s, Connec
   if (s.request.method == "HEAD") parser.skip(true);
   Result& r = s.result;
   beast::flat_buffer& buffer = c.buffer();
-  bool any_byte = buffer.size() > 0;
 
   for (;;) {
     auto [ec, n] = co_await c.receive();
     const int64_t now = steady_now_ns();
     if (s.aborted()) co_return Outcome::kFailed;
     if (ec) {
-      // A kept-alive connection the server had already closed: nothing of ours was answered.
-      if (reused && !any_byte) co_return Outcome::kStale;
       error_code eof_ec;
       if (is_eof(ec)) parser.put_eof(eof_ec);
       if (is_eof(ec) && !eof_ec && parser.is_done()) {
@@ -265,7 +267,6 @@ net::awaitable<ClientCore::Outcome> ClientCore::exchange(RequestState& s, Connec
       r.error = io_error(ec);
       co_return Outcome::kFailed;
     }
-    any_byte = true;
     if (const error_code pec = parse_buffered(parser, buffer)) {
       r.error = protocol_error(pec);
       co_return Outcome::kFailed;

@@ -100,6 +100,13 @@ struct FakeHttpServer::Session {
       }
       server.record(request);
       const FakeResponse response = server.handler_(request);
+      if (response.reset_without_answer) {
+        boost::system::error_code ignored;
+        stream.lowest_layer().set_option(tcp::socket::linger(true, 0), ignored);  // close = RST
+        stream.lowest_layer().close(ignored);
+        ++server.closed_;
+        co_return;
+      }
       if (response.never_answer) {
         char byte;
         for (;;) {  // hold the connection until the client gives up
@@ -125,6 +132,7 @@ struct FakeHttpServer::Session {
       if (response.close_after || response.close_silently || response.http10) {
         boost::system::error_code ignored;
         stream.lowest_layer().shutdown(tcp::socket::shutdown_both, ignored);
+        ++server.closed_;
         co_return;
       }
     }

@@ -42,6 +42,7 @@ struct FakeResponse {
   bool close_silently = false;          // close after the response without saying so
   bool http10 = false;                  // HTTP/1.0, no length: closing delimits the body
   bool never_answer = false;            // read the request, then wait until the client leaves
+  bool reset_without_answer = false;    // read the request, then reset the connection (RST)
 };
 
 // PEM certificate chain and private key for the TLS mode.
@@ -63,6 +64,8 @@ class FakeHttpServer {
   // Lets one gated body part be written (thread-safe).
   void release();
   int connections_accepted() const { return accepted_.load(); }
+  // Connections this server closed itself (close_after, close_silently, http10, reset).
+  int connections_closed() const { return closed_.load(); }
   std::vector<FakeRequest> requests() const;
 
  private:
@@ -77,6 +80,7 @@ class FakeHttpServer {
   boost::asio::steady_timer gate_;  // cancelled to wake gated writers
   int permits_ = 0;                 // io thread only
   uint16_t port_ = 0;
+  std::atomic<int> closed_{0};
   std::atomic<int> accepted_{0};
   mutable std::mutex mutex_;
   std::vector<FakeRequest> requests_;
