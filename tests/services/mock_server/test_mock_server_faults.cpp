@@ -124,7 +124,7 @@ TEST_CASE("fault specs parse and are checked together") {
   CHECK(check_fault_specs({{Fault::http_5xx, 100}, {Fault::tls_handshake_failure, 100}}).empty());
 }
 
-TEST_CASE("--fault options reach the config") {
+TEST_CASE("the --fault options reach the config") {
   auto parse = [](std::vector<std::string> args) {
     CLI::App app;
     MockConfig config;
