@@ -49,7 +49,8 @@ bool ServerMetrics::add_scrape(const std::string& url, int64_t wall_ns, int64_t 
     if (fam.type == pm::MetricType::kHistogram) {
       for (const pm::HistogramSeries& h : pm::histogram_series(fam)) {
         ServerSeries& s = series_at(fam, h.labels, "");
-        if (s.les.empty())
+        if (s.type != pm::MetricType::kHistogram) continue;  // the metric changed type mid-run
+        if (s.ts.empty())  // the first scrape fixes the bounds (even none: later ones must match)
           for (const auto& b : h.buckets) s.les.push_back(b.le);
         std::vector<double> cumulative;
         for (const auto& b : h.buckets) cumulative.push_back(b.cumulative);
@@ -70,6 +71,7 @@ bool ServerMetrics::add_scrape(const std::string& url, int64_t wall_ns, int64_t 
     }
     for (const pm::Sample& sample : fam.samples) {
       ServerSeries& s = series_at(fam, sample.labels, "");
+      if (s.type == pm::MetricType::kHistogram) continue;  // the metric changed type mid-run
       s.ts.push_back(wall_ns);
       s.values.push_back(sample.value);
       nlohmann::ordered_json j;
