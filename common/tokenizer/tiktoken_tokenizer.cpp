@@ -66,6 +66,9 @@ std::vector<std::string> read_ranks(const std::string& path) {
       if (c < '0' || c > '9') throw bad("invalid rank");
       rank = rank * 10 + static_cast<size_t>(c - '0');
     }
+    // Ranks run 0, 1, 2, ... down the file; a rank far past its line would size the table from
+    // one corrupt line (999999999: 32 GB).
+    if (rank > n + 65536) throw bad("rank too large for its line");
     if (rank >= ranks.size()) ranks.resize(rank + 1);
     if (!ranks[rank].empty()) throw bad("duplicate rank");
     ranks[rank] = bytes;
