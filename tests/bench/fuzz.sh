@@ -4,7 +4,8 @@
 # library instrumented for coverage), runs each for a fixed budget on a scratch copy of its seed
 # corpus (tests/fuzz/corpus/<name>/ is never written), and prints one table: executions,
 # exec/s, coverage (cov: edges, ft: features), corpus size and the result. Exits 1 on any
-# finding; the crashing input is kept under build-fuzz/findings/<name>/.
+# finding; the crashing input is kept under build-fuzz/findings/<name>/, each run's libFuzzer
+# output in build-fuzz/logs/<name>.log.
 #
 #   tests/bench/fuzz.sh                    # 10 M executions per target
 #   tests/bench/fuzz.sh --seconds 20       # or a time budget per target (both: whichever first)
@@ -105,6 +106,7 @@ for name in "${TARGETS[@]}"; do
   (cd "$work" && TMPDIR=$work UBSAN_OPTIONS=print_stacktrace=1:${UBSAN_OPTIONS:-} \
      "$bin" "${args[@]}" "$work/corpus" >"$log" 2>&1)
   rc=$?
+  mkdir -p "$BUILD_DIR/logs" && cp "$log" "$BUILD_DIR/logs/$name.log"  # the scratch goes at exit
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   # The last status line: "#N  DONE|pulse|NEW ... cov: X ft: Y corp: U/B ...".
