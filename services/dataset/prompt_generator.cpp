@@ -48,17 +48,23 @@ std::string PromptGenerator::generate(uint32_t tokens, std::mt19937_64& rng) con
   return best;
 }
 
+namespace {
+// [1, 2^32 - 1]: converting a double outside uint32_t's range is undefined behaviour, and a
+// user's mean or std-dev can be anything (--seq-dist "512|1e50,250:60").
+uint32_t clamp_u32(double v) { return static_cast<uint32_t>(std::min(std::max(1.0, v), 4294967295.0)); }
+}  // namespace
+
 uint32_t sample_positive_normal_int(double mean, double stddev, std::mt19937_64& rng) {
   if (stddev <= 0) {
     const double r = std::nearbyint(mean);  // FE_TONEAREST: round half to even, like Python
-    return static_cast<uint32_t>(std::max(1.0, r));
+    return clamp_u32(r);
   }
   std::normal_distribution<double> gauss(mean, stddev);
   for (int i = 0; i < 10000; ++i) {
     const double v = gauss(rng);
-    if (v >= 0) return static_cast<uint32_t>(std::max(1.0, std::ceil(v)));
+    if (v >= 0) return clamp_u32(std::ceil(v));
   }
-  return static_cast<uint32_t>(std::max(1.0, std::ceil(mean)));
+  return clamp_u32(std::ceil(mean));
 }
 
 }  // namespace aiperf::dataset
