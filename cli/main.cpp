@@ -97,6 +97,8 @@ int main(int argc, char** argv) {
     std::cout << "aiperf profile --dry-run: options valid (nothing started, nothing written)\n"
               << "  endpoint " << config.endpoint.type << (config.endpoint.streaming ? " (streaming)" : "")
               << ", stimulus " << config.stimulus() << ", artifacts " << config.output.artifact_dir << "\n";
+    if (profile.multi_run.enabled())
+      std::cout << "  up to " << profile.multi_run.num_runs << " trials in profile_runs/run_NNNN, aggregated in aggregate/\n";
     for (const std::string& note : profile.dry_run_notes) std::cout << "  note: " << note << "\n";
     return 0;
   }

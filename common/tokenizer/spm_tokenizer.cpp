@@ -45,7 +45,13 @@ const SpmApi* load_api() {
     void* lib = nullptr;
     for (const fs::path& p : {exe.parent_path() / ".." / "lib" / "aiperf" / "libaiperf_spm.so",
                               fs::path(AIPERF_SPM_SHIM_PATH)}) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+      // The sanitizers' runtimes refuse RTLD_DEEPBIND; a link namespace of its own isolates
+      // the shim's protobuf just as well (only C types cross the shim's API).
+      lib = ::dlmopen(LM_ID_NEWLM, p.c_str(), RTLD_NOW | RTLD_LOCAL);
+#else
       lib = ::dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+#endif
       if (lib != nullptr) break;
     }
     if (lib == nullptr) return nullptr;

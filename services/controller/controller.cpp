@@ -121,8 +121,8 @@ class Controller final : public RunControl {
   int64_t last_activity_ = 0;
   uint64_t last_completed_ = 0;
   int signals_ = 0;
-  int first_signal_ = 0;
-  bool reached_running_ = false;  // start was sent: load may have gone out  // SIGINT or SIGTERM: the exit code is 128 + it
+  int first_signal_ = 0;          // SIGINT or SIGTERM: the exit code is 128 + it
+  bool reached_running_ = false;  // start was sent: load may have gone out
 };
 
 void Controller::spawn_services() {
