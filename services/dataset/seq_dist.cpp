@@ -82,6 +82,8 @@ std::vector<SeqDistPair> parse_json(const std::string& text) {
     SeqDistPair sp;
     const double isl = num("isl", true), osl = num("osl", true);
     if (isl < 1 || osl < 1) throw std::invalid_argument(where + ": isl and osl must be >= 1");
+    if (isl > 100'000'000 || osl > 100'000'000)  // as in the other spellings; beyond uint32_t is UB
+      throw std::invalid_argument(where + ": isl and osl must be in 1..100000000");
     sp.isl = static_cast<uint32_t>(isl);
     sp.osl = static_cast<uint32_t>(osl);
     sp.isl_stddev = num("isl_stddev", false);
