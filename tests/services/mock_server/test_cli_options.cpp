@@ -64,3 +64,20 @@ TEST_CASE("MOCK_SERVER_* environment variables set options") {
   unsetenv("MOCK_SERVER_FAST");
   CHECK(config.effective_ttft_ms() == 50.0);
 }
+
+TEST_CASE("the --fault options reach the config") {
+  const MockConfig config = parse({"--fault", "reset_mid_stream:10", "--fault", "http_429:20,malformed_json:5",
+                                   "--fault-stall-ms", "250", "--fault-retry-after", "7", "--fault-slow-headers-ms",
+                                   "40", "--fault-event-bytes", "1000"});
+  CHECK(config.faults == std::vector<FaultSpec>{{Fault::reset_mid_stream, 10}, {Fault::http_429, 20},
+                                                {Fault::malformed_json, 5}});
+  CHECK(config.fault_stall_ms == 250);
+  CHECK(config.fault_retry_after_s == 7);
+  CHECK(config.fault_slow_headers_ms == 40);
+  CHECK(config.fault_event_bytes == 1000);
+  const MockConfig defaults = parse({});
+  CHECK(defaults.faults.empty());
+  CHECK(defaults.fault_event_bytes == 10u << 20);
+  CHECK_THROWS_AS(parse({"--fault", "meteor"}), CLI::ValidationError);
+  CHECK_THROWS_AS(parse({"--fault", "http_5xx:70", "--fault", "http_429:40"}), CLI::ValidationError);
+}

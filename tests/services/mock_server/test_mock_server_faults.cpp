@@ -124,31 +124,6 @@ TEST_CASE("fault specs parse and are checked together") {
   CHECK(check_fault_specs({{Fault::http_5xx, 100}, {Fault::tls_handshake_failure, 100}}).empty());
 }
 
-TEST_CASE("the --fault options reach the config") {
-  auto parse = [](std::vector<std::string> args) {
-    CLI::App app;
-    MockConfig config;
-    add_mock_options(app, config);
-    std::reverse(args.begin(), args.end());
-    app.parse(args);
-    return config;
-  };
-  const MockConfig config = parse({"--fault", "reset_mid_stream:10", "--fault", "http_429:20,malformed_json:5",
-                                   "--fault-stall-ms", "250", "--fault-retry-after", "7", "--fault-slow-headers-ms",
-                                   "40", "--fault-event-bytes", "1000"});
-  CHECK(config.faults == std::vector<FaultSpec>{{Fault::reset_mid_stream, 10}, {Fault::http_429, 20},
-                                                {Fault::malformed_json, 5}});
-  CHECK(config.fault_stall_ms == 250);
-  CHECK(config.fault_retry_after_s == 7);
-  CHECK(config.fault_slow_headers_ms == 40);
-  CHECK(config.fault_event_bytes == 1000);
-  const MockConfig defaults = parse({});
-  CHECK(defaults.faults.empty());
-  CHECK(defaults.fault_event_bytes == 10u << 20);
-  CHECK_THROWS_AS(parse({"--fault", "meteor"}), CLI::ValidationError);
-  CHECK_THROWS_AS(parse({"--fault", "http_5xx:70", "--fault", "http_429:40"}), CLI::ValidationError);
-}
-
 TEST_CASE("a seeded mix draws each fault at its share, the same way every time") {
   const std::vector<FaultSpec> mix{{Fault::http_5xx, 20}, {Fault::reset_mid_stream, 30}, {Fault::huge_event, 10}};
   auto run = [&] {
