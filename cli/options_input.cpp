@@ -101,8 +101,10 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
 
   app.add_option("--input-file", in.input_file, "JSONL file (or random_pool directory) with a custom dataset")->group(g);
   app.add_option("--custom-dataset-type", in.custom_dataset_type,
-                 "single_turn, multi_turn, random_pool, mooncake_trace or bailian_trace (default: auto-detect)")
-      ->transform(choice({"single_turn", "multi_turn", "random_pool", "mooncake_trace", "bailian_trace"}))
+                 "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, burst_gpt_trace, raw_payload "
+                 "or inputs_json (default: auto-detect)")
+      ->transform(choice({"single_turn", "multi_turn", "random_pool", "mooncake_trace", "bailian_trace",
+                          "burst_gpt_trace", "raw_payload", "inputs_json"}))
       ->group(g);
   app.add_option("--public-dataset", in.public_dataset,
                  "sharegpt: read from --input-file, else AIPerf's cache .cache/aiperf/datasets/ (downloaded once)")
@@ -227,6 +229,7 @@ void check_input_file(ProfileOptions& o) {
     std::mt19937_64 rng(0);  // validation only: the dataset service draws with the run's seed
     const auto dataset = dataset::load_custom_dataset(in, 1, rng);
     // AIPerf replays a trace's timestamps without being asked.
+    // Not burst_gpt_trace: AIPerf looks for a JSON "timestamp" in the first line, which a CSV lacks.
     const bool trace = in.custom_dataset_type == "mooncake_trace" || in.custom_dataset_type == "bailian_trace";
     if (trace && dataset.has_timestamps) in.fixed_schedule = true;
     if (in.fixed_schedule && !dataset.has_timestamps)

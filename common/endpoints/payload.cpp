@@ -133,8 +133,46 @@ std::optional<ordered_json> single_turn_payload(const EndpointInfo& info, const 
 
 }  // namespace
 
+namespace {
+
+// The texts of a verbatim request body, space-joined as AIPerf counts its input tokens: every
+// chat message's content (a string, or the "text" of its parts), else the completions prompt.
+std::string raw_payload_text(const std::string& body) {
+  const auto payload = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  std::string out;
+  auto add = [&out](const nlohmann::json& v) {
+    if (!v.is_string()) return;
+    if (!out.empty()) out.push_back(' ');
+    out += v.get_ref<const std::string&>();
+  };
+  if (!payload.is_object()) return out;
+  if (auto messages = payload.find("messages"); messages != payload.end() && messages->is_array()) {
+    for (const auto& m : *messages) {
+      if (!m.is_object() || !m.contains("content")) continue;
+      const auto& content = m["content"];
+      if (content.is_array()) {
+        for (const auto& part : content)
+          if (part.is_object() && part.contains("text")) add(part["text"]);
+      } else {
+        add(content);
+      }
+    }
+  } else if (auto prompt = payload.find("prompt"); prompt != payload.end()) {
+    if (prompt->is_array()) {
+      for (const auto& p : *prompt) add(p);
+    } else {
+      add(*prompt);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string input_text(const std::vector<const proto::Turn*>& turns, const std::string& system_message,
                        const std::string& user_context_message) {
+  // A verbatim body already holds the whole conversation.
+  if (!turns.empty() && !turns.back()->raw_payload().empty()) return raw_payload_text(turns.back()->raw_payload());
   std::string out;
   bool first = true;
   auto separate = [&] {
@@ -161,6 +199,8 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
                           const std::string& user_context_message) {
   static const proto::Turn kEmptyTurn;
   const proto::Turn& last = turns.empty() ? kEmptyTurn : *turns.back();
+  // A raw_payload / inputs_json turn is the request body itself: no formatting, no extras.
+  if (!last.raw_payload().empty()) return last.raw_payload();
   const std::string& model = last.model().empty() ? options.model : last.model();
   if (info.type == "huggingface_generate") return tgi_generate_payload(last, options.extra_inputs).dump();
   if (info.type == "template") return template_payload(turns, model, options.streaming, options.extra_inputs).dump();

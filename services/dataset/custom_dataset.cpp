@@ -9,10 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "bailian_trace.h"
+#include "burst_gpt_trace.h"
 #include "dataset_error.h"
 #include "jsonl_lines.h"
 #include "mooncake_trace.h"
 #include "prompt_generator.h"
+#include "raw_payload.h"
 #include "turn_fields.h"
 #include "util/uuid.h"
 
@@ -24,7 +26,7 @@ namespace fs = std::filesystem;
 
 bool is_known_type(const std::string& t) {
   return t == "single_turn" || t == "multi_turn" || t == "random_pool" || t == "mooncake_trace" ||
-         t == "bailian_trace";
+         t == "bailian_trace" || t == "burst_gpt_trace" || t == "raw_payload" || t == "inputs_json";
 }
 
 // A line's optional "type" must agree with the file's format.
@@ -165,10 +167,14 @@ std::vector<std::string> recognising_types(const json& object) {
   std::vector<std::string> types;
   // Bailian lines also carry input_length; their chat_id tells them apart.
   if (object.contains("chat_id")) return {"bailian_trace"};
+  // A one-line inputs.json ({"data": [{"payloads": ...}]}).
+  if (looks_like_inputs_json(object)) return {"inputs_json"};
   if (object.contains("input_length") || object.contains("text_input") || object.contains("messages"))
     types.push_back("mooncake_trace");
   if (object.contains("turns")) types.push_back("multi_turn");
   if (has_turn_content(object)) types.push_back("single_turn");
+  // A bare {"messages": [...]} fits mooncake_trace too: AIPerf calls that ambiguous as well.
+  if (looks_like_raw_payload(object)) types.push_back("raw_payload");
   return types;
 }
 
@@ -209,7 +215,10 @@ uint32_t trace_block_size(const config::InputConfig& in) {
 }
 
 std::string detect_custom_dataset_type(const std::string& path) {
-  if (fs::is_directory(path)) return "random_pool";
+  if (fs::is_directory(path)) return dir_has_raw_payload_jsonl(path) ? "raw_payload" : "random_pool";
+  // Files whose first line is not JSON are recognised by name and content (AIPerf does the same).
+  if (is_inputs_json_file(path)) return "inputs_json";
+  if (is_burst_gpt_csv(path)) return "burst_gpt_trace";
   std::string detected;
   try {
     for_each_json_line(path, [&](const json& object, size_t) {
@@ -250,6 +259,12 @@ CustomDataset load_custom_dataset(const config::InputConfig& in, uint64_t pool_c
     load_mooncake(in, out, rng);
   } else if (type == "bailian_trace") {
     load_bailian_trace(in, out);
+  } else if (type == "burst_gpt_trace") {
+    load_burst_gpt_trace(in, out, rng);
+  } else if (type == "raw_payload") {
+    load_raw_payload(in, out, rng);
+  } else if (type == "inputs_json") {
+    load_inputs_json(in, out);
   } else {
     throw DatasetFileError("unknown dataset type '" + type + "'; valid: " + kCustomDatasetTypes);
   }

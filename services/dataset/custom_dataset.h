@@ -1,5 +1,5 @@
-// --input-file loading (spec §4.4): single_turn, multi_turn, random_pool, mooncake_trace and
-// bailian_trace JSONL files, format auto-detection, and the loaders' default sampling strategies. Parsing
+// --input-file loading (spec §4.4): single_turn, multi_turn, random_pool, mooncake_trace,
+// bailian_trace, raw_payload JSONL files, burst_gpt_trace CSV, inputs_json, format auto-detection, and the loaders' default sampling strategies. Parsing
 // needs no tokenizer, so the CLI runs it to reject a bad file before spawning anything;
 // trace `input_length` prompts are synthesized afterwards by the dataset service.
 #pragma once
@@ -14,7 +14,7 @@
 namespace aiperf::dataset {
 
 inline constexpr const char* kCustomDatasetTypes =
-    "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace";
+    "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, burst_gpt_trace, raw_payload, inputs_json";
 inline constexpr uint32_t kMooncakeBlockSize = 512;
 
 // A turn whose prompt is synthesized from the tokenizer's corpus (mooncake `input_length`).

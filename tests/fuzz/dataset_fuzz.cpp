@@ -1,8 +1,10 @@
-// --input-file loaders: single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace
-// (given, or auto-detected as the CLI does) and the ShareGPT JSON list. The loaders read a path,
+// --input-file loaders: single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace,
+// burst_gpt_trace (CSV), raw_payload, inputs_json (given, or auto-detected as the CLI does) and
+// the ShareGPT JSON list. The loaders read a path,
 // so each input is written to one scratch file. The first byte picks the format, so that seeds
 // stay readable: '0' auto-detect, '1' single_turn, '2' multi_turn, '3' random_pool,
-// '4' mooncake_trace, '5' bailian_trace, '6' sharegpt. DatasetFileError (a std::runtime_error
+// '4' mooncake_trace, '5' bailian_trace, '6' sharegpt, '7' burst_gpt_trace, '8' raw_payload,
+// '9' inputs_json. DatasetFileError (a std::runtime_error
 // naming file:line) is the documented refusal; anything else escaping is a finding (the CLI
 // would print an unhelpful message or die).
 #include <cstddef>
@@ -20,8 +22,9 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   static const char* const kTypes[] = {"",           "single_turn",   "multi_turn", "random_pool",
-                                       "mooncake_trace", "bailian_trace", "sharegpt"};
-  const std::string type = kTypes[(data[0] + 1u) % 7];
+                                       "mooncake_trace", "bailian_trace", "sharegpt",
+                                       "burst_gpt_trace", "raw_payload", "inputs_json"};
+  const std::string type = kTypes[(data[0] + 2u) % 10];  // '0'..'9' -> 0..9
   const std::string path =
       aiperf::fuzz::write_scratch("input.jsonl", std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1));
   if (path.empty()) return 0;
