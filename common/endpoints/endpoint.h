@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -33,6 +34,14 @@ std::vector<std::string> endpoint_type_names();
 // prepended when the URL has no scheme.
 std::string build_url(const std::string& base_url, const EndpointInfo& info,
                       const std::string& custom_endpoint, bool streaming);
+
+// The headers an endpoint type authenticates and versions its requests with, appended after
+// the user's --header values: `Authorization: Bearer <key>` when an API key is given; for
+// `messages`, `x-api-key: <key>` instead plus `anthropic-version: 2023-06-01` unless the user
+// set that header.
+std::vector<std::pair<std::string, std::string>> endpoint_headers(
+    const EndpointInfo& info, const std::string& api_key,
+    const std::vector<std::pair<std::string, std::string>>& user_headers);
 
 struct PayloadOptions {
   std::string model;

@@ -9,7 +9,7 @@ namespace aiperf::endpoints {
 
 namespace {
 
-constexpr std::array<EndpointInfo, 14> kEndpoints = {{
+constexpr std::array<EndpointInfo, 16> kEndpoints = {{
     {"chat", "/v1/chat/completions", "", "LLM Metrics", true, true, true},
     {"completions", "/v1/completions", "", "LLM Metrics", true, true, true},
     {"embeddings", "/v1/embeddings", "", "Embeddings Metrics", false, false, true},
@@ -25,6 +25,11 @@ constexpr std::array<EndpointInfo, 14> kEndpoints = {{
     {"template", "", "", "LLM Metrics", true, true, true},
     // Post-0.6 AIPerf (spec §5.5).
     {"responses", "/v1/responses", "", "LLM Metrics", true, true, true},
+    // Anthropic Messages API.
+    {"messages", "/v1/messages", "", "LLM Metrics", true, true, true},
+    // Verbatim raw_payload / inputs_json bodies to the base URL or --endpoint; responses
+    // auto-detected like template's.
+    {"raw", "", "", "LLM Metrics", true, true, true},
     // GenAI-Perf's Triton generate extension (--service-kind triton); the CLI substitutes
     // {MODEL_NAME} with the first model, as GenAI-Perf does.
     {"generate", "/v2/models/{MODEL_NAME}/generate", "/v2/models/{MODEL_NAME}/generate_stream", "LLM Metrics", true,

@@ -1,6 +1,8 @@
 // build_payload (spec §5.4): chat and completions here, the other types in payload_builders.cpp.
 // Keys are emitted in AIPerf's insertion order (ordered_json), so request bodies and
 // inputs.json match it byte for byte.
+#include <stdexcept>
+
 #include <nlohmann/json.hpp>
 
 #include "endpoints/endpoint.h"
@@ -204,6 +206,19 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
   const std::string& model = last.model().empty() ? options.model : last.model();
   if (info.type == "huggingface_generate") return tgi_generate_payload(last, options.extra_inputs).dump();
   if (info.type == "template") return template_payload(turns, model, options.streaming, options.extra_inputs).dump();
+  if (info.type == "raw") {
+    // raw formats nothing: only raw_payload / inputs_json turns (sent verbatim above) can be sent.
+    throw std::invalid_argument(
+        "RawEndpoint received request_info with " + std::to_string(turns.size()) +
+        " turn(s) but the last turn (index " + std::to_string(static_cast<int>(turns.size()) - 1) +
+        ") has no raw_payload set. Use --custom-dataset-type raw_payload or inputs_json so the loader "
+        "populates raw_payload on every turn.");
+  }
+  if (info.type == "messages") {
+    ordered_json payload = messages_payload(turns, model, options.streaming, system_message, user_context_message);
+    merge_extra_inputs(payload, options.extra_inputs);
+    return payload.dump();
+  }
   if (info.type == "responses") {
     ordered_json payload = responses_payload(turns, model, options.streaming, system_message, user_context_message);
     merge_extra_inputs(payload, options.extra_inputs);

@@ -50,6 +50,14 @@ nlohmann::ordered_json responses_payload(const std::vector<const proto::Turn*>& 
                                          bool streaming, const std::string& system_message,
                                          const std::string& user_context_message);
 
+// messages (Anthropic Messages API): {"model", "messages", "max_tokens" (the turn's, else 1024),
+// "stream": true (streaming only), "system"? (system message), "tools"?}. A user context message
+// is a leading user message; images are {"type": "image", "source": base64|url} blocks. Throws
+// std::invalid_argument for a turn with audio or video (the API takes neither) or no turn.
+nlohmann::ordered_json messages_payload(const std::vector<const proto::Turn*>& turns, const std::string& model,
+                                        bool streaming, const std::string& system_message,
+                                        const std::string& user_context_message);
+
 // template: renders the extra `payload_template` (a named template, a file path or inline
 // Jinja, see jinja_subset.h) with the turn's variables and parses the result; the other
 // extras except payload_template/response_field are merged on top. Throws

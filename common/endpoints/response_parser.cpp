@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "endpoints/endpoint.h"
+#include "endpoints/messages_content.h"
 #include "endpoints/openai_content.h"
 #include "endpoints/other_content.h"
 #include "endpoints/prompt_content.h"
@@ -53,11 +54,12 @@ std::string excerpt(std::string_view data) {
 // How the decoded JSON documents of one record become content; one per record, since the
 // Responses API deduplication needs state across its events.
 struct Context {
-  enum class Family { openai, other, responses, image, solido, triton, template_ } family;
+  enum class Family { openai, other, responses, image, solido, triton, template_, messages } family;
   ResponseKind openai = ResponseKind::kChat;
   OtherKind other = OtherKind::embeddings;
   const JsonPath* response_field = nullptr;
   ResponsesStreamState responses;
+  MessagesStreamState messages;
 };
 
 Context make_context(const EndpointInfo& info, const ParseOptions& options) {
@@ -77,7 +79,9 @@ Context make_context(const EndpointInfo& info, const ParseOptions& options) {
     ctx.family = F::solido;
   } else if (t == "generate") {
     ctx.family = F::triton;
-  } else if (t == "template") {
+  } else if (t == "messages") {
+    ctx.family = F::messages;
+  } else if (t == "template" || t == "raw") {  // raw parses like template (auto-detect or response_field)
     ctx.family = F::template_;
     ctx.response_field = options.response_field.get();
   }
@@ -88,6 +92,16 @@ Context make_context(const EndpointInfo& info, const ParseOptions& options) {
 bool parse_json(Context& ctx, std::string_view data, int64_t perf_ns, ParseResult& out) {
   using F = Context::Family;
   if (ctx.family == F::openai && scan_content(ctx.openai, data, perf_ns, out)) return true;
+  if (ctx.family == F::messages) {  // parsed in key order: tool_use inputs are re-serialised
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(data, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) {
+      out.error = make_error(std::nullopt, "JSONDecodeError",
+                             "Failed to decode JSON response: '" + excerpt(data) + "'");
+      return false;
+    }
+    extract_messages_content(j, perf_ns, ctx.messages, out);
+    return true;
+  }
   const nlohmann::json j = nlohmann::json::parse(data, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) {
     if (ctx.family == F::template_) {  // a template server may answer plain text
@@ -107,6 +121,7 @@ bool parse_json(Context& ctx, std::string_view data, int64_t perf_ns, ParseResul
     case F::solido: extract_solido_content(j, perf_ns, out); break;
     case F::triton: extract_triton_content(j, perf_ns, out); break;
     case F::template_: extract_template_content(j, perf_ns, ctx.response_field, out); break;
+    case F::messages: break;  // handled above
   }
   if (error) {
     out.error = std::move(*error);
@@ -191,7 +206,7 @@ ParseResult parse_response(const EndpointInfo& info, const proto::RawRecord& raw
 
 ParseOptions parse_options_for(const std::string& endpoint_type, const nlohmann::json& extra_inputs) {
   ParseOptions options;
-  if (endpoint_type != "template" || !extra_inputs.is_object()) return options;
+  if ((endpoint_type != "template" && endpoint_type != "raw") || !extra_inputs.is_object()) return options;
   auto it = extra_inputs.find("response_field");
   // "text" is AIPerf's spelling of "auto-detect".
   if (it != extra_inputs.end() && it->is_string() && !it->get_ref<const std::string&>().empty() &&

@@ -19,6 +19,14 @@ std::optional<int64_t> int_field(const nlohmann::json& j, const char* key, const
 metrics::Usage read_usage_block(const nlohmann::json& usage) {
   metrics::Usage u;
   u.prompt_tokens = int_field(usage, "prompt_tokens", "input_tokens");
+  // Anthropic counts input_tokens without the cached part: the prompt is input_tokens plus
+  // cache reads and writes when those are reported (AIPerf's "disjoint" accounting).
+  if (!usage.contains("prompt_tokens") && u.prompt_tokens) {
+    for (const char* cache : {"cache_read_input_tokens", "cache_creation_input_tokens"}) {
+      auto it = usage.find(cache);
+      if (it != usage.end() && it->is_number_integer()) *u.prompt_tokens += it->get<int64_t>();
+    }
+  }
   u.completion_tokens = int_field(usage, "completion_tokens", "output_tokens");
   u.total_tokens = int_field(usage, "total_tokens", "total_tokens");
   for (const char* details : {"completion_tokens_details", "output_tokens_details"}) {

@@ -1,6 +1,7 @@
 // Reads a response's `usage` block in both OpenAI spellings: chat/completions
 // (prompt_tokens, completion_tokens, completion_tokens_details) and Responses/Images API
-// (input_tokens, output_tokens, output_tokens_details). Private to the endpoints library.
+// (input_tokens, output_tokens, output_tokens_details); Anthropic's cache_read_input_tokens and
+// cache_creation_input_tokens are added to input_tokens. Private to the endpoints library.
 #pragma once
 #include <nlohmann/json_fwd.hpp>
 

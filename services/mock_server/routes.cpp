@@ -24,6 +24,7 @@ Route match_route(boost::beast::http::verb method, std::string_view target) {
       {"/generate", verb::post, Route::tgi_generate},
       {"/generate_stream", verb::post, Route::tgi_generate_stream},
       {"/v1/responses", verb::post, Route::responses},
+      {"/v1/messages", verb::post, Route::messages},
       {"/v1/images/generations", verb::post, Route::image_generations},
       {"/rag/api/prompt", verb::post, Route::solido_rag},
       {"/v1/models", verb::get, Route::models},

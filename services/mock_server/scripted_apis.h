@@ -30,6 +30,16 @@ std::optional<int> int_field(const nlohmann::json& body, const char* key);
 // object.
 ScriptedOrBad responses_reply(std::string_view body, const TextPool& pool, const Pacing& pacing, uint64_t id);
 
+// POST /v1/messages (Anthropic Messages API): {"model", "messages" (user string content or
+// text blocks are counted), "max_tokens" (required), "system"?, "stream"?, "thinking"?
+// ({"type": "enabled", "budget_tokens": N}: N thinking tokens first, capped by the budget),
+// min_tokens/ignore_eos as in chat}. Answers a `message` with thinking and text blocks and usage
+// {input_tokens, cache_*_input_tokens: 0, output_tokens}; streaming sends message_start (input
+// usage), ping, per block content_block_start, one thinking_delta/text_delta per token (a
+// signature_delta closes thinking), content_block_stop, then message_delta (stop_reason,
+// output usage) and message_stop.
+ScriptedOrBad messages_reply(std::string_view body, const TextPool& pool, const Pacing& pacing, uint64_t id);
+
 // POST /v1/images/generations: {"prompt", "n"?, "response_format"? (b64_json|url), "size"?,
 // "quality"?, "stream"?, "partial_images"?}. Each image takes ttft + 10 itl ("denoising
 // steps"); the data is a 1x1 PNG. Streaming sends image_generation.partial_image events then

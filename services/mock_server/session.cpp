@@ -78,6 +78,7 @@ void Session::handle_request() {
     case Route::solido_rag:
     case Route::triton_generate:
     case Route::triton_generate_stream:
+    case Route::messages:
       return handle_scripted_route();
     case Route::models:
       return respond(200, kJson, state_.models_body);

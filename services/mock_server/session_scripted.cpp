@@ -14,6 +14,9 @@ void Session::handle_scripted_route() {
                                             state_.next_response_id.fetch_add(1, std::memory_order_relaxed)));
     case Route::image_generations:
       return start_scripted(image_generation_reply(body, pacing));
+    case Route::messages:
+      return start_scripted(messages_reply(body, state_.pool, pacing,
+                                           state_.next_response_id.fetch_add(1, std::memory_order_relaxed)));
     case Route::solido_rag:
       return start_scripted(solido_rag_reply(body, state_.pool, pacing));
     case Route::triton_generate:

@@ -318,7 +318,8 @@ void WorkerService::dispatch(InFlight job) {
                  {"X-Request-ID", job.x_request_id},
                  {"X-Correlation-ID", job.credit.x_correlation_id()}};
   for (const auto& h : config_->input.headers) req.headers.push_back(h);
-  if (!ep.api_key.empty()) req.headers.emplace_back("Authorization", "Bearer " + ep.api_key);
+  for (auto& h : endpoints::endpoint_headers(*endpoint_, ep.api_key, config_->input.headers))
+    req.headers.push_back(std::move(h));
   req.headers.emplace_back("Content-Type", "application/json");
   req.headers.emplace_back("Accept", ep.streaming ? "text/event-stream" : "application/json");
   req.body = job.payload;

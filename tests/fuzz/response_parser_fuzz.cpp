@@ -1,11 +1,12 @@
 // Each endpoint's response parser and what the record processor makes of its result: the bytes
 // a server sent, as process_record gets them (parse_response, token counts, usage, then every
-// record metric). Byte 0 picks the endpoint type (low 4 bits, modulo the 14 types in
+// record metric). Byte 0 picks the endpoint type (low 4 bits, modulo the 16 types in
 // endpoint_table.cpp order: 0 chat, 1 completions, 2 embeddings, 3 chat_embeddings,
 // 4 nim_embeddings, 5 nim_rankings, 6 cohere_rankings, 7 hf_tei_rankings, 8 huggingface_generate,
-// 9 image_generation, 10 solido_rag, 11 template, 12 responses, 13 generate) and, in bit 4,
+// 9 image_generation, 10 solido_rag, 11 template, 12 responses, 13 messages, 14 raw,
+// 15 generate) and, in bit 4,
 // --use-server-token-count. Byte 1 picks the framing (bit 0: SSE, else a plain body), the chunk
-// size (bits 1-4) and, for the template endpoint, the response_field (bits 5-7). The rest is the
+// size (bits 1-4) and, for the template and raw endpoints, the response_field (bits 5-7). The rest is the
 // body, cut into chunks as socket reads would deliver it.
 // Neither may throw (they run in the record processor on whatever a server returned), and a
 // parsed record is either an error or has content responses, never both.
