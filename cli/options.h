@@ -35,6 +35,7 @@ struct ProfileOptions {
     std::vector<std::string> headers;
     bool num_dataset_entries_given = false;     // --user-context-prompt-length needs it
     std::vector<std::string> rankings_options;  // the --rankings-* options given
+    bool no_fixed_schedule = false;             // --no-fixed-schedule: no automatic trace replay
   } input;
   struct Output {
     std::optional<std::string> artifact_dir;

@@ -112,6 +112,8 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--dataset-sampling-strategy", in.dataset_sampling_strategy, "sequential, random or shuffle")
       ->transform(choice({"sequential", "random", "shuffle"}))->group(g);
   app.add_flag("--fixed-schedule", in.fixed_schedule, "Replay the dataset's timestamps")->group(g);
+  app.add_flag("--no-fixed-schedule", o.input.no_fixed_schedule,
+               "Keep the chosen load mode for a trace with timestamps (no automatic --fixed-schedule)")->group(g);
   app.add_flag("--fixed-schedule-auto-offset", in.fixed_schedule_auto_offset,
                "Shift timestamps so the first is 0")->group(g);
   add_optional(app, "--fixed-schedule-start-offset", in.fixed_schedule_start_offset,
@@ -231,7 +233,24 @@ void check_input_file(ProfileOptions& o) {
     // AIPerf replays a trace's timestamps without being asked.
     // Not burst_gpt_trace: AIPerf looks for a JSON "timestamp" in the first line, which a CSV lacks.
     const bool trace = in.custom_dataset_type == "mooncake_trace" || in.custom_dataset_type == "bailian_trace";
-    if (trace && dataset.has_timestamps) in.fixed_schedule = true;
+    if (trace && dataset.has_timestamps && !in.fixed_schedule && !o.input.no_fixed_schedule) {
+      // AIPerf refuses a rate-paced mode it would silently replace by the trace's schedule.
+      const auto& l = o.config.loadgen;
+      std::vector<std::string> conflicts;
+      if (l.request_rate) conflicts.push_back("--request-rate");
+      if (l.user_centric_rate) conflicts.push_back("--user-centric-rate");
+      if (l.num_users) conflicts.push_back("--num-users");
+      if (o.load.arrival_smoothness) conflicts.push_back("--arrival-smoothness");
+      if (!conflicts.empty()) {
+        std::string names;
+        for (const auto& c : conflicts) names += (names.empty() ? "" : ", ") + c;
+        throw OptionError("--input-file: '" + in.input_file + "' has per-record timestamps and would be "
+                          "auto-promoted to --fixed-schedule, which " + names + " cannot be combined with; drop " +
+                          (conflicts.size() > 1 ? "them" : "it") + ", or pass --no-fixed-schedule to keep that "
+                          "timing mode and ignore the trace timestamps");
+      }
+      in.fixed_schedule = true;
+    }
     if (in.fixed_schedule && !dataset.has_timestamps)
       throw OptionError("--fixed-schedule: '" + in.input_file + "' has no timestamps");
   } catch (const dataset::DatasetFileError& e) {

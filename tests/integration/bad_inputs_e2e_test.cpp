@@ -37,6 +37,7 @@ TEST_CASE("every bad option value or input file is refused before anything start
   write(dir + "/trace.jsonl",
         "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 5}\n"
         "{\"timestamp\": 1, \"input_length\": -3, \"output_length\": 5}\n");
+  write(dir + "/stamped.jsonl", "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 5}\n");
   const std::vector<BadInput> table{
       // Numbers: range and type, with the rule and the value as given.
       {{"--concurrency", "0"}, "Error: --concurrency: must be a number > 0, got '0'"},
@@ -73,6 +74,12 @@ TEST_CASE("every bad option value or input file is refused before anything start
        "Error: --input-file: {dir}/no_turns.jsonl:1: field 'turns'"},
       {{"--input-file", "{dir}/trace.jsonl", "--custom-dataset-type", "mooncake_trace"},
        "Error: --input-file: {dir}/trace.jsonl:2: field 'input_length': must be an integer >= 1, got -3"},
+      // A timestamped trace switches to --fixed-schedule by itself; a rate mode would be dropped.
+      {{"--input-file", "{dir}/stamped.jsonl", "--custom-dataset-type", "mooncake_trace", "--request-rate", "5"},
+       "Error: --input-file: '{dir}/stamped.jsonl' has per-record timestamps and would be auto-promoted to "
+       "--fixed-schedule, which --request-rate cannot be combined with; drop it, or pass --no-fixed-schedule"},
+      {{"--input-file", "{dir}/stamped.jsonl", "--custom-dataset-type", "raw_payload"},
+       "Error: --input-file: {dir}/stamped.jsonl:1: field 'messages': a raw_payload line needs a 'messages' array"},
       // Where the results would go.
       {{"--artifact-dir", "{dir}/text_type.jsonl/run"}, "Error: --artifact-dir: cannot create {dir}/text_type.jsonl/run"},
   };

@@ -136,3 +136,24 @@ TEST_CASE("replay formats: bad files fail before anything runs, exit 2", "[e2e][
   CHECK(wrong.err.find("burst_gpt.csv:1: invalid JSON") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(wrong.dir));
 }
+
+TEST_CASE("--no-fixed-schedule keeps the chosen load mode for a timestamped trace", "[e2e][datasets]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--fast"}, tmp);
+  // Without it the 3 stamped entries are replayed once each; with it the trace wraps at concurrency 1.
+  Run replay = aiperf::test::run_named(tmp, "replay", {"--url", mock.url(), "--input-file",
+                                                       kData + "mooncake_timestamps.jsonl"});
+  INFO(replay.out << replay.err);
+  REQUIRE(replay.exit_code == 0);
+  CHECK(replay.records().size() == 3);
+  Run closed = aiperf::test::run_named(tmp, "closed", {"--url", mock.url(), "--input-file",
+                                                       kData + "mooncake_timestamps.jsonl", "--no-fixed-schedule",
+                                                       "--request-count", "5", "--concurrency", "1"});
+  INFO(closed.out << closed.err);
+  REQUIRE(closed.exit_code == 0);
+  const auto records = sorted_records(closed);
+  REQUIRE(records.size() == 5);
+  // Closed loop: each request starts only after the previous one ended (no 30 ms schedule gaps needed).
+  for (size_t i = 1; i < records.size(); ++i)
+    CHECK(records[i]["metadata"]["request_start_ns"] >= records[i - 1]["metadata"]["request_end_ns"]);
+}
