@@ -1,6 +1,7 @@
 #include "cli_options.h"
 
 #include "dcgm_simulator.h"
+#include "engine_options.h"
 
 #include <algorithm>
 #include <cctype>
@@ -148,6 +149,7 @@ void add_mock_options(CLI::App& app, MockConfig& config) {
   env(app.add_option("--record-requests", config.record_requests,
                      "Append every POST request (path and JSON body) as one line to this file"),
       "RECORD_REQUESTS");
+  add_engine_options(app, config.engine);
 }
 
 }  // namespace aiperf::mock

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "cli_options.h"
+#include "engine_options.h"
 #include "environment.h"
 #include "mock_server.h"
 #include "process_group.h"
@@ -25,6 +26,10 @@ int main(int argc, char** argv) {
   MockConfig config;
   add_mock_options(app, config);
   CLI11_PARSE(app, argc, argv);
+  if (const std::string error = check_engine_options(config); !error.empty()) {
+    std::fprintf(stderr, "aiperf-mock-server: %s\n", error.c_str());
+    return 2;
+  }
 
   try {
     TextPool pool = load_text_pool(config, aiperf::cli::hub_env());
@@ -33,6 +38,11 @@ int main(int argc, char** argv) {
                    "aiperf-mock-server: %zu output pieces (%s), %u io threads, ttft %.3g ms, itl %.3g ms\n",
                    pool.size(), config.no_tokenizer ? "built-in words" : config.tokenizer.c_str(),
                    config.workers, config.effective_ttft_ms(), config.effective_itl_ms());
+    if (config.engine.enabled() && config.logs_info())
+      std::fprintf(stderr,
+                   "aiperf-mock-server: engine model: %u slots, prefill %.6g tokens/s, decode step %.6g + %.6g x n ms\n",
+                   config.engine.slots, config.engine.prefill_tokens_per_s, config.engine.step_ms,
+                   config.engine.step_per_seq_ms);
     // Each process may hold as many connections as its hard open-file limit allows.
     const uint64_t fds = aiperf::util::raise_fd_limit();
     if (config.logs_info())

@@ -67,7 +67,7 @@ int dcgm_instance(std::string_view path) {
 
 }  // namespace
 
-std::string render_vllm_metrics(const Metrics& m) {
+std::string render_vllm_metrics(const Metrics& m, const EngineDriver* engine) {
   std::string out;
   out.reserve(4096);
   int64_t success = 0;
@@ -76,12 +76,21 @@ std::string render_vllm_metrics(const Metrics& m) {
       return s.requests[static_cast<size_t>(r)][0];  // kStatusCodes[0] == 200
     });
   static_assert(kStatusCodes[0] == 200);
-  const double running = static_cast<double>(total(m, [](const MetricsShard& s) -> const ShardCounter& { return s.running; }));
+  double running = static_cast<double>(total(m, [](const MetricsShard& s) -> const ShardCounter& { return s.running; }));
+  double waiting = 0;
+  // A KV cache that fills with the requests in flight (64 requests = full), or the engine's slots.
+  double cache_usage = std::min(1.0, running / 64.0);
+  if (engine) {
+    const EngineCounts counts = engine->counts();
+    running = static_cast<double>(counts.running);
+    waiting = static_cast<double>(counts.waiting);
+    cache_usage = running / engine->spec().slots;
+  }
   scalar(out, "vllm:num_requests_running", "gauge", "Number of requests in model execution batches.", running);
-  scalar(out, "vllm:num_requests_waiting", "gauge", "Number of requests waiting to be processed.", 0);
-  // A KV cache that fills with the requests in flight (64 requests = full).
-  scalar(out, "vllm:gpu_cache_usage_perc", "gauge", "GPU KV-cache usage. 1 means 100 percent usage.",
-         std::min(1.0, running / 64.0));
+  scalar(out, "vllm:num_requests_waiting", "gauge", "Number of requests waiting to be processed.", waiting);
+  scalar(out, "vllm:gpu_cache_usage_perc", "gauge", "GPU KV-cache usage. 1 means 100 percent usage.", cache_usage);
+  if (engine)
+    scalar(out, "vllm:kv_cache_usage_perc", "gauge", "KV-cache usage. 1 means 100 percent usage.", cache_usage);
   scalar(out, "vllm:prompt_tokens_total", "counter", "Number of prefill tokens processed.",
          double(total(m, [](const MetricsShard& s) -> const ShardCounter& { return s.prompt_tokens; })));
   scalar(out, "vllm:generation_tokens_total", "counter", "Number of generation tokens processed.",
@@ -107,8 +116,8 @@ std::optional<std::string> metrics_page(ServerState& state, std::string_view tar
         total(state.metrics, [](const MetricsShard& s) -> const ShardCounter& { return s.generation_tokens; });
     return state.dcgm.render(instance, tokens);
   }
-  if (path == "/vllm/metrics") return render_vllm_metrics(state.metrics);
-  return state.metrics.render() + render_vllm_metrics(state.metrics);
+  if (path == "/vllm/metrics") return render_vllm_metrics(state.metrics, state.engine.get());
+  return state.metrics.render() + render_vllm_metrics(state.metrics, state.engine.get());
 }
 
 }  // namespace aiperf::mock

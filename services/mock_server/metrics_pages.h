@@ -11,10 +11,13 @@
 namespace aiperf::mock {
 
 struct ServerState;
+class EngineDriver;
 
 // vLLM's metric names and types over the server's counters: requests answered 200 by the
 // generation routes, prompt/generation tokens, running requests, TTFT/ITL/e2e histograms.
-std::string render_vllm_metrics(const Metrics& metrics);
+// With the engine model (--engine-slots), `engine` gives running/waiting and the KV-cache use
+// (running / slots).
+std::string render_vllm_metrics(const Metrics& metrics, const EngineDriver* engine = nullptr);
 
 // Whether `path` is one of the metrics pages (so the router sends it to metrics_page()).
 bool is_metrics_path(std::string_view path);

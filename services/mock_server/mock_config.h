@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "engine_model.h"
 #include "fault_injector.h"
 
 namespace aiperf::mock {
@@ -49,6 +50,7 @@ struct MockConfig {
   std::string dcgm_hostname = "localhost";
   std::optional<uint64_t> dcgm_seed;
   std::string record_requests;  // file receiving every POST request as a JSON line; empty = off
+  EngineSpec engine;            // --engine-*: a continuous-batching engine sets the generation latencies
 
   double effective_ttft_ms() const { return fast ? 0.0 : ttft_ms; }
   double effective_itl_ms() const { return fast ? 0.0 : itl_ms; }

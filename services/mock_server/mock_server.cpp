@@ -62,6 +62,7 @@ void MockServer::accept() {
 }
 
 void MockServer::stop() {
+  if (state_->engine) state_->engine->stop();  // it posts to the io contexts: stops before them
   if (threads_.empty()) return;
   guards_.clear();
   for (auto& context : contexts_) context->stop();

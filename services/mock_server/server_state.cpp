@@ -62,6 +62,7 @@ ServerState::ServerState(MockConfig config_in, TextPool pool_in, SharedShards sh
       fault_stall(from_ms(config.fault_stall_ms)),
       fault_slow_headers(from_ms(config.fault_slow_headers_ms)),
       huge_text(make_huge_text(config)),
-      recorder(config.record_requests) {}
+      recorder(config.record_requests),
+      engine(config.engine.enabled() ? std::make_unique<EngineDriver>(config.engine) : nullptr) {}
 
 }  // namespace aiperf::mock

@@ -4,9 +4,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "dcgm_simulator.h"
+#include "engine_driver.h"
 #include "error_injector.h"
 #include "fault_injector.h"
 #include "metrics.h"
@@ -41,6 +43,8 @@ struct ServerState {
   const std::string huge_text;  // huge_event's extra text; empty unless that fault is set
   RequestRecorder recorder;
   std::atomic<uint64_t> next_response_id{1};
+  // --engine-slots: the engine model pacing generation requests; null when off.
+  const std::unique_ptr<EngineDriver> engine;
 };
 
 }  // namespace aiperf::mock

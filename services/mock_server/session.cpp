@@ -131,6 +131,7 @@ void Session::respond_error(int status, std::string_view message, std::string_vi
 }
 
 void Session::start_generation(GenerationRequest request) {
+  if (state_.engine && !enter_engine(request)) return;
   metrics_.count_request(route_, 200);
   metrics_.prompt_tokens.add(request.prompt_tokens);
   metrics_.running.add(1);
@@ -142,6 +143,7 @@ void Session::start_generation(GenerationRequest request) {
     // The whole answer is ready when its last token would have been streamed, so streaming and
     // non-streaming requests of the same length take the same time.
     const auto last_token = completion_->request().output_tokens - 1;
+    if (engine_id_) return send_full_when_done();
     return at(arrival_ + state_.ttft + last_token * state_.itl, &Session::send_full_completion);
   }
   if (mode_.http10) mode_.keep_alive = false;  // the stream ends when the connection does
@@ -186,8 +188,11 @@ void Session::send_stream_head() {
 // Token i leaves at arrival + ttft + i*itl, each in its own write so the client sees one arrival
 // per token.
 void Session::send_token() {
-  const auto deadline = arrival_ + state_.ttft + next_token_ * state_.itl;
-  if (deadline > Clock::now()) return at(deadline, &Session::send_token);
+  if (engine_id_) {
+    if (!engine_has_token()) return;
+  } else if (const auto deadline = arrival_ + state_.ttft + next_token_ * state_.itl; deadline > Clock::now()) {
+    return at(deadline, &Session::send_token);
+  }
   // Mid-stream faults strike at the middle token (the first when there is only one).
   std::string_view extra;
   if (fault_ && !fault_done_ && next_token_ == completion_->request().output_tokens / 2) {
@@ -229,6 +234,7 @@ void Session::send_stream_tail() {
 }
 
 void Session::finish_generation() {
+  leave_engine();
   metrics_.request_latency.observe_ns((Clock::now() - arrival_).count());
   metrics_.running.add(-1);
   completion_.reset();
@@ -251,6 +257,7 @@ void Session::next_request() {
 }
 
 void Session::close() {
+  leave_engine();
   error_code ignored;
   timer_.cancel();
   socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);

@@ -55,6 +55,13 @@ class Session : public std::enable_shared_from_this<Session> {
   void send_stream_tail();
   void finish_generation();
 
+  // --engine-slots (session_engine.cpp): the engine model paces the generation.
+  bool enter_engine(const GenerationRequest& request);  // false: refused, 429 sent
+  void on_engine_event(const EngineEvent& event);
+  bool engine_has_token();  // the engine has emitted token next_token_; else waits for it
+  void send_full_when_done();
+  void leave_engine();  // the response ends: a sequence still in the engine is cancelled
+
   // --fault modes (session_faults.cpp).
   void check_tls_hello();      // tls_handshake_failure: the connection's first byte
   bool answer_with_fault();    // faults that replace the whole response; true when one did
@@ -104,6 +111,12 @@ class Session : public std::enable_shared_from_this<Session> {
   int slow_piece_ = 0;
   Clock::time_point slow_start_;
   Step slow_next_ = nullptr;
+
+  // The sequence in the engine model (--engine-slots), and how far it is.
+  std::optional<uint64_t> engine_id_;
+  int engine_tokens_ = 0;    // tokens emitted so far
+  bool engine_done_ = false;
+  Step engine_next_ = nullptr;  // the step waiting for the engine's next event
 };
 
 }  // namespace aiperf::mock

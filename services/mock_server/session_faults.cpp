@@ -168,6 +168,7 @@ void Session::send_full_with_fault(std::string body) {
 }
 
 void Session::abandon_response() {
+  leave_engine();
   if (completion_ || script_) metrics_.running.add(-1);
   completion_.reset();
   script_.reset();
