@@ -66,6 +66,10 @@ void finalize_endpoint_options(ProfileOptions& o) {
     if (!http::parse_url(endpoints::build_url(url, *ep, c.endpoint.custom_endpoint, c.endpoint.streaming)))
       throw OptionError("--url: '" + url + "' is not a valid URL (expected [http[s]://]host[:port][/path])");
   }
+  // raw formats nothing: its bodies come from an input file (raw_payload / inputs_json).
+  if (c.endpoint.type == "raw" && c.input.input_file.empty())
+    throw OptionError("--endpoint-type raw: sends request bodies verbatim and needs them from --input-file "
+                      "(--custom-dataset-type raw_payload or inputs_json)");
   if (c.endpoint.service_kind == "triton" && c.endpoint.type != "generate")
     throw OptionError("--service-kind triton: only --endpoint-type generate is supported (no KServe gRPC)");
   // GenAI-Perf puts the model in the path: v2/models/{MODEL_NAME}/generate. The default path

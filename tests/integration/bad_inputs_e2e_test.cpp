@@ -52,6 +52,7 @@ TEST_CASE("every bad option value or input file is refused before anything start
       {{"--workers-max", "-1"}, "Error: --workers-max: invalid value '-1'"},
       // Choices and unknown options.
       {{"--endpoint-type", "nope"}, "Error: --endpoint-type: invalid value 'nope'; valid: chat,"},
+      {{"--endpoint-type", "raw"}, "Error: --endpoint-type raw: sends request bodies verbatim and needs them from --input-file"},
       {{"--arrival-pattern", "nope"}, "Error: --arrival-pattern: nope not in {constant,poisson,gamma"},
       {{"--ui-type", "nope"}, "Error: --ui-type: nope not in {dashboard,simple,none}"},
       {{"--bogus-option", "1"}, "Error: The following arguments were not expected"},

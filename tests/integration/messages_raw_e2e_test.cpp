@@ -129,9 +129,14 @@ TEST_CASE("raw: raw_payload lines sent verbatim to --endpoint, responses auto-de
   }
 }
 
-TEST_CASE("raw without raw_payload turns: the run is refused with AIPerf's reason", "[e2e][endpoint_types]") {
-  Run run = aiperf::test::run_captured({"--model", "m", "--endpoint-type", "raw", "--request-count", "1"});
-  CHECK(run.exit_code != 0);
+TEST_CASE("raw with an input file of plain prompts: the run is refused with AIPerf's reason", "[e2e][endpoint_types]") {
+  // Without --input-file the command line refuses raw (bad_inputs_e2e_test); a file of prompts
+  // reaches the dataset service, which has no body to send.
+  const std::string file = aiperf::test::make_temp_dir() + "/prompts.jsonl";
+  std::ofstream(file) << R"({"text": "hello there"})" << "\n";
+  Run run = aiperf::test::run_captured({"--model", "m", "--endpoint-type", "raw", "--request-count", "1",
+                                        "--input-file", file, "--custom-dataset-type", "single_turn"});
+  CHECK(run.exit_code == 1);
   CHECK(run.requests.empty());
   CHECK((run.out + run.err).find("has no raw_payload set") != std::string::npos);
 }
