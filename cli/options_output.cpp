@@ -41,6 +41,9 @@ void add_output_options(CLI::App& app, ProfileOptions& o) {
   app.add_flag("--export-http-trace", out.export_http_trace, "Include HTTP trace_data in profile_export.jsonl")
       ->group(g);
   app.add_flag("--show-trace-timing", out.show_trace_timing, "Print the HTTP trace timing table")->group(g);
+  app.add_flag("--export-outputs-json", out.export_outputs_json,
+               "Write outputs.json: the generated text and per-request metrics of every profiling request")
+      ->group(g);
   app.add_flag("--dry-run", o.dry_run,
                "Ours: parse and validate every option as a run would, print the result, start and write nothing")
       ->group(g);
@@ -80,6 +83,13 @@ void finalize_output_options(ProfileOptions& o) {
         p.resize(p.size() - e.size());
         break;
       }
+    }
+    // The summary JSON would overwrite outputs.json (the reference refuses this too).
+    namespace fs = std::filesystem;
+    if (c.output.export_outputs_json &&
+        (fs::path(dir) / (p + ".json")).lexically_normal() == (fs::path(dir) / "outputs.json").lexically_normal()) {
+      throw OptionError("--profile-export-prefix resolves to '" + p + "' which produces '" + p +
+                        ".json', colliding with --export-outputs-json (also 'outputs.json'). Use a different prefix.");
     }
   }
   std::error_code ec;

@@ -16,11 +16,13 @@ struct OutputConfig {
   std::optional<double> slice_duration;         // --slice-duration seconds
   bool export_http_trace = false;               // trace_data in profile_export.jsonl
   bool show_trace_timing = false;               // console table of http_req_* metrics
+  bool export_outputs_json = false;             // outputs.json: generated text per request
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(OutputConfig, artifact_dir, artifact_dir_explicit,
                                                 profile_export_prefix, export_level, goodput,
-                                                slice_duration, export_http_trace, show_trace_timing)
+                                                slice_duration, export_http_trace, show_trace_timing,
+                                                export_outputs_json)
 
 struct TokenizerConfig {
   std::string name;                             // as given (default: first model)

@@ -72,8 +72,6 @@ void append_record_metadata(std::string& out, const proto::RecordMetadata& md) {
   out += '}';
 }
 
-namespace {
-
 void append_display_value(std::string& out, const MetricDescriptor& m, double base_value) {
   if (m.integer_display()) {
     append_json_int(out, base_value);
@@ -81,6 +79,8 @@ void append_display_value(std::string& out, const MetricDescriptor& m, double ba
     append_json_float(out, units::convert(base_value, m.unit, m.display_unit));
   }
 }
+
+namespace {
 
 void append_metrics(std::string& out, const proto::MetricRecord& rec, const MetricContext& ctx) {
   const MetricRegistry& registry = builtin_metrics();

@@ -4,6 +4,7 @@
 
 #include "metric_record.pb.h"
 #include "metrics/metric_context.h"
+#include "metrics/metric_descriptor.h"
 
 namespace aiperf::metrics {
 
@@ -19,6 +20,9 @@ void append_record_jsonl(std::string& out, const proto::MetricRecord& rec, const
 
 // The "metadata" object of a line (also used by profile_export_raw.jsonl).
 void append_record_metadata(std::string& out, const proto::RecordMetadata& md);
+
+// `base_value` of metric `m` in its display unit, as a JSON number (integers stay integers).
+void append_display_value(std::string& out, const MetricDescriptor& m, double base_value);
 
 // The "error" object of a line: code (when set), type, message.
 void append_record_error(std::string& out, const proto::ErrorDetails& e);

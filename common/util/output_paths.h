@@ -13,6 +13,8 @@ namespace aiperf::util {
 // Per-record-processor raw files (--export-level raw) live here until the records service
 // merges them into profile_export_raw.jsonl and removes the folder.
 inline constexpr const char* kRawRecordsDir = "raw_records";
+// The same for --export-outputs-json: merged into outputs.json (AIPerf's folder name).
+inline constexpr const char* kOutputFragmentsDir = "output_fragments";
 
 std::string artifact_file(const config::RunConfig& config, std::string_view default_name);
 

@@ -1,15 +1,10 @@
 #include "raw_export.h"
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <stdexcept>
 #include <vector>
 
 #include "metrics/json_number.h"
 #include "metrics/record_jsonl.h"
 #include "sse/sse_parser.h"
-#include "util/output_paths.h"
 #include "util/redact.h"
 
 namespace aiperf::record_processor {
@@ -102,32 +97,6 @@ std::string format_raw_record_jsonl(const proto::RawRecord& raw, const proto::Re
   }
   out += '}';
   return out;
-}
-
-RawRecordFile::RawRecordFile(const std::string& artifact_dir, const std::string& processor_id) {
-  namespace fs = std::filesystem;
-  const fs::path dir = fs::path(artifact_dir) / util::kRawRecordsDir;
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw std::runtime_error("cannot create " + dir.string() + ": " + ec.message());
-  path_ = (dir / ("raw_records_" + processor_id + ".jsonl")).string();
-  file_ = std::fopen(path_.c_str(), "wb");
-  if (!file_) throw std::runtime_error("cannot create " + path_ + ": " + std::strerror(errno));
-}
-
-RawRecordFile::~RawRecordFile() {
-  if (file_) std::fclose(file_);
-}
-
-void RawRecordFile::append(const std::string& line) {
-  std::fwrite(line.data(), 1, line.size(), file_);
-  std::fputc('\n', file_);
-}
-
-void RawRecordFile::flush() {
-  if (std::fflush(file_) != 0 || std::ferror(file_)) {
-    throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(errno));
-  }
 }
 
 }  // namespace aiperf::record_processor

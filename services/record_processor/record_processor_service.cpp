@@ -3,9 +3,12 @@
 #include "bus/socket.h"
 #include "endpoints/metric_context_for.h"
 #include "http_trace.h"
+#include "output_fragment.h"
+#include "raw_export.h"
 #include "log/log.h"
 #include "metrics/goodput_slos.h"
 #include "metrics/record_metrics.h"
+#include "util/output_paths.h"
 
 namespace aiperf::record_processor {
 namespace {
@@ -38,7 +41,8 @@ void fill_metadata(const proto::RawRecord& raw, const std::string& processor_id,
 
 void process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& endpoint,
                     const tok::Tokenizer& tokenizer, const metrics::MetricContext& ctx, bool use_server_token_count,
-                    const std::string& processor_id, TokenCountCache* isl_cache, proto::MetricRecord& rec) {
+                    const std::string& processor_id, TokenCountCache* isl_cache, proto::MetricRecord& rec,
+                    std::string* response_text) {
   endpoints::ParseResult parsed = endpoints::parse_response(endpoint, raw);
 
   metrics::ParsedRecord r;
@@ -85,6 +89,14 @@ void process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& 
     }
   }
 
+  if (response_text) {
+    response_text->clear();
+    for (const auto& resp : r.responses) {
+      *response_text += resp.reasoning;
+      *response_text += resp.text;
+    }
+  }
+
   rec.set_version(proto::PROTO_VERSION_CURRENT);
   fill_metadata(raw, processor_id, rec.mutable_metadata());
   metrics::compute_record_metrics(r, ctx, rec.mutable_metrics());
@@ -114,7 +126,12 @@ void RecordProcessorService::on_configure(const config::RunConfig& config) {
   }
   context_ = endpoints::metric_context_for(config, *endpoint_);
   if (config.output.export_level == "raw" && !raw_file_) {
-    raw_file_ = std::make_unique<RawRecordFile>(config.output.artifact_dir, identity().id);
+    raw_file_ = std::make_unique<FragmentFile>(config.output.artifact_dir, util::kRawRecordsDir,
+                                               "raw_records_" + identity().id + ".jsonl");
+  }
+  if (config.output.export_outputs_json && !outputs_file_) {
+    outputs_file_ = std::make_unique<FragmentFile>(config.output.artifact_dir, util::kOutputFragmentsDir,
+                                                   "output_fragments_" + identity().id + ".jsonl");
   }
   config_ = config;
 }
@@ -138,16 +155,20 @@ void RecordProcessorService::on_raw_records() {
     for (const proto::RawRecord& raw : batch.records()) {
       proto::MetricRecord& rec = *out.add_records();
       process_record(raw, *endpoint_, *tokenizer_, context_, config_->endpoint.use_server_token_count, identity().id,
-                     &isl_counts_, rec);
+                     &isl_counts_, rec, outputs_file_ ? &response_text_ : nullptr);
       if (config_->output.export_http_trace && rec.metadata().phase() == proto::PHASE_PROFILING) {
         rec.set_trace_data_json(format_trace_data(raw));
       }
       if (raw_file_ && rec.metadata().phase() == proto::PHASE_PROFILING) {
         raw_file_->append(format_raw_record_jsonl(raw, rec.metadata()));
       }
+      if (outputs_file_ && rec.metadata().phase() == proto::PHASE_PROFILING) {
+        outputs_file_->append(format_output_fragment(rec, response_text_));
+      }
     }
-    // The raw lines reach the file before their records can complete the run.
+    // The lines reach their files before their records can complete the run.
     if (raw_file_) raw_file_->flush();
+    if (outputs_file_) outputs_file_->flush();
     bus::send_proto(push_, out);
   }
 }

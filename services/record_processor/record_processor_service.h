@@ -12,7 +12,7 @@
 #include "endpoints/endpoint.h"
 #include "metric_record.pb.h"
 #include "metrics/metric_context.h"
-#include "raw_export.h"
+#include "fragment_file.h"
 #include "raw_record.pb.h"
 #include "service/service.h"
 #include "token_count_cache.h"
@@ -34,8 +34,10 @@ class RecordProcessorService final : public service::Service {
   const endpoints::EndpointInfo* endpoint_ = nullptr;
   tok::TokenizerPtr tokenizer_;
   metrics::MetricContext context_;
-  std::unique_ptr<RawRecordFile> raw_file_;  // --export-level raw only
+  std::unique_ptr<FragmentFile> raw_file_;      // --export-level raw only
+  std::unique_ptr<FragmentFile> outputs_file_;  // --export-outputs-json only
   TokenCountCache isl_counts_;  // input texts counted with tokenizer_
+  std::string response_text_;   // scratch for --export-outputs-json
   // Reused for every message: a cleared protobuf message keeps its elements and string
   // buffers, so steady state parses and builds records without allocating.
   proto::RawRecordBatch in_;
@@ -43,9 +45,11 @@ class RecordProcessorService final : public service::Service {
 };
 
 // Raw record -> metric record `out` (a new or cleared message). `tokenizer` counts ISL/OSL;
-// `isl_cache`, if given, remembers input texts already counted.
+// `isl_cache`, if given, remembers input texts already counted. `response_text`, if given,
+// receives every response's reasoning then content, concatenated.
 void process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& endpoint,
                     const tok::Tokenizer& tokenizer, const metrics::MetricContext& ctx, bool use_server_token_count,
-                    const std::string& processor_id, TokenCountCache* isl_cache, proto::MetricRecord& out);
+                    const std::string& processor_id, TokenCountCache* isl_cache, proto::MetricRecord& out,
+                    std::string* response_text = nullptr);
 
 }  // namespace aiperf::record_processor

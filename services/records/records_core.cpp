@@ -7,6 +7,7 @@
 #include "endpoints/metric_context_for.h"
 #include "log/log.h"
 #include "metrics/record_jsonl.h"
+#include "outputs_json.h"
 #include "raw_merge.h"
 #include "util/output_paths.h"
 
@@ -176,6 +177,17 @@ void RecordsCore::finish() {
                         util::artifact_file(config_, "profile_export_raw.jsonl"));
     } catch (const std::exception& e) {
       AIPERF_LOG(kError) << "raw export: " << e.what();
+    }
+  }
+  if (config_.output.export_outputs_json) {
+    try {
+      const OutputsJsonResult r = merge_output_fragments(
+          config_.output.artifact_dir + "/" + util::kOutputFragmentsDir, config_.output.artifact_dir + "/outputs.json");
+      if (r.skipped > 0) {
+        AIPERF_LOG(kWarning) << "outputs.json: skipped " << r.skipped << " unreadable fragment lines";
+      }
+    } catch (const std::exception& e) {
+      AIPERF_LOG(kError) << "outputs.json export: " << e.what();
     }
   }
   if (timeslices_) {

@@ -155,6 +155,13 @@ SCENARIOS = {
                   "request_throughput": 12 / (6 * LAT_MS / 1000.0),
                   "output_token_throughput": 12 * OSL / (6 * LAT_MS / 1000.0)},
     },
+    "outputs_json": {
+        "about": "streaming chat with --export-outputs-json (outputs.json beside the usual files)",
+        "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count", "10",
+                 "--export-outputs-json", *SYNTHETIC, *EXACT_OSL],
+        "requests": 10,
+        "truth": {**streaming_truth(), **concurrency_truth(2, 10, LAT_MS)},
+    },
     "fixed_schedule": {
         "about": "streaming chat, mooncake trace replayed on its timestamps",
         "args": ["--endpoint-type", "chat", "--streaming",
@@ -164,6 +171,24 @@ SCENARIOS = {
         # The last of 12 requests is sent at 1100 ms.
         "truth": {**streaming_truth(), "benchmark_duration": (1100 + LAT_MS) / 1000.0,
                   "request_throughput": 12 / ((1100 + LAT_MS) / 1000.0)},
+    },
+    "burst_gpt": {
+        "about": "streaming chat, a BurstGPT CSV (detected) replayed with --fixed-schedule",
+        "args": ["--endpoint-type", "chat", "--streaming", "--input-file", str(DATA / "burst_gpt.csv"),
+                 "--fixed-schedule", *EXACT_OSL],
+        "requests": 6,
+        # The last of 6 rows is stamped 0.8 s.
+        "truth": {**streaming_truth(prefill=False), "benchmark_duration": (800 + LAT_MS) / 1000.0,
+                  "request_throughput": 6 / ((800 + LAT_MS) / 1000.0)},
+    },
+    "inputs_json": {
+        "about": "non-streaming chat, an inputs.json replayed verbatim (detected), 4 sessions twice",
+        "args": ["--endpoint-type", "chat", "--input-file", str(DATA / "inputs_json.json"),
+                 "--concurrency", "2", "--request-count", "8"],
+        "requests": 8,
+        "truth": {"request_latency": LAT_MS, "benchmark_duration": 4 * LAT_MS / 1000.0,
+                  "request_throughput": 8 / (4 * LAT_MS / 1000.0),
+                  "output_token_throughput": 8 * OSL / (4 * LAT_MS / 1000.0)},
     },
 }
 

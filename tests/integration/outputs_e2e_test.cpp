@@ -83,6 +83,83 @@ TEST_CASE("export level raw with a prefix: every file under the prefix, raw_reco
   }
 }
 
+TEST_CASE("outputs.json export: one entry per request with the text the server sent and the record's metrics",
+          "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--fast"}, tmp);
+  Run run = profile(tmp, {"--url", mock.url(), "--streaming", "--concurrency", "3", "--request-count", "9",
+                          "--record-processors", "2", "--export-level", "raw", "--export-outputs-json",
+                          "--warmup-request-count", "2", "--output-tokens-mean", "6", "--extra-inputs",
+                          "ignore_eos:true"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK_FALSE(fs::exists(run.dir + "/output_fragments"));
+  const json doc = run.json_file("outputs.json");
+  CHECK(doc["schema_version"] == "1.0");
+  const json& data = doc["data"];
+  REQUIRE(data.size() == 9);  // profiling requests only: the 2 warmup requests are not there
+
+  // The text each request received, rebuilt independently from the raw SSE packets.
+  std::map<std::string, std::string> sent_text;
+  for (const json& r : run.lines("profile_export_raw.jsonl")) {
+    std::string text;
+    for (const json& resp : r["responses"]) {
+      for (const json& packet : resp["packets"]) {
+        if (packet["value"] == "[DONE]") continue;
+        const json chunk = json::parse(packet["value"].get<std::string>());
+        if (chunk["choices"].empty()) continue;
+        const json& delta = chunk["choices"][0]["delta"];
+        if (delta.contains("content") && delta["content"].is_string()) text += delta["content"].get<std::string>();
+      }
+    }
+    sent_text[r["metadata"]["x_request_id"]] = text;
+  }
+  std::map<std::string, json> records;
+  for (const json& r : run.records()) records[r["metadata"]["x_request_id"]] = r;
+  REQUIRE(records.size() == 9);
+
+  // Key order as the reference writes it (json sorts keys; ordered_json keeps the file's).
+  for (const auto& e : nlohmann::ordered_json::parse(read_file(run.dir + "/outputs.json"))["data"]) {
+    std::vector<std::string> keys, metric_keys;
+    for (auto it = e.begin(); it != e.end(); ++it) keys.push_back(it.key());
+    for (auto it = e["metrics"].begin(); it != e["metrics"].end(); ++it) metric_keys.push_back(it.key());
+    CHECK(keys == std::vector<std::string>{"session_num", "conversation_id", "turn_index", "x_request_id",
+                                           "request_start_ns", "request_end_ns", "metrics", "response_text"});
+    CHECK(metric_keys == std::vector<std::string>{"input_sequence_length", "output_token_count",
+                                                  "output_sequence_length", "request_latency",
+                                                  "time_to_first_token", "inter_token_latency"});
+  }
+  int64_t previous_session = -1;
+  for (const json& e : data) {
+    CHECK(e["session_num"].get<int64_t>() > previous_session);  // sorted by session
+    previous_session = e["session_num"];
+    const std::string id = e["x_request_id"];
+    REQUIRE(records.count(id) == 1);
+    const json& rec = records[id];
+    CHECK(e["session_num"] == rec["metadata"]["session_num"]);
+    CHECK(e["conversation_id"] == rec["metadata"]["conversation_id"]);
+    CHECK(e["request_start_ns"] == rec["metadata"]["request_start_ns"]);
+    CHECK(e["request_end_ns"] == rec["metadata"]["request_end_ns"]);
+    CHECK(e["response_text"] == sent_text.at(id));
+    CHECK_FALSE(e["response_text"].get<std::string>().empty());
+    for (auto it = e["metrics"].begin(); it != e["metrics"].end(); ++it) {
+      CHECK(it.value() == rec["metrics"][it.key()]["value"]);  // same display value as the JSONL
+    }
+    CHECK(e["metrics"]["output_sequence_length"] == 6);
+  }
+}
+
+TEST_CASE("outputs.json export with a prefix that makes the summary outputs.json: exit 2, nothing written",
+          "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  Run run = profile(tmp, {"--url", "http://127.0.0.1:9", "--request-count", "1", "--export-outputs-json",
+                          "--profile-export-prefix", "outputs.json"});
+  CHECK(run.exit_code == 2);
+  CHECK(run.err.find("--profile-export-prefix resolves to 'outputs' which produces 'outputs.json', colliding with "
+                     "--export-outputs-json") != std::string::npos);
+  CHECK_FALSE(fs::exists(run.dir));
+}
+
 TEST_CASE("usage, OSL mismatch and goodput metrics agree with the per-record values", "[e2e]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   MockServer mock({"--fast"}, tmp);
