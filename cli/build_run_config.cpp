@@ -40,6 +40,7 @@ std::string cli_command(const std::vector<std::string>& argv, const config::RunC
 
 config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::string>& argv) {
   finalize_endpoint_options(o);
+  finalize_control_options(o);
   finalize_input_options(o);
   finalize_load_options(o);
   finalize_connection_plan(o);
@@ -63,6 +64,7 @@ config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::str
   }
 
   finalize_multi_run_options(o);
+  if (!o.dry_run) wait_for_model(c);  // before anything is written; throws control::ReadinessTimeout
   finalize_output_options(o);  // last: creates the artifact directory only for valid options
   if (!o.dry_run && c.service.zmq_host.empty() && c.service.zmq_ipc_path.empty()) {
     char tmpl[] = "/tmp/aiperf-XXXXXX";  // short: ipc paths must stay under sun_path's 107 bytes

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "util/version.h"
+#include "control/readiness_probe.h"
 #include "controller.h"
 #include "log/log.h"
 #include "mesh_keys_command.h"
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
   aiperf::cli::add_connection_options(*profile_cmd, profile);
   aiperf::cli::add_telemetry_options(*profile_cmd, profile);
   aiperf::cli::add_multi_run_options(*profile_cmd, profile);
+  aiperf::cli::add_control_options(*profile_cmd, profile);
 
   aiperf::cli::ServiceArgs service;
   CLI::App* service_cmd = app.add_subcommand("service", "Run one service (used by the controller)");
@@ -88,6 +90,9 @@ int main(int argc, char** argv) {
   aiperf::config::RunConfig config;
   try {
     config = aiperf::cli::build_run_config(profile, args);
+  } catch (const aiperf::control::ReadinessTimeout& e) {
+    std::cerr << "Error: " << e.what() << "\n";  // the server, not the options: exit 1 as the reference
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "Error: " << e.what() << "\n";
     return 2;

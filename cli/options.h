@@ -70,6 +70,16 @@ struct ProfileOptions {
     int verbosity = 0;  // -v = 1 (DEBUG), -vv or --extra-verbose = 2 (TRACE)
     bool extra_verbose = false;
   } service;
+  // Readiness probe and control hooks (options_control.cpp): which options were given.
+  struct Control {
+    CLI::Option* mode_opt = nullptr;
+    CLI::Option* interval_opt = nullptr;
+    CLI::Option* reset_path_opt = nullptr;
+    CLI::Option* start_path_opt = nullptr;
+    CLI::Option* stop_path_opt = nullptr;
+    std::optional<double> stats_interval;  // accepted, no effect (docs/user-guide.md)
+    bool zmq_dual_bind = false;            // accepted, no effect (docs/user-guide.md)
+  } control;
   // Multi-Run: repeated trials of the same benchmark (cli/multi_run.h).
   struct MultiRun {
     uint32_t num_runs = 1;
@@ -93,6 +103,7 @@ void add_load_options(CLI::App& app, ProfileOptions& o);
 void add_service_options(CLI::App& app, ProfileOptions& o);
 void add_telemetry_options(CLI::App& app, ProfileOptions& o);
 void add_multi_run_options(CLI::App& app, ProfileOptions& o);
+void add_control_options(CLI::App& app, ProfileOptions& o);  // --wait-for-model-*, --reset-kv-cache*, ...
 
 // Per-group validation and derived defaults, run in this order by build_run_config. Each
 // throws OptionError naming the option.
@@ -103,6 +114,10 @@ void finalize_service_options(ProfileOptions& o);  // workers, record processors
 void finalize_telemetry_options(ProfileOptions& o);  // GPU telemetry and server-metrics URLs
 void finalize_output_options(ProfileOptions& o);   // artifact directory (spec §7.1), prefix
 void finalize_multi_run_options(ProfileOptions& o);  // convergence checks, the consistent seed
+void finalize_control_options(ProfileOptions& o);  // after finalize_endpoint_options
+// --wait-for-model-timeout: polls the server until it is ready (progress on stderr); throws
+// control::ReadinessTimeout (exit 1, as the reference) when it is not. No-op at timeout 0.
+void wait_for_model(const config::RunConfig& config);
 // Ours: --local-address, and the workers and source addresses a concurrency needs (after
 // finalize_load_options, before finalize_service_options; reads AIPERF_HTTP_CONNECTION_LIMIT
 // and AIPERF_HTTP_SSL_VERIFY).

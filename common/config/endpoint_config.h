@@ -1,5 +1,6 @@
 // Endpoint section of RunConfig (AIPerf "Endpoint" options).
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,12 +29,33 @@ struct EndpointConfig {
   // open-file capacity). From AIPERF_HTTP_CONNECTION_LIMIT.
   uint64_t connection_limit = 0;
   bool verify_tls = true;                       // AIPERF_HTTP_SSL_VERIFY
+  // Readiness probe and control hooks (common/control/; docs/user-guide.md "Server readiness
+  // and control hooks"). Timeouts unset = the reference's 30 s; paths empty = its defaults.
+  double wait_for_model_timeout = 0;            // 0 = no probe
+  std::string wait_for_model_mode = "inference";  // models | inference | both
+  double wait_for_model_interval = 5;
+  bool reset_kv_cache = false;
+  std::optional<double> reset_kv_cache_timeout_seconds;
+  std::string reset_kv_cache_path;              // "" = /reset_prefix_cache
+  bool server_profiler = false;
+  std::optional<double> server_profiler_timeout_seconds;
+  std::string server_profiler_start_path;       // "" = /start_profile
+  std::string server_profiler_stop_path;        // "" = /stop_profile
+  std::string session_header;                   // "" = X-Correlation-ID
+  std::string request_content_type;             // "" = application/json
+  bool uuid_and_strip = false;
+  bool per_chunk_usage = false;                 // stream_options.continuous_usage_stats
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EndpointConfig, model_names, model_selection_strategy,
                                                 custom_endpoint, type, streaming, urls, timeout_seconds, api_key,
                                                 use_legacy_max_tokens, use_server_token_count,
                                                 connection_reuse_strategy, service_kind, local_addresses,
-                                                connection_limit, verify_tls)
+                                                connection_limit, verify_tls, wait_for_model_timeout,
+                                                wait_for_model_mode, wait_for_model_interval, reset_kv_cache,
+                                                reset_kv_cache_timeout_seconds, reset_kv_cache_path, server_profiler,
+                                                server_profiler_timeout_seconds, server_profiler_start_path,
+                                                server_profiler_stop_path, session_header, request_content_type,
+                                                uuid_and_strip, per_chunk_usage)
 
 }  // namespace aiperf::config

@@ -48,6 +48,7 @@ struct PayloadOptions {
   bool streaming = false;
   bool use_legacy_max_tokens = false;
   bool use_server_token_count = false;
+  bool per_chunk_usage = false;  // adds stream_options.continuous_usage_stats (streaming + server counts)
   const nlohmann::json* extra_inputs = nullptr;  // object merged last (overrides)
 };
 

@@ -106,6 +106,8 @@ void add_include_usage(ordered_json& payload, const PayloadOptions& options) {
   ordered_json& stream_options = payload["stream_options"];
   if (!stream_options.is_object()) stream_options = ordered_json::object();
   stream_options["include_usage"] = true;
+  // --per-chunk-usage (chat only, validated by the CLI): cumulative usage on every chunk.
+  if (options.per_chunk_usage) stream_options["continuous_usage_stats"] = true;
 }
 
 // Endpoint types whose body comes from the current turn alone, extras merged at the top level

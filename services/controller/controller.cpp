@@ -12,6 +12,7 @@
 #include "bus/bus_client.h"
 #include "bus/mesh_security.h"
 #include "bus/reactor.h"
+#include "control_preflight.h"
 #include "endpoints/endpoint.h"
 #include "endpoints/metric_context_for.h"
 #include "export/records_jsonl_reader.h"
@@ -512,6 +513,8 @@ void Controller::maybe_start() {
 }  // namespace
 
 int run_profile(const config::RunConfig& config) {
+  // --reset-kv-cache: once per run (each trial of a multi-run), before any service starts.
+  if (!reset_kv_cache_before_run(config)) return 1;
   try {
     setup_mesh(config.service);  // before the proxies bind
     Controller controller(config);

@@ -150,6 +150,7 @@ void add_mock_options(CLI::App& app, MockConfig& config) {
                      "Append every POST request (path and JSON body) as one line to this file"),
       "RECORD_REQUESTS");
   add_engine_options(app, config.engine);
+  add_control_options(app, config.control);
 }
 
 }  // namespace aiperf::mock

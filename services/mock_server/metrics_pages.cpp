@@ -117,7 +117,7 @@ std::optional<std::string> metrics_page(ServerState& state, std::string_view tar
     return state.dcgm.render(instance, tokens);
   }
   if (path == "/vllm/metrics") return render_vllm_metrics(state.metrics, state.engine.get());
-  return state.metrics.render() + render_vllm_metrics(state.metrics, state.engine.get());
+  return state.metrics.render() + render_vllm_metrics(state.metrics, state.engine.get()) + state.control.metrics_text();
 }
 
 }  // namespace aiperf::mock

@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "control_routes.h"
 #include "engine_model.h"
 #include "fault_injector.h"
 
@@ -50,6 +51,7 @@ struct MockConfig {
   std::string dcgm_hostname = "localhost";
   std::optional<uint64_t> dcgm_seed;
   std::string record_requests;  // file receiving every POST request as a JSON line; empty = off
+  ControlSpec control;          // control hooks, readiness, header counts (control_routes.h)
   EngineSpec engine;            // --engine-*: a continuous-batching engine sets the generation latencies
 
   double effective_ttft_ms() const { return fast ? 0.0 : ttft_ms; }

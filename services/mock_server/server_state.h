@@ -42,6 +42,7 @@ struct ServerState {
   const std::chrono::nanoseconds fault_slow_headers;
   const std::string huge_text;  // huge_event's extra text; empty unless that fault is set
   RequestRecorder recorder;
+  ControlRoutes control{config.control};  // control hooks, readiness, header counts
   std::atomic<uint64_t> next_response_id{1};
   // --engine-slots: the engine model pacing generation requests; null when off.
   const std::unique_ptr<EngineDriver> engine;

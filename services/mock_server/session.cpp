@@ -54,6 +54,9 @@ void Session::handle_request() {
   mode_ = {request.keep_alive(), request.version() < 11};
   head_ = request.method() == http::verb::head;
   route_ = match_route(request.method(), request.target());
+  if (auto answer = state_.control.handle(request.method() == http::verb::post, request.target(),
+                                          [&request](const std::string& name) { return request[name]; }))
+    return respond(answer->status, kJson, answer->body);
   if (state_.recorder.enabled() && request.method() == http::verb::post)
     state_.recorder.record(request.target(), request.body());
   switch (route_) {

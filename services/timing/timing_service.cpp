@@ -121,6 +121,7 @@ std::vector<PhasePlan> TimingService::build_plans() const {
 
 void TimingService::on_configure(const config::RunConfig& config) {
   config_ = config;
+  if (config.endpoint.server_profiler) profiler_ = make_server_profiler(config);
   rng_.seed(config.input.random_seed ? *config.input.random_seed + 1 : std::random_device{}());
   if (!dataset_ready_) {
     configure_pending_ = true;
@@ -172,6 +173,10 @@ void TimingService::call_at(int64_t at_ns, std::function<void()> fn) {
 
 void TimingService::start_phase(size_t index) {
   phase_index_ = index;
+  // --server-profiler: started before the profiling phase's first credit (after warmup).
+  if (plans_[index].runner.phase == proto::PHASE_PROFILING && profiler_) {
+    if (std::string error = profiler_->start(); !error.empty()) return fail(error);
+  }
   for (auto id : phase_timers_) reactor().cancel(id);
   phase_timers_.clear();
   reactor().cancel(arrival_timer_);
@@ -311,7 +316,15 @@ void TimingService::after_change() {
     publish_phase(proto::PHASE_EVENT_SENDING_COMPLETE);
   }
   if (!st.complete) return flush_credits();
-  publish_phase(proto::PHASE_EVENT_COMPLETE);
+  if (runner_->config().phase == proto::PHASE_PROFILING && profiler_) {
+    // Stopped before the phase is reported complete, so the run cannot end with the stop in
+    // flight; the phase still ends when its last return came.
+    const int64_t end_wall_ns = wall_now_ns();
+    profiler_->stop();
+    publish_phase(proto::PHASE_EVENT_COMPLETE, end_wall_ns);
+  } else {
+    publish_phase(proto::PHASE_EVENT_COMPLETE);
+  }
   for (auto id : phase_timers_) reactor().cancel(id);
   phase_timers_.clear();
   reactor().cancel(arrival_timer_);
@@ -324,7 +337,7 @@ void TimingService::after_change() {
   flush_credits();
 }
 
-void TimingService::publish_phase(proto::PhaseEventKind kind) {
+void TimingService::publish_phase(proto::PhaseEventKind kind, int64_t end_wall_ns) {
   proto::BusMessage msg;
   auto* ev = msg.mutable_phase_event();
   const PhaseStats& st = runner_->stats();
@@ -337,7 +350,8 @@ void TimingService::publish_phase(proto::PhaseEventKind kind) {
   ev->set_total_expected(runner_->config().request_count.value_or(0));
   ev->set_start_wall_ns(phase_start_wall_ns_);
   ev->set_sent_end_wall_ns(sent_end_wall_ns_);
-  if (kind == proto::PHASE_EVENT_COMPLETE || kind == proto::PHASE_EVENT_ALL_COMPLETE) ev->set_end_wall_ns(wall_now_ns());
+  if (kind == proto::PHASE_EVENT_COMPLETE || kind == proto::PHASE_EVENT_ALL_COMPLETE)
+    ev->set_end_wall_ns(end_wall_ns ? end_wall_ns : wall_now_ns());
   ev->set_timeout_triggered(st.timeout_triggered);
   ev->set_was_cancelled(user_cancelled_);
   publish(bus::topic::kPhase, msg);

@@ -14,6 +14,7 @@
 
 #include "arrival_schedule.h"
 #include "phase_runner.h"
+#include "server_profiler.h"
 #include "service/service.h"
 
 namespace aiperf::timing {
@@ -58,7 +59,8 @@ class TimingService final : public service::Service, public CreditSink {
   void worker_lost(const std::string& worker_id);
   void start_ramps(const PhasePlan& plan);
   void after_change();
-  void publish_phase(proto::PhaseEventKind kind);
+  // end_wall_ns: the phase's end when it came before the publish (0 = now).
+  void publish_phase(proto::PhaseEventKind kind, int64_t end_wall_ns = 0);
 
   zmq::socket_t router_;
   std::optional<config::RunConfig> config_;
@@ -83,6 +85,7 @@ class TimingService final : public service::Service, public CreditSink {
   std::unordered_map<std::string, proto::CreditMessage> outbox_;  // credits issued this pass
   std::unordered_map<std::string, proto::CreditMessage> promotions_;  // standbys to start, this pass
   int64_t return_within_ns_ = 0;  // the current phase's Credits.return_within_ns
+  std::unique_ptr<ServerProfiler> profiler_;  // --server-profiler (null when off)
 };
 
 }  // namespace aiperf::timing

@@ -293,6 +293,7 @@ void WorkerService::dispatch(InFlight job) {
   popts.streaming = ep.streaming;
   popts.use_legacy_max_tokens = ep.use_legacy_max_tokens;
   popts.use_server_token_count = ep.use_server_token_count;
+  popts.per_chunk_usage = ep.per_chunk_usage;
   popts.extra_inputs = &config_->input.extra_inputs;
   if (auto h = history_.find(job.credit.x_correlation_id()); h != history_.end()) {
     for (const proto::Turn& past : h->second) job.sent_turns.push_back(&past);
@@ -316,7 +317,8 @@ void WorkerService::dispatch(InFlight job) {
   req.url = urls_[url_index % urls_.size()];
   req.headers = {{"User-Agent", kUserAgent},
                  {"X-Request-ID", job.x_request_id},
-                 {"X-Correlation-ID", job.credit.x_correlation_id()}};
+                 {ep.session_header.empty() ? std::string("X-Correlation-ID") : ep.session_header,
+                  job.credit.x_correlation_id()}};
   for (const auto& h : config_->input.headers) req.headers.push_back(h);
   for (auto& h : endpoints::endpoint_headers(*endpoint_, ep.api_key, config_->input.headers))
     req.headers.push_back(std::move(h));

@@ -1,0 +1,130 @@
+// AIPerf 0.13's readiness probe, control hooks and the endpoint/service options around them
+// (--wait-for-model-*, --reset-kv-cache*, --server-profiler*, --request-content-type,
+// --session-header, --uuid-and-strip, --per-chunk-usage, --stats-interval, --zmq-dual-bind),
+// with the reference's defaults and validation messages (its config/endpoint.py and
+// config/control_hooks.py). What each does: docs/user-guide.md "Server readiness and control hooks".
+#include <algorithm>
+#include <cctype>
+
+#include <iostream>
+
+#include "control/run_hooks.h"
+#include "log/log.h"
+#include "options.h"
+#include "validators.h"
+
+namespace aiperf::cli {
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The reference's require_relative_path: hooks always resolve against the endpoint's origin.
+void require_relative_path(const std::string& path, const std::string& option) {
+  if (path.find("://") != std::string::npos || path.empty() || path.front() != '/')
+    throw OptionError(option + ": must be a relative path starting with '/', got '" + path + "'");
+}
+
+bool given(const CLI::Option* opt) { return opt && opt->count() > 0; }
+
+}  // namespace
+
+void add_control_options(CLI::App& app, ProfileOptions& o) {
+  auto& e = o.config.endpoint;
+  auto& c = o.control;
+  const char* g = "Endpoint";
+  app.add_option("--wait-for-model-timeout", e.wait_for_model_timeout,
+                 "Seconds to wait for the endpoint to be ready before benchmarking (0 = skip)")
+      ->check(kNonNegative)->group(g);
+  c.mode_opt = app.add_option("--wait-for-model-mode", e.wait_for_model_mode,
+                              "Readiness probe: models (GET /v1/models), inference (1-token request) or both")
+                   ->transform(CLI::IsMember({"models", "inference", "both"}, CLI::ignore_case))->group(g);
+  c.interval_opt = app.add_option("--wait-for-model-interval", e.wait_for_model_interval,
+                                  "Seconds between readiness probe attempts")
+                       ->check(kPositive)->group(g);
+  app.add_flag("--reset-kv-cache", e.reset_kv_cache, "POST a KV-cache reset once before the benchmark")->group(g);
+  add_optional(app, "--reset-kv-cache-timeout-seconds", e.reset_kv_cache_timeout_seconds,
+               "Timeout of the reset POST (default 30)")
+      ->check(kPositive)->group(g);
+  c.reset_path_opt = app.add_option("--reset-kv-cache-path", e.reset_kv_cache_path,
+                                    "Relative path of the reset (default /reset_prefix_cache)")->group(g);
+  app.add_flag("--server-profiler", e.server_profiler, "POST profiler start/stop around the profiling phase")->group(g);
+  add_optional(app, "--server-profiler-timeout-seconds", e.server_profiler_timeout_seconds,
+               "Timeout of the profiler POSTs (default 30)")
+      ->check(kPositive)->group(g);
+  c.start_path_opt = app.add_option("--server-profiler-start-path", e.server_profiler_start_path,
+                                    "Relative path of profiler start (default /start_profile)")->group(g);
+  c.stop_path_opt = app.add_option("--server-profiler-stop-path", e.server_profiler_stop_path,
+                                   "Relative path of profiler stop (default /stop_profile)")->group(g);
+  app.add_flag("--per-chunk-usage", e.per_chunk_usage,
+               "Ask for usage on every streamed chunk (stream_options.continuous_usage_stats)")->group(g);
+  app.add_option("--request-content-type", e.request_content_type,
+                 "Request body encoding: application/json (default) or multipart/form-data")
+      ->transform(CLI::IsMember({"application/json", "multipart/form-data"}, CLI::ignore_case))->group(g);
+  app.add_option("--session-header", e.session_header,
+                 "Header carrying the session id (default X-Correlation-ID)")->group(g);
+  app.add_flag("--uuid-and-strip", e.uuid_and_strip, "vLLM multimodal cache image stripping (chat only)")->group(g);
+  add_optional(app, "--stats-interval", c.stats_interval, "Seconds between realtime stats publishes (0 to 1000)")
+      ->check(number_check(0, false, 1000, "a number from 0 to 1000"))->group("Service");
+  app.add_flag("--zmq-dual-bind", c.zmq_dual_bind, "AIPerf's IPC + TCP ZeroMQ backend (accepted; no effect here)")
+      ->group("ZMQ Communication");
+}
+
+void finalize_control_options(ProfileOptions& o) {
+  auto& e = o.config.endpoint;
+  auto& c = o.control;
+  e.wait_for_model_mode = lower(e.wait_for_model_mode);
+  // The reference rejects probe sub-options set to non-default values without a timeout.
+  if (e.wait_for_model_timeout <= 0) {
+    std::vector<std::string> non_default;
+    if (given(c.interval_opt) && e.wait_for_model_interval != 5.0) non_default.push_back("--wait-for-model-interval");
+    if (given(c.mode_opt) && e.wait_for_model_mode != "inference") non_default.push_back("--wait-for-model-mode");
+    if (!non_default.empty()) {
+      std::string shown;
+      for (const auto& n : non_default) shown += (shown.empty() ? "" : ", ") + n;
+      throw OptionError(shown + " has no effect unless --wait-for-model-timeout is set to a positive value. "
+                                "Set --wait-for-model-timeout to enable the readiness probe.");
+    }
+  }
+  // A sub-option enables its hook, as in the reference's converter.
+  if (e.reset_kv_cache_timeout_seconds || given(c.reset_path_opt)) e.reset_kv_cache = true;
+  if (e.server_profiler_timeout_seconds || given(c.start_path_opt) || given(c.stop_path_opt)) e.server_profiler = true;
+  if (given(c.reset_path_opt)) require_relative_path(e.reset_kv_cache_path, "--reset-kv-cache-path");
+  if (given(c.start_path_opt)) require_relative_path(e.server_profiler_start_path, "--server-profiler-start-path");
+  if (given(c.stop_path_opt)) require_relative_path(e.server_profiler_stop_path, "--server-profiler-stop-path");
+
+  if (e.uuid_and_strip && e.type != "chat") throw OptionError("--uuid-and-strip requires endpoint type 'chat'");
+  if (e.per_chunk_usage && !e.use_server_token_count)
+    throw OptionError("--per-chunk-usage requires --use-server-token-count "
+                      "(the first-chunk token count comes from server-reported per-chunk usage)");
+  if (e.per_chunk_usage && e.type != "chat")
+    throw OptionError("--per-chunk-usage requires endpoint type 'chat' "
+                      "(continuous_usage_stats is only injected on the chat endpoint)");
+  if (e.per_chunk_usage && !e.streaming)
+    throw OptionError("--per-chunk-usage requires --streaming "
+                      "(continuous_usage_stats and inter-token latency apply only to streaming responses)");
+  e.request_content_type = lower(e.request_content_type);
+  // None of our endpoint types takes form data (the reference's image_edit, audio_transcription
+  // and video_generation are not implemented), so only JSON is valid, as the reference says.
+  if (e.request_content_type == "multipart/form-data")
+    throw OptionError("--request-content-type: request_content_type=multipart/form-data is only supported for "
+                      "endpoint types that accept form-data (e.g. image_edit, video_generation); endpoint type " +
+                      e.type + " does not.");
+  if (e.uuid_and_strip)
+    AIPERF_LOG(kWarning) << "--uuid-and-strip: image stripping is not implemented here; every request carries its images";
+}
+
+void wait_for_model(const config::RunConfig& config) {
+  if (config.endpoint.wait_for_model_timeout <= 0) return;
+  const control::ProbeSettings s = control::probe_settings(config);
+  std::cerr << "Waiting for endpoint readiness (mode=" << s.mode << ", timeout=" << s.timeout_s
+            << "s, interval=" << s.interval_s << "s) across " << s.urls.size() << " URL(s) x "
+            << s.model_names.size() << " model(s)\n";
+  auto transport = control::make_http_transport(config.endpoint.verify_tls);
+  control::wait_for_endpoint(s, *transport, control::steady_probe_clock(),
+                             [](const std::string& line) { std::cerr << line << "\n"; });
+}
+
+}  // namespace aiperf::cli
