@@ -33,6 +33,7 @@ std::optional<uint64_t> EngineModel::submit(int64_t now_ns, int prompt_tokens, i
   s.id = next_id_++;
   s.prompt_tokens = prompt_tokens;
   s.output_tokens = std::max(output_tokens, 1);
+  s.arrival = now_;
   waiting_.push_back(s);
   settle(now_);
   return s.id;
@@ -57,7 +58,12 @@ std::vector<EngineEvent> EngineModel::advance(int64_t now_ns) {
 
 void EngineModel::emit(Sequence& s, int64_t t, std::vector<EngineEvent>& events) {
   ++s.emitted;
-  events.push_back({s.id, t, s.emitted, s.emitted >= s.output_tokens});
+  EngineEvent event{s.id, t, s.emitted, s.emitted >= s.output_tokens};
+  if (s.emitted == 1) {
+    event.queued_ns = s.admitted - s.arrival;
+    event.prefill_ns = t - s.admitted;
+  }
+  events.push_back(event);
 }
 
 void EngineModel::process(int64_t t, std::vector<EngineEvent>& events) {
@@ -86,6 +92,7 @@ void EngineModel::settle(int64_t t) {
   while (!waiting_.empty() && prefilling_.size() + decoding_.size() < spec_.slots) {
     Sequence s = waiting_.front();
     waiting_.pop_front();
+    s.admitted = t;
     s.prefill_end = t + prefill_ns(s.prompt_tokens);
     prefilling_.push_back(s);
   }

@@ -40,12 +40,15 @@ struct EngineSpec {
 std::string check_engine_spec(const EngineSpec& spec);
 
 // What happened to one sequence at one instant: it now has `tokens` tokens emitted in total
-// (the first one at the end of its prefill), and `finished` when that was its last.
+// (the first one at the end of its prefill), and `finished` when that was its last. The first
+// token's event also tells how long the request waited for a slot and how long it prefilled.
 struct EngineEvent {
   uint64_t id = 0;
   int64_t time_ns = 0;
   int tokens = 0;
   bool finished = false;
+  int64_t queued_ns = 0;   // tokens == 1 only
+  int64_t prefill_ns = 0;  // tokens == 1 only
 };
 
 // A snapshot for /metrics.
@@ -86,6 +89,8 @@ class EngineModel {
     int prompt_tokens = 0;
     int output_tokens = 0;
     int emitted = 0;
+    int64_t arrival = 0;
+    int64_t admitted = 0;     // valid once admitted
     int64_t prefill_end = 0;  // valid once admitted
   };
 

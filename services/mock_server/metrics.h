@@ -44,6 +44,8 @@ struct alignas(64) MetricsShard {
   LatencyHistogram time_to_first_token;
   LatencyHistogram inter_token_latency;
   LatencyHistogram request_latency;
+  LatencyHistogram engine_queue_time;    // --engine-slots: arrival to admission into a slot
+  LatencyHistogram engine_prefill_time;  // --engine-slots: admission to first token
 
   void count_request(Route route, int status);
 };

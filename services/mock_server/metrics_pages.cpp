@@ -102,6 +102,12 @@ std::string render_vllm_metrics(const Metrics& m, const EngineDriver* engine) {
             &MetricsShard::inter_token_latency);
   histogram(out, m, "vllm:e2e_request_latency_seconds", "Histogram of e2e request latency in seconds.",
             &MetricsShard::request_latency);
+  if (engine) {
+    histogram(out, m, "vllm:request_queue_time_seconds", "Histogram of time spent in WAITING phase for request.",
+              &MetricsShard::engine_queue_time);
+    histogram(out, m, "vllm:request_prefill_time_seconds", "Histogram of time spent in PREFILL phase for request.",
+              &MetricsShard::engine_prefill_time);
+  }
   return out;
 }
 

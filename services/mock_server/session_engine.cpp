@@ -29,6 +29,10 @@ bool Session::enter_engine(const GenerationRequest& request) {
 
 void Session::on_engine_event(const EngineEvent& event) {
   if (!engine_id_ || event.id != *engine_id_) return;  // a sequence this session has left
+  if (event.tokens == 1) {
+    metrics_.engine_queue_time.observe_ns(event.queued_ns);
+    metrics_.engine_prefill_time.observe_ns(event.prefill_ns);
+  }
   engine_tokens_ = std::max(engine_tokens_, event.tokens);
   engine_done_ = engine_done_ || event.finished;
   if (!engine_next_) return;  // a write is in flight; its next step sees the new tokens

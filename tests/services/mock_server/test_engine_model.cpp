@@ -69,6 +69,21 @@ TEST_CASE("engine: 2 slots, 4 requests at once: the 3rd and 4th start when the f
   CHECK(model.counts().waiting == 0);
 }
 
+TEST_CASE("engine: the first token's event tells the queue wait and the prefill time") {
+  EngineModel model(spec(2));
+  for (int i = 0; i < 4; ++i) model.submit(0, 50, 3);
+  std::vector<EngineEvent> firsts;
+  while (auto next = model.next_event_ns())
+    for (const EngineEvent& e : model.advance(*next))
+      if (e.tokens == 1) firsts.push_back(e);
+      else CHECK(e.queued_ns + e.prefill_ns == 0);
+  REQUIRE(firsts.size() == 4);
+  for (int i = 0; i < 4; ++i) {
+    CHECK(firsts[i].queued_ns == (i < 2 ? 0 : 90 * ms));
+    CHECK(firsts[i].prefill_ns == 50 * ms);
+  }
+}
+
 TEST_CASE("engine: the counts follow the queue draining") {
   EngineModel model(spec(2));
   for (int i = 0; i < 4; ++i) model.submit(0, 50, 3);

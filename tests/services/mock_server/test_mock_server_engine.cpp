@@ -74,6 +74,10 @@ TEST_CASE("engine in the server: with one slot and one queue place the third req
   CHECK(vllm_sample(after, "vllm:num_requests_waiting") == 0);
   CHECK(vllm_sample(after, "vllm:prompt_tokens_total") == 12);
   CHECK(vllm_sample(after, "vllm:generation_tokens_total") == 6);
+  // One waited for the other's 0.6 s prefill and 2 steps (less the gap between their arrivals).
+  CHECK(vllm_sample(after, "vllm:request_queue_time_seconds_count") == 2);
+  CHECK(vllm_sample(after, "vllm:request_queue_time_seconds_sum") > 0.4);
+  CHECK(vllm_sample(after, "vllm:request_prefill_time_seconds_sum") == Approx(1.2).epsilon(1e-6));
   CHECK(after.find("mock_server_requests_total{endpoint=\"/v1/chat/completions\",status=\"429\"} 1\n") !=
         std::string::npos);
 }
