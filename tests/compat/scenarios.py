@@ -136,6 +136,20 @@ SCENARIOS = {
         "requests": 20,
         "truth": {"request_latency": EMBED_MS, **concurrency_truth(2, 20, EMBED_MS, osl=0)},
     },
+    "messages_stream": {
+        "about": "streaming Anthropic Messages API (/v1/messages), concurrency 2",
+        "args": ["--endpoint-type", "messages", "--streaming", "--concurrency", "2", "--request-count", "20",
+                 *SYNTHETIC, *EXACT_OSL],
+        "requests": 20,
+        "truth": {**streaming_truth(), **concurrency_truth(2, 20, LAT_MS)},
+    },
+    "messages": {
+        "about": "non-streaming Anthropic Messages API (/v1/messages), concurrency 2",
+        "args": ["--endpoint-type", "messages", "--concurrency", "2", "--request-count", "20",
+                 *SYNTHETIC, *EXACT_OSL],
+        "requests": 20,
+        "truth": {"request_latency": LAT_MS, **concurrency_truth(2, 20, LAT_MS)},
+    },
     "poisson": {
         "about": "streaming chat, Poisson arrivals at 20 req/s",
         "args": ["--endpoint-type", "chat", "--streaming", "--request-rate", "20", "--arrival-pattern", "poisson",
