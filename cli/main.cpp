@@ -14,6 +14,8 @@
 #include "options.h"
 #include "process_export_command.h"
 #include "service_command.h"
+#include "sweep.h"
+#include "sweep_plan.h"
 #include "tokenize_command.h"
 #include "validators.h"
 
@@ -27,6 +29,48 @@ void add_service_args(CLI::App& cmd, aiperf::cli::ServiceArgs& a) {
   cmd.add_option("--log-level", a.log_level, "Log level");
   cmd.add_option("--mesh-keys", a.mesh_keys, "CURVE key folder of the controller's mesh (docs/mesh.md)");
 }
+// Every option group of `aiperf profile` (also used to parse each sweep point's command line).
+void add_profile_groups(CLI::App& cmd, aiperf::cli::ProfileOptions& profile) {
+  aiperf::cli::add_endpoint_options(cmd, profile);
+  aiperf::cli::add_input_options(cmd, profile);
+  aiperf::cli::add_output_options(cmd, profile);
+  aiperf::cli::add_load_options(cmd, profile);
+  aiperf::cli::add_service_options(cmd, profile);
+  aiperf::cli::add_connection_options(cmd, profile);
+  aiperf::cli::add_telemetry_options(cmd, profile);
+  aiperf::cli::add_multi_run_options(cmd, profile);
+  aiperf::cli::add_control_options(cmd, profile);
+}
+
+// One sweep point's config: its command line (the lists replaced by the point's values)
+// parsed and validated as a run of its own would be.
+// Every point resolves to the sweep's artifact directory (no folder of its own is created here).
+aiperf::config::RunConfig point_config(std::vector<std::string> args, const std::string& artifact_dir) {
+  for (size_t i = 0; i < args.size();) {
+    const std::string& a = args[i];
+    if (a == "--artifact-dir" || a == "--output-artifact-dir") args.erase(args.begin() + static_cast<long>(i),
+                                                                            args.begin() + static_cast<long>(std::min(i + 2, args.size())));
+    else if (a.rfind("--artifact-dir=", 0) == 0 || a.rfind("--output-artifact-dir=", 0) == 0) args.erase(args.begin() + static_cast<long>(i));
+    else ++i;
+  }
+  args.insert(args.end(), {"--artifact-dir", artifact_dir});
+  CLI::App app{"aiperf", "aiperf"};
+  aiperf::cli::ProfileOptions profile;
+  CLI::App* cmd = app.add_subcommand("profile", "");
+  add_profile_groups(*cmd, profile);
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::ParseError& e) {
+    throw aiperf::cli::OptionError(e.what());
+  }
+  aiperf::config::RunConfig c = aiperf::cli::build_run_config(profile, args);
+  // Each trial makes its own IPC directory.
+  if (c.service.zmq_ipc_path.rfind("/tmp/aiperf-", 0) == 0) std::filesystem::remove_all(c.service.zmq_ipc_path);
+  c.service.zmq_ipc_path.clear();
+  return c;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -36,15 +80,7 @@ int main(int argc, char** argv) {
 
   aiperf::cli::ProfileOptions profile;
   CLI::App* profile_cmd = app.add_subcommand("profile", "Run a benchmark");
-  aiperf::cli::add_endpoint_options(*profile_cmd, profile);
-  aiperf::cli::add_input_options(*profile_cmd, profile);
-  aiperf::cli::add_output_options(*profile_cmd, profile);
-  aiperf::cli::add_load_options(*profile_cmd, profile);
-  aiperf::cli::add_service_options(*profile_cmd, profile);
-  aiperf::cli::add_connection_options(*profile_cmd, profile);
-  aiperf::cli::add_telemetry_options(*profile_cmd, profile);
-  aiperf::cli::add_multi_run_options(*profile_cmd, profile);
-  aiperf::cli::add_control_options(*profile_cmd, profile);
+  add_profile_groups(*profile_cmd, profile);
 
   aiperf::cli::ServiceArgs service;
   CLI::App* service_cmd = app.add_subcommand("service", "Run one service (used by the controller)");
@@ -68,8 +104,22 @@ int main(int argc, char** argv) {
   std::function<int()> run_process_export = aiperf::cli::add_process_export_command(app, kVersion);
 
   app.failure_message(aiperf::cli::failure_message);
+  // A comma list on a sweepable option makes a sweep: parse the command line with each list's
+  // first value (as AIPerf validates its base config), the points are parsed one by one later.
+  aiperf::cli::sweep::Extracted sweep_lists;
+  std::vector<const char*> parse_argv(argv, argv + argc);
+  if (argc > 1 && std::string(argv[1]) == "profile") {
+    try {
+      sweep_lists = aiperf::cli::sweep::extract_lists(std::vector<std::string>(argv, argv + argc));
+    } catch (const aiperf::cli::sweep::SweepError& e) {
+      std::cerr << "Error: " << e.what() << "\n";
+      return 2;
+    }
+    parse_argv.clear();
+    for (const std::string& a : sweep_lists.args) parse_argv.push_back(a.c_str());
+  }
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(parse_argv.size()), parse_argv.data());
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
@@ -88,7 +138,11 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> args(argv, argv + argc);
   aiperf::config::RunConfig config;
+  std::vector<aiperf::cli::sweep::Point> sweep_points;
+  std::vector<aiperf::config::RunConfig> sweep_configs;
   try {
+    if (!sweep_lists.parameters.empty())
+      sweep_points = aiperf::cli::sweep::expand(sweep_lists.parameters, profile.multi_run.sweep_type);
     config = aiperf::cli::build_run_config(profile, args);
   } catch (const aiperf::control::ReadinessTimeout& e) {
     std::cerr << "Error: " << e.what() << "\n";  // the server, not the options: exit 1 as the reference
@@ -97,6 +151,40 @@ int main(int argc, char** argv) {
     std::cerr << "Error: " << e.what() << "\n";
     return 2;
   }
+  try {
+    if (!sweep_points.empty()) {
+      if (config.stimulus() == "fixed_schedule") {
+        const auto& p = sweep_lists.parameters.front();
+        std::string joined;
+        for (const auto& t : p.texts) joined += (joined.empty() ? "" : ",") + t;
+        throw aiperf::cli::OptionError(
+            "Parameter sweeps (e.g., " + p.option + " " + joined +
+            ") cannot be used with --fixed-schedule mode (including the auto-promotion of trace datasets with "
+            "per-record timestamps). Use a single parameter value, or pass --no-fixed-schedule to keep your "
+            "rate/concurrency mode and ignore the trace timestamps.");
+      }
+      if (config.service.ui_type == "dashboard")
+        throw aiperf::cli::OptionError(
+            "--ui-type: Dashboard UI is not supported with sweep/multi-run mode. Use --ui-type simple or none.");
+      for (const auto& point : sweep_points) {
+        try {
+          sweep_configs.push_back(
+              point_config(aiperf::cli::sweep::point_args(sweep_lists, point), config.output.artifact_dir));
+        } catch (const aiperf::cli::OptionError& e) {
+          throw aiperf::cli::OptionError(std::string(e.what()) + " (sweep point " + point.label + ")");
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    // A bad point: the base config made <artifact-dir>/logs; leave nothing behind.
+    std::error_code ec;
+    std::filesystem::remove(config.output.artifact_dir + "/logs", ec);  // only if empty
+    std::filesystem::remove(config.output.artifact_dir, ec);
+    if (config.service.zmq_ipc_path.rfind("/tmp/aiperf-", 0) == 0) std::filesystem::remove_all(config.service.zmq_ipc_path, ec);
+    const bool timeout = dynamic_cast<const aiperf::control::ReadinessTimeout*>(&e) != nullptr;
+    std::cerr << "Error: " << e.what() << "\n";
+    return timeout ? 1 : 2;
+  }
   if (profile.dry_run) {
     // Ours: the options are valid; say what the run would be and stop before anything starts.
     std::cout << "aiperf profile --dry-run: options valid (nothing started, nothing written)\n"
@@ -104,12 +192,22 @@ int main(int argc, char** argv) {
               << ", stimulus " << config.stimulus() << ", artifacts " << config.output.artifact_dir << "\n";
     if (profile.multi_run.enabled())
       std::cout << "  up to " << profile.multi_run.num_runs << " trials in profile_runs/run_NNNN, aggregated in aggregate/\n";
+    if (!sweep_points.empty()) {
+      std::cout << "  sweep (" << profile.multi_run.sweep_type << ") of " << sweep_points.size() << " points:\n";
+      for (const auto& p : sweep_points) std::cout << "    " << p.dir_name << "  (" << p.label << ")\n";
+    }
     for (const std::string& note : profile.dry_run_notes) std::cout << "  note: " << note << "\n";
     return 0;
   }
   aiperf::log::Level level = aiperf::log::Level::kInfo;
   aiperf::log::parse_level(config.service.log_level, level);
   aiperf::log::init("system_controller", config.output.artifact_dir + "/logs/aiperf.log", level);
+  if (!sweep_points.empty()) {
+    if (config.service.zmq_ipc_path.rfind("/tmp/aiperf-", 0) == 0) std::filesystem::remove_all(config.service.zmq_ipc_path);
+    const int rc = aiperf::cli::run_sweep(sweep_points, sweep_configs, config.output.artifact_dir, profile.multi_run);
+    std::cout.flush();
+    _exit(rc);
+  }
   if (profile.multi_run.enabled()) {
     // Each trial makes its own IPC directory; the one made for a single run is not needed.
     if (config.service.zmq_ipc_path.rfind("/tmp/aiperf-", 0) == 0) std::filesystem::remove_all(config.service.zmq_ipc_path);

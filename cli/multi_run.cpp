@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "controller.h"
+#include "trial_process.h"
 #include "export/run_aggregate.h"
 #include "log/log.h"
 #include "util/output_paths.h"
@@ -20,9 +21,8 @@
 #include "util/version.h"
 
 namespace aiperf::cli {
-namespace {
-
 namespace fs = std::filesystem;
+namespace {
 
 volatile sig_atomic_t g_signal = 0;
 volatile pid_t g_child = 0;
@@ -39,6 +39,8 @@ std::string self_exe() {
   const fs::path p = fs::read_symlink("/proc/self/exe", ec);
   return ec ? std::string("aiperf") : p.string();
 }
+
+}  // namespace
 
 // Spawns `aiperf profile-trial <config>` and waits; 128 + signal if it was killed.
 int run_child(const std::string& config_path) {
@@ -83,15 +85,30 @@ void write_file(const std::string& path, const std::string& text) {
   if (!out.flush()) throw std::runtime_error("cannot write " + path);
 }
 
-}  // namespace
-
-int run_multi(const config::RunConfig& base, const ProfileOptions::MultiRun& m) {
+void install_trial_signals() {
   struct sigaction sa {};
   sa.sa_sigaction = on_signal;
   sa.sa_flags = SA_SIGINFO;
   sigemptyset(&sa.sa_mask);
   ::sigaction(SIGINT, &sa, nullptr);
   ::sigaction(SIGTERM, &sa, nullptr);
+}
+
+int stop_signal() { return g_signal; }
+
+void note_stop_signal(int sig) {
+  if (!g_signal) g_signal = sig;
+}
+
+bool cooldown(double seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!g_signal && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  return !g_signal;
+}
+
+int run_multi(const config::RunConfig& base, const ProfileOptions::MultiRun& m) {
+  install_trial_signals();
 
   std::optional<exporting::Convergence> convergence;
   if (m.convergence_metric) {

@@ -92,6 +92,12 @@ struct ProfileOptions {
     std::string convergence_stat = "avg";
     std::optional<double> convergence_threshold;
     std::string convergence_mode = "ci_width";
+    // Parameter sweeps (cli/sweep.h): how comma lists on the sweepable options combine and run.
+    std::string sweep_type = "grid";                 // grid | zip
+    std::string parameter_sweep_mode = "repeated";   // repeated | independent
+    double parameter_sweep_cooldown_seconds = 0;
+    bool parameter_sweep_same_seed = false;
+    bool no_sweep_table = false;
     bool enabled() const { return num_runs > 1 || convergence_metric.has_value(); }
   } multi_run;
 };

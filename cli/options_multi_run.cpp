@@ -1,5 +1,6 @@
 // Multi-Run group (AIPerf 0.13): --num-profile-runs and the options of repeated trials and
-// their convergence. The sweep and search options of the same group are not supported yet.
+// their convergence, and the parameter-sweep options (the lists themselves are found on the
+// command line before parsing, cli/sweep_plan.h). The search options are not supported yet.
 #include "options.h"
 #include "validators.h"
 
@@ -29,6 +30,17 @@ void add_multi_run_options(CLI::App& app, ProfileOptions& o) {
       ->check(kFraction)->group(g);
   app.add_option("--convergence-mode", m.convergence_mode, "ci_width, cv or distribution")
       ->transform(choice({"ci_width", "cv", "distribution"}))->group(g);
+  // Sweeps: a comma list on --concurrency, --request-rate, --isl, ... (cli/sweep_plan.h).
+  app.add_option("--sweep-type", m.sweep_type, "How several swept lists combine: grid (every combination) or zip (element-wise)")
+      ->transform(choice({"grid", "zip"}))->group(g);
+  app.add_option("--parameter-sweep-mode", m.parameter_sweep_mode,
+                 "With --num-profile-runs: repeated (trials outer, points inner) or independent (all trials of a point, then the next)")
+      ->transform(choice({"repeated", "independent"}))->group(g);
+  app.add_option("--parameter-sweep-cooldown-seconds", m.parameter_sweep_cooldown_seconds, "Pause between sweep points")
+      ->check(kNonNegative)->group(g);
+  app.add_flag("--parameter-sweep-same-seed,!--no-parameter-sweep-same-seed", m.parameter_sweep_same_seed,
+               "Every sweep point uses the same random seed (default: seed + point index)")->group(g);
+  app.add_flag("--no-sweep-table", m.no_sweep_table, "No per-point table on the console during a sweep")->group(g);
 }
 
 void finalize_multi_run_options(ProfileOptions& o) {
