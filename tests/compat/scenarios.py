@@ -150,6 +150,17 @@ SCENARIOS = {
         "requests": 20,
         "truth": {"request_latency": LAT_MS, **concurrency_truth(2, 20, LAT_MS)},
     },
+    "raw": {
+        "about": "--endpoint-type raw: raw_payload bodies sent verbatim to /v1/chat/completions, concurrency 2",
+        "args": ["--endpoint-type", "raw", "--endpoint", "/v1/chat/completions",
+                 "--input-file", str(DATA / "raw_payload.jsonl"), "--custom-dataset-type", "raw_payload",
+                 "--dataset-sampling-strategy", "sequential", "--concurrency", "2", "--request-count", "8"],
+        "requests": 8,
+        # Every body asks max_tokens 10 with ignore_eos: 4 rounds of OSL tokens.
+        "truth": {"request_latency": LAT_MS, "benchmark_duration": 4 * LAT_MS / 1000.0,
+                  "request_throughput": 8 / (4 * LAT_MS / 1000.0),
+                  "output_token_throughput": 8 * OSL / (4 * LAT_MS / 1000.0)},
+    },
     "poisson": {
         "about": "streaming chat, Poisson arrivals at 20 req/s",
         "args": ["--endpoint-type", "chat", "--streaming", "--request-rate", "20", "--arrival-pattern", "poisson",
