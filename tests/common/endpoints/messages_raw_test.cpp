@@ -107,7 +107,7 @@ TEST_CASE("messages payload: history, text and image blocks (data URI -> base64 
         R"({"type":"image","source":{"type":"url","url":"http://x/y.png"}}]}],"max_tokens":1024})");
 }
 
-TEST_CASE("messages payload: audio is refused before sending; a trace's messages and tools are sent as given") {
+TEST_CASE("messages payload: audio is refused before sending - a trace's messages and tools are sent as given") {
   proto::Turn audio = turn_of({"q"});
   audio.add_audios()->add_contents("wav,AAAA");
   CHECK_THROWS_WITH(build("messages", {&audio}), Catch::Contains("does not support audio input"));
@@ -128,13 +128,13 @@ TEST_CASE("messages headers: x-api-key and anthropic-version instead of a bearer
   CHECK(endpoints::endpoint_headers(*find_endpoint("raw"), "", {}).empty());
 }
 
-TEST_CASE("messages: default path /v1/messages; raw appends no path") {
+TEST_CASE("messages: default path /v1/messages - raw appends no path") {
   CHECK(endpoints::build_url("http://h:1", *find_endpoint("messages"), "", true) == "http://h:1/v1/messages");
   CHECK(endpoints::build_url("http://h:1/v1", *find_endpoint("messages"), "", false) == "http://h:1/v1/messages");
   CHECK(endpoints::build_url("http://h:1/api/x", *find_endpoint("raw"), "", false) == "http://h:1/api/x");
 }
 
-TEST_CASE("messages stream: text deltas are text, thinking deltas reasoning; TTFT from the first content delta") {
+TEST_CASE("messages stream: text deltas are text, thinking deltas reasoning - TTFT from the first content delta") {
   const auto r = parse("messages", record("text/event-stream", thinking_stream()));
   REQUIRE_FALSE(r.error);
   REQUIRE(r.responses.size() == 4);  // empty text delta and signature delta carry nothing
@@ -163,7 +163,7 @@ TEST_CASE("messages stream: input_json_delta fragments are generated text") {
   CHECK(r.responses[1].text == "\"Paris\"}");
 }
 
-TEST_CASE("messages stream: an SSE error event fails the record; an error payload without it is not content") {
+TEST_CASE("messages stream: an SSE error event fails the record - an error payload without it is not content") {
   auto chunks = thinking_stream();
   chunks.insert(chunks.begin() + 9,
                 {245, "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"});
@@ -205,7 +205,7 @@ TEST_CASE("messages body: tool_use is name + input JSON in the server's key orde
   CHECK(r.responses[0].reasoning.empty());
 }
 
-TEST_CASE("messages body: no content blocks is an invalid result; malformed JSON a decode error") {
+TEST_CASE("messages body: no content blocks is an invalid result - malformed JSON a decode error") {
   const auto empty = parse("messages", record("application/json", {{5, R"({"type":"message","content":[],"usage":{"input_tokens":1,"output_tokens":0}})"}}));
   REQUIRE(empty.error);
   CHECK(empty.error->type() == "InvalidInferenceResultError");
@@ -214,7 +214,7 @@ TEST_CASE("messages body: no content blocks is an invalid result; malformed JSON
   CHECK(bad.error->type() == "JSONDecodeError");
 }
 
-TEST_CASE("raw payload: a raw_payload turn is sent verbatim; without one the run is refused") {
+TEST_CASE("raw payload: a raw_payload turn is sent verbatim - without one the run is refused") {
   proto::Turn turn;
   turn.set_raw_payload(R"({"messages":[{"role":"user","content":"x"}],"model":"other","max_tokens":3})");
   const json extras = {{"temperature", 1}};

@@ -71,7 +71,7 @@ TEST_CASE("messages: streamed message_start, thinking then text blocks one delta
   CHECK(events[12]["delta"]["stop_reason"] == "max_tokens");
 }
 
-TEST_CASE("messages: non-streaming message with content blocks and usage; max_tokens required") {
+TEST_CASE("messages: non-streaming message with content blocks and usage - max_tokens required") {
   ServerFixture fixture;
   const std::string request =
       R"({"model":"claude","system":"sys","messages":[{"role":"user","content":[{"type":"text","text":"hello there"}]}],)"
