@@ -91,7 +91,19 @@ ScriptedOrBad messages_reply(std::string_view body_text, const TextPool& pool, c
     }
     reply.stream = true;
     reply.content_type = "text/event-stream";
-    auto send = [&reply](std::chrono::nanoseconds at, const char* type, const json& event) {
+    // "mock_error_after": N (ours) ends the stream after N content deltas with the error event
+    // the API sends when it fails mid-stream (`event: error`, an overloaded_error payload).
+    const std::optional<int> error_after = int_field(body, "mock_error_after");
+    int deltas = 0;
+    bool failed = false;
+    auto send = [&](std::chrono::nanoseconds at, const char* type, const json& event) {
+      if (failed) return;
+      if (error_after && std::string_view(type) == "content_block_delta" && deltas++ == *error_after) {
+        failed = true;
+        const json error = {{"type", "error"}, {"error", {{"type", "overloaded_error"}, {"message", "Overloaded"}}}};
+        reply.pieces.push_back({at, sse_event("error", error.dump())});
+        return;
+      }
       reply.pieces.push_back({at, sse_event(type, event.dump())});
     };
     // message_start carries the input tokens (and output_tokens 1, as the API does); the final

@@ -37,7 +37,8 @@ ScriptedOrBad responses_reply(std::string_view body, const TextPool& pool, const
 // {input_tokens, cache_*_input_tokens: 0, output_tokens}; streaming sends message_start (input
 // usage), ping, per block content_block_start, one thinking_delta/text_delta per token (a
 // signature_delta closes thinking), content_block_stop, then message_delta (stop_reason,
-// output usage) and message_stop.
+// output usage) and message_stop. Ours: "mock_error_after": N replaces the (N+1)-th delta with
+// `event: error` {"type": "error", "error": {"type": "overloaded_error", ...}} and ends there.
 ScriptedOrBad messages_reply(std::string_view body, const TextPool& pool, const Pacing& pacing, uint64_t id);
 
 // POST /v1/images/generations: {"prompt", "n"?, "response_format"? (b64_json|url), "size"?,

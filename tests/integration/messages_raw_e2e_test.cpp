@@ -94,6 +94,24 @@ TEST_CASE("messages: Anthropic body, headers, thinking and text tokens, usage fr
   }
 }
 
+TEST_CASE("messages: an error event mid-stream fails the request as SSEResponseError 502", "[e2e][endpoint_types]") {
+  // The mock's own mock_error_after extra replaces the third delta with Anthropic's error event.
+  Run run = aiperf::test::run_captured({"--model", "claude-mock", "--endpoint-type", "messages", "--streaming",
+                                        "--request-count", "2", "--isl", "16", "--osl", "8", "--extra-inputs",
+                                        "ignore_eos:true", "--extra-inputs", "mock_error_after:2"});
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 1);  // no request succeeded
+  CHECK(run.requests.size() == 2);
+  const auto records = run.records();
+  REQUIRE(records.size() == 2);
+  for (const json& r : records) {
+    REQUIRE(r.contains("error"));
+    CHECK(r["error"]["code"] == 502);
+    CHECK(r["error"]["type"] == "SSEResponseError");
+    CHECK(r["error"]["message"].get<std::string>().find("overloaded_error") != std::string::npos);
+  }
+}
+
 TEST_CASE("raw: raw_payload lines sent verbatim to --endpoint, responses auto-detected", "[e2e][endpoint_types]") {
   const std::string dir = aiperf::test::make_temp_dir();
   const std::string file = dir + "/payloads.jsonl";

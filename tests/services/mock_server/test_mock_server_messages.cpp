@@ -89,3 +89,15 @@ TEST_CASE("messages: non-streaming message with content blocks and usage - max_t
   const auto missing = fixture.client().send(post("/v1/messages", R"({"model":"m","messages":[]})"));
   CHECK(missing.result_int() == 400);
 }
+
+TEST_CASE("messages: mock_error_after ends the stream with the API's error event") {
+  ServerFixture fixture;
+  const std::string request = R"({"model":"m","messages":[{"role":"user","content":"hello"}],"max_tokens":6,)"
+                              R"("ignore_eos":true,"stream":true,"mock_error_after":2})";
+  const auto streamed = fixture.client().send_streaming(post("/v1/messages", request));
+  REQUIRE(streamed.chunks.size() == 6);  // message_start, ping, block start, 2 deltas, error
+  CHECK(typed_event(streamed.chunks[4]).first == "content_block_delta");
+  const auto [type, error] = typed_event(streamed.chunks[5]);
+  CHECK(type == "error");
+  CHECK(error["error"]["type"] == "overloaded_error");
+}
