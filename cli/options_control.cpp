@@ -117,7 +117,10 @@ void finalize_control_options(ProfileOptions& o) {
 }
 
 void wait_for_model(const config::RunConfig& config) {
-  if (config.endpoint.wait_for_model_timeout <= 0) return;
+  // Once per process, as the reference probes once per plan: a sweep builds the base config and
+  // then each point's with build_run_config, all against the same endpoint.
+  static bool ready = false;
+  if (config.endpoint.wait_for_model_timeout <= 0 || ready) return;
   const control::ProbeSettings s = control::probe_settings(config);
   std::cerr << "Waiting for endpoint readiness (mode=" << s.mode << ", timeout=" << s.timeout_s
             << "s, interval=" << s.interval_s << "s) across " << s.urls.size() << " URL(s) x "
@@ -125,6 +128,7 @@ void wait_for_model(const config::RunConfig& config) {
   auto transport = control::make_http_transport(config.endpoint.verify_tls);
   control::wait_for_endpoint(s, *transport, control::steady_probe_clock(),
                              [](const std::string& line) { std::cerr << line << "\n"; });
+  ready = true;
 }
 
 }  // namespace aiperf::cli

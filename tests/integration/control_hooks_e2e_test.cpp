@@ -115,6 +115,31 @@ TEST_CASE("custom hook paths; the default X-Correlation-ID without --session-hea
   CHECK(r.err.find("Waiting for endpoint readiness") == std::string::npos);
 }
 
+TEST_CASE("repeated runs and sweeps: the probe once, the reset and the profiler once per run", "[e2e][control]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--fast"}, tmp);
+  const ProfileRun trials = run(tmp, "trials", base_args(mock.url()),
+                                {"--request-count", "3", "--num-profile-runs", "2", "--profile-run-cooldown-seconds", "0",
+                                 "--wait-for-model-timeout", "30", "--reset-kv-cache", "--server-profiler"});
+  INFO(trials.out << trials.err);
+  REQUIRE(trials.exit_code == 0);
+  auto m = control_metrics(mock.port());
+  CHECK(m.at("mock_control_calls_total{path=\"/reset_prefix_cache\"}") == 2);
+  CHECK(m.at("mock_control_calls_total{path=\"/start_profile\"}") == 2);
+  CHECK(m.at("mock_control_calls_total{path=\"/stop_profile\"}") == 2);
+  CHECK(m.at("mock_control_generation_posts_total") == 1 + 2 * 3);  // one probe, two trials of 3
+
+  std::vector<std::string> sweep_args = base_args(mock.url());
+  sweep_args.at(9) = "1,2";  // --concurrency 1,2: two runs
+  const ProfileRun sweep = run(tmp, "sweep", sweep_args,
+                               {"--request-count", "3", "--wait-for-model-timeout", "30", "--reset-kv-cache"});
+  INFO(sweep.out << sweep.err);
+  REQUIRE(sweep.exit_code == 0);
+  m = control_metrics(mock.port());
+  CHECK(m.at("mock_control_calls_total{path=\"/reset_prefix_cache\"}") == 2 + 2);
+  CHECK(m.at("mock_control_generation_posts_total") == 7 + 1 + 2 * 3);
+}
+
 TEST_CASE("readiness timeout: nothing listening -> the reference's message, exit 1, nothing written", "[e2e][control]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   const int port = aiperf::test::free_port_range(1);  // nobody listens there
