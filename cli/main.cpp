@@ -2,6 +2,7 @@
 // `worker` run one service (children spawned by the controller, or workers on other hosts).
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -45,13 +46,20 @@ void add_profile_groups(CLI::App& cmd, aiperf::cli::ProfileOptions& profile) {
 // One sweep point's config: its command line (the lists replaced by the point's values)
 // parsed and validated as a run of its own would be.
 // Every point resolves to the sweep's artifact directory (no folder of its own is created here).
-aiperf::config::RunConfig point_config(std::vector<std::string> args, const std::string& artifact_dir) {
+aiperf::config::RunConfig point_config(std::vector<std::string> args, const aiperf::config::RunConfig& base) {
+  const std::string& artifact_dir = base.output.artifact_dir;
+  // The readiness probe ran once for the whole sweep (the base config); the points skip it.
+  const std::vector<std::string> dropped{"--artifact-dir", "--output-artifact-dir", "--wait-for-model-timeout",
+                                         "--wait-for-model-mode", "--wait-for-model-interval"};
   for (size_t i = 0; i < args.size();) {
     const std::string& a = args[i];
-    if (a == "--artifact-dir" || a == "--output-artifact-dir") args.erase(args.begin() + static_cast<long>(i),
-                                                                            args.begin() + static_cast<long>(std::min(i + 2, args.size())));
-    else if (a.rfind("--artifact-dir=", 0) == 0 || a.rfind("--output-artifact-dir=", 0) == 0) args.erase(args.begin() + static_cast<long>(i));
-    else ++i;
+    const std::string name = a.substr(0, a.find('='));
+    if (std::find(dropped.begin(), dropped.end(), name) == dropped.end()) {
+      ++i;
+    } else {
+      const size_t n = a.find('=') == std::string::npos ? 2 : 1;
+      args.erase(args.begin() + static_cast<long>(i), args.begin() + static_cast<long>(std::min(i + n, args.size())));
+    }
   }
   args.insert(args.end(), {"--artifact-dir", artifact_dir});
   CLI::App app{"aiperf", "aiperf"};
@@ -66,6 +74,9 @@ aiperf::config::RunConfig point_config(std::vector<std::string> args, const std:
     throw aiperf::cli::OptionError(e.what());
   }
   aiperf::config::RunConfig c = aiperf::cli::build_run_config(profile, args);
+  c.endpoint.wait_for_model_timeout = base.endpoint.wait_for_model_timeout;
+  c.endpoint.wait_for_model_mode = base.endpoint.wait_for_model_mode;
+  c.endpoint.wait_for_model_interval = base.endpoint.wait_for_model_interval;
   // Each trial makes its own IPC directory.
   if (c.service.zmq_ipc_path.rfind("/tmp/aiperf-", 0) == 0) std::filesystem::remove_all(c.service.zmq_ipc_path);
   c.service.zmq_ipc_path.clear();
@@ -163,13 +174,21 @@ int main(int argc, char** argv) {
             "per-record timestamps). Use a single parameter value, or pass --no-fixed-schedule to keep your "
             "rate/concurrency mode and ignore the trace timestamps.");
       }
-      if (config.service.ui_type == "dashboard")
+      if (config.service.ui_type == "dashboard") {
+        // The reference's two messages: an explicit --ui dashboard, and the terminal's default.
+        bool explicit_ui = false;
+        for (const auto& a : args) explicit_ui = explicit_ui || a.rfind("--ui", 0) == 0;
         throw aiperf::cli::OptionError(
-            "--ui-type: Dashboard UI is not supported with sweep/multi-run mode. Use --ui-type simple or none.");
+            explicit_ui ? "--ui-type: Dashboard UI is incompatible with parameter sweeps; sweep results would overwrite "
+                          "each other in the live console. Use --ui simple or --ui none with --concurrency <list> / any "
+                          "sweep configuration."
+                        : "Dashboard UI is not supported with sweep/multi-run mode. Please use '--ui simple' or '--ui "
+                          "none' instead.");
+      }
       for (const auto& point : sweep_points) {
         try {
           sweep_configs.push_back(
-              point_config(aiperf::cli::sweep::point_args(sweep_lists, point), config.output.artifact_dir));
+              point_config(aiperf::cli::sweep::point_args(sweep_lists, point), config));
         } catch (const aiperf::cli::OptionError& e) {
           throw aiperf::cli::OptionError(std::string(e.what()) + " (sweep point " + point.label + ")");
         }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "log/log.h"
 #include "sweep_aggregate.h"
@@ -38,9 +39,17 @@ int run_sweep(const std::vector<sweep::Point>& points, const std::vector<config:
   const bool same_seed = grid && m.parameter_sweep_same_seed;
   const bool table = !m.no_sweep_table && ::isatty(STDOUT_FILENO) && points.size() > 1;
 
-  if (m.convergence_metric)
-    AIPERF_LOG(kWarning) << "--convergence-metric is not applied to sweeps yet: every point runs "
+  // As in AIPerf, convergence stops a point's trials early in independent mode only (repeated
+  // mode runs every trial of every point).
+  std::optional<exporting::Convergence> convergence;
+  if (m.convergence_metric && independent)
+    convergence = exporting::Convergence{*m.convergence_metric, m.convergence_stat, m.convergence_mode,
+                                         m.convergence_threshold};
+  else if (m.convergence_metric)
+    AIPERF_LOG(kWarning) << "--convergence-metric applies to --parameter-sweep-mode independent only; every point runs "
                          << trials << " trials";
+  const std::string records_name =
+      fs::path(util::artifact_file(configs.front(), "profile_export.jsonl")).filename();
   std::vector<sweep::Cell> cells(points.size());
   for (size_t i = 0; i < points.size(); ++i) cells[i].point = points[i];
   const std::string summary_name =
@@ -54,9 +63,10 @@ int run_sweep(const std::vector<sweep::Point>& points, const std::vector<config:
   bool any_ran = false;
   auto run_one = [&](size_t p, uint32_t trial) -> bool {
     if (any_ran) {
-      // Between points the sweep cooldown; between trials of one point the trial cooldown.
-      const bool same_point = independent && trial > 1;
-      const double pause = same_point ? m.cooldown_seconds : m.parameter_sweep_cooldown_seconds;
+      // The trial cooldown between trials (of one point when independent, of the whole sweep
+      // when repeated), the sweep cooldown between points.
+      const bool new_trial = independent ? trial > 1 : multi && p == 0;
+      const double pause = new_trial ? m.cooldown_seconds : m.parameter_sweep_cooldown_seconds;
       if (pause > 0 && !cooldown(pause)) return false;
     }
     any_ran = true;
@@ -91,8 +101,14 @@ int run_sweep(const std::vector<sweep::Point>& points, const std::vector<config:
   try {
     if (!multi || independent) {
       for (size_t p = 0; p < points.size() && !stop_signal(); ++p) {
-        for (uint32_t t = 1; t <= trials && !stop_signal(); ++t)
+        for (uint32_t t = 1; t <= trials && !stop_signal(); ++t) {
           if (!run_one(p, t)) break;
+          if (convergence && exporting::converged(cells[p].trials, *convergence, m.confidence_level, records_name)) {
+            std::cout << points[p].label << ": converged after " << t << " runs (" << m.convergence_mode << " on "
+                      << *m.convergence_metric << ")\n";
+            break;
+          }
+        }
         show_table(p + 1);
       }
     } else {

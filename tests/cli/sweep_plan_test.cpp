@@ -22,7 +22,7 @@ TEST_CASE("a list becomes a parameter and its first value stays on the command l
   CHECK(x.parameters[1].values[1].get<double>() == 10.5);
 }
 
-TEST_CASE("a one-element list is a plain value; blanks around elements are dropped", "[unit]") {
+TEST_CASE("a one-element list is a plain value and blanks around elements are dropped", "[unit]") {
   const auto x = extract_lists(argv({"aiperf", "profile", "--concurrency", "4,", "--osl", " 3 , 5 "}));
   REQUIRE(x.parameters.size() == 1);
   CHECK(x.args[3] == "4");
@@ -60,7 +60,7 @@ TEST_CASE("grid: the Cartesian product over the sorted paths, first path slowest
   CHECK(point_args(x, pts[3]) == argv({"aiperf", "profile", "--request-rate", "10", "--concurrency", "2"}));
 }
 
-TEST_CASE("zip: element-wise; lists of different lengths are refused", "[unit]") {
+TEST_CASE("zip: element-wise, lists of different lengths are refused", "[unit]") {
   const auto x = extract_lists(argv({"aiperf", "profile", "--concurrency", "1,2,4", "--isl", "100,200,300"}));
   const auto pts = expand(x.parameters, "zip");
   REQUIRE(pts.size() == 3);

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -22,7 +23,7 @@ std::string read_text(const std::string& path) {
 }
 }  // namespace
 
-TEST_CASE("--concurrency 1,2,4: a folder per point, per-point aggregates and the sweep aggregate", "[e2e]") {
+TEST_CASE("sweep of concurrency 1 2 4: a folder per point with per-point aggregates and the sweep aggregate", "[e2e]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   const std::string rec = tmp + "/requests.jsonl";
   MockServer mock({"--fast", "--record-requests", rec}, tmp);
@@ -81,7 +82,7 @@ TEST_CASE("--concurrency 1,2,4: a folder per point, per-point aggregates and the
   CHECK_FALSE(fs::exists(run.dir + "/profile_export_aiperf.json"));  // no run at the top level
 }
 
-TEST_CASE("sweep with --num-profile-runs 2, repeated: trials outer; independent: points outer", "[e2e]") {
+TEST_CASE("sweep with two profile runs: repeated puts the trials outer and independent the points", "[e2e]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   MockServer mock({"--fast"}, tmp);
   const std::vector<std::string> common{"--url", mock.url(), "--isl", "8", "--osl", "2", "--concurrency", "1,2",
@@ -120,9 +121,24 @@ TEST_CASE("sweep with --num-profile-runs 2, repeated: trials outer; independent:
     CHECK(fs::exists(ind.dir + "/" + p + "/aggregate/profile_export_aiperf_aggregate.json"));
   }
   CHECK(ind.json_file("sweep_aggregate/profile_export_aiperf_sweep.json")["metadata"]["sweep_mode"] == "independent");
+
+  // Independent mode stops a point's trials once they agree (the request count is the same in
+  // every trial: its CV is 0 after the second of at most 4).
+  const auto conv = aiperf::test::run_named(
+      tmp, "converge",
+      {"--url", mock.url(), "--isl", "8", "--osl", "2", "--concurrency", "1,2", "--request-count", "4",
+       "--num-profile-runs", "4", "--parameter-sweep-mode", "independent", "--convergence-metric", "request_count",
+       "--convergence-mode", "cv"});
+  INFO(conv.out << conv.err);
+  REQUIRE(conv.exit_code == 0);
+  for (const char* p : {"concurrency_1", "concurrency_2"}) {
+    CHECK(fs::exists(conv.dir + "/" + p + "/profile_runs/trial_0002"));
+    CHECK_FALSE(fs::exists(conv.dir + "/" + p + "/profile_runs/trial_0003"));
+  }
+  CHECK(conv.json_file("sweep_aggregate/profile_export_aiperf_sweep.json")["num_profile_runs"] == 4);
 }
 
-TEST_CASE("grid and zip of two lists; the same seed for every point on request", "[e2e]") {
+TEST_CASE("grid and zip of two lists, and the same seed for every point on request", "[e2e]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   MockServer mock({"--fast"}, tmp);
   const auto zip = aiperf::test::run_named(
@@ -164,10 +180,13 @@ TEST_CASE("sweep lists are checked before anything runs", "[e2e]") {
            {{"--concurrency", "1,2", "--parameter-sweep-mode", "nope"}, "--parameter-sweep-mode: nope not in"},
            {{"--concurrency", "1,2", "--parameter-sweep-cooldown-seconds", "-1"}, "--parameter-sweep-cooldown-seconds"},
            {{"--warmup-concurrency", "1,2"}, "--warmup-concurrency"},
+           {{"--concurrency", "1,2", "--ui", "dashboard"},
+            "Error: --ui-type: Dashboard UI is incompatible with parameter sweeps; sweep results would overwrite"},
            // Each point is validated as a run of its own: 0 is refused in the second point.
            {{"--concurrency", "2,0"}, "(sweep point phases.profiling.concurrency=0)"}}) {
-    std::vector<std::string> full{"--tokenizer", "gpt2", "--ui-type", "none", "--model", "m", "--url", "http://127.0.0.1:9"};
+    std::vector<std::string> full{"--tokenizer", "gpt2", "--model", "m", "--url", "http://127.0.0.1:9"};
     full.insert(full.end(), args.begin(), args.end());
+    if (std::find(args.begin(), args.end(), "--ui") == args.end()) full.insert(full.end(), {"--ui-type", "none"});
     const auto run = aiperf::test::run_profile(tmp + "/artifacts", full, tmp, "bad", 60);
     INFO(run.out << run.err);
     CHECK(run.exit_code == 2);
