@@ -101,10 +101,10 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
 
   app.add_option("--input-file", in.input_file, "JSONL file (or random_pool directory) with a custom dataset")->group(g);
   app.add_option("--custom-dataset-type", in.custom_dataset_type,
-                 "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, burst_gpt_trace, raw_payload "
-                 "or inputs_json (default: auto-detect)")
+                 "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, burst_gpt_trace, raw_payload, "
+                 "inputs_json or sagemaker_data_capture (default: auto-detect)")
       ->transform(choice({"single_turn", "multi_turn", "random_pool", "mooncake_trace", "bailian_trace",
-                          "burst_gpt_trace", "raw_payload", "inputs_json"}))
+                          "burst_gpt_trace", "raw_payload", "inputs_json", "sagemaker_data_capture"}))
       ->group(g);
   app.add_option("--public-dataset", in.public_dataset,
                  "sharegpt: read from --input-file, else AIPerf's cache .cache/aiperf/datasets/ (downloaded once)")

@@ -139,36 +139,66 @@ std::optional<ordered_json> single_turn_payload(const EndpointInfo& info, const 
 
 namespace {
 
-// The texts of a verbatim request body, space-joined as AIPerf counts its input tokens: every
-// chat message's content (a string, or the "text" of its parts), else the completions prompt.
-std::string raw_payload_text(const std::string& body) {
-  const auto payload = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+// The texts of a verbatim request body, space-joined as AIPerf counts its input tokens (its
+// payload walk): per chat message its content (a string, or the parts of type "text"), the
+// name/arguments of its tool_calls; then each tool schema's name, description and compact
+// parameters; a body without "messages" gives its completions "prompt".
+std::string raw_payload_text(const ordered_json& payload) {
   std::string out;
-  auto add = [&out](const nlohmann::json& v) {
-    if (!v.is_string()) return;
+  auto add = [&out](const ordered_json& v) {
+    if (!v.is_string() || v.get_ref<const std::string&>().empty()) return;
     if (!out.empty()) out.push_back(' ');
     out += v.get_ref<const std::string&>();
   };
+  auto fields = [&add](const ordered_json& source, std::initializer_list<const char*> keys) {
+    if (!source.is_object()) return;
+    for (const char* k : keys)
+      if (auto it = source.find(k); it != source.end()) add(*it);
+  };
   if (!payload.is_object()) return out;
-  if (auto messages = payload.find("messages"); messages != payload.end() && messages->is_array()) {
+  auto messages = payload.find("messages");
+  const bool chat = messages != payload.end() && messages->is_array();
+  if (chat) {
     for (const auto& m : *messages) {
-      if (!m.is_object() || !m.contains("content")) continue;
-      const auto& content = m["content"];
-      if (content.is_array()) {
-        for (const auto& part : content)
-          if (part.is_object() && part.contains("text")) add(part["text"]);
-      } else {
-        add(content);
+      if (!m.is_object()) continue;
+      if (auto content = m.find("content"); content != m.end()) {
+        if (content->is_array()) {
+          for (const auto& part : *content)
+            if (part.is_object() && part.value("type", "") == "text" && part.contains("text")) add(part["text"]);
+        } else {
+          add(*content);
+        }
+      }
+      if (auto calls = m.find("tool_calls"); calls != m.end() && calls->is_array())
+        for (const auto& call : *calls)
+          if (call.is_object() && call.contains("function")) fields(call["function"], {"name", "arguments"});
+    }
+  }
+  if (auto tools = payload.find("tools"); tools != payload.end() && tools->is_array()) {
+    for (const auto& tool : *tools) {
+      if (!tool.is_object()) continue;
+      for (const ordered_json* source : {tool.contains("function") ? &tool["function"] : nullptr, &tool}) {
+        if (!source || !source->is_object()) continue;
+        fields(*source, {"name", "description"});
+        if (auto params = source->find("parameters"); params != source->end() && params->is_object())
+          add(ordered_json(params->dump()));
       }
     }
-  } else if (auto prompt = payload.find("prompt"); prompt != payload.end()) {
-    if (prompt->is_array()) {
-      for (const auto& p : *prompt) add(p);
-    } else {
-      add(*prompt);
+  }
+  if (!chat) {
+    if (auto prompt = payload.find("prompt"); prompt != payload.end()) {
+      if (prompt->is_array()) {
+        for (const auto& p : *prompt) add(p);
+      } else {
+        add(*prompt);
+      }
     }
   }
   return out;
+}
+
+ordered_json parse_or_null(const std::string& text) {
+  return ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
 }
 
 }  // namespace
@@ -176,7 +206,14 @@ std::string raw_payload_text(const std::string& body) {
 std::string input_text(const std::vector<const proto::Turn*>& turns, const std::string& system_message,
                        const std::string& user_context_message) {
   // A verbatim body already holds the whole conversation.
-  if (!turns.empty() && !turns.back()->raw_payload().empty()) return raw_payload_text(turns.back()->raw_payload());
+  if (!turns.empty() && !turns.back()->raw_payload().empty()) return raw_payload_text(parse_or_null(turns.back()->raw_payload()));
+  // A trace's verbatim messages (and tools) are the whole request, as sent by chat_payload.
+  if (!turns.empty() && !turns.back()->raw_messages().empty()) {
+    ordered_json payload;
+    payload["messages"] = parse_or_null(turns.back()->raw_messages());
+    if (!turns.back()->raw_tools().empty()) payload["tools"] = parse_or_null(turns.back()->raw_tools());
+    return raw_payload_text(payload);
+  }
   std::string out;
   bool first = true;
   auto separate = [&] {

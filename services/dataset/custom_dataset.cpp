@@ -15,6 +15,7 @@
 #include "mooncake_trace.h"
 #include "prompt_generator.h"
 #include "raw_payload.h"
+#include "sagemaker_capture.h"
 #include "turn_fields.h"
 #include "util/uuid.h"
 
@@ -26,7 +27,8 @@ namespace fs = std::filesystem;
 
 bool is_known_type(const std::string& t) {
   return t == "single_turn" || t == "multi_turn" || t == "random_pool" || t == "mooncake_trace" ||
-         t == "bailian_trace" || t == "burst_gpt_trace" || t == "raw_payload" || t == "inputs_json";
+         t == "bailian_trace" || t == "burst_gpt_trace" || t == "raw_payload" || t == "inputs_json" ||
+         t == "sagemaker_data_capture";
 }
 
 // A line's optional "type" must agree with the file's format.
@@ -169,6 +171,7 @@ std::vector<std::string> recognising_types(const json& object) {
   if (object.contains("chat_id")) return {"bailian_trace"};
   // A one-line inputs.json ({"data": [{"payloads": ...}]}).
   if (looks_like_inputs_json(object)) return {"inputs_json"};
+  if (looks_like_sagemaker_capture(object)) return {"sagemaker_data_capture"};
   if (object.contains("input_length") || object.contains("text_input") || object.contains("messages"))
     types.push_back("mooncake_trace");
   if (object.contains("turns")) types.push_back("multi_turn");
@@ -215,7 +218,10 @@ uint32_t trace_block_size(const config::InputConfig& in) {
 }
 
 std::string detect_custom_dataset_type(const std::string& path) {
-  if (fs::is_directory(path)) return dir_has_raw_payload_jsonl(path) ? "raw_payload" : "random_pool";
+  if (fs::is_directory(path)) {
+    if (dir_has_sagemaker_capture(path)) return "sagemaker_data_capture";
+    return dir_has_raw_payload_jsonl(path) ? "raw_payload" : "random_pool";
+  }
   // Files whose first line is not JSON are recognised by name and content (AIPerf does the same).
   if (is_inputs_json_file(path)) return "inputs_json";
   if (is_burst_gpt_csv(path)) return "burst_gpt_trace";
@@ -265,6 +271,8 @@ CustomDataset load_custom_dataset(const config::InputConfig& in, uint64_t pool_c
     load_raw_payload(in, out, rng);
   } else if (type == "inputs_json") {
     load_inputs_json(in, out);
+  } else if (type == "sagemaker_data_capture") {
+    load_sagemaker_capture(in, out, rng);
   } else {
     throw DatasetFileError("unknown dataset type '" + type + "'; valid: " + kCustomDatasetTypes);
   }

@@ -1,5 +1,6 @@
 // --input-file loaders: single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace,
-// burst_gpt_trace (CSV), raw_payload, inputs_json (given, or auto-detected as the CLI does) and
+// burst_gpt_trace (CSV), raw_payload, inputs_json (given, or auto-detected as the CLI does;
+// sagemaker_data_capture only so) and
 // the ShareGPT JSON list. The loaders read a path,
 // so each input is written to one scratch file. The first byte picks the format, so that seeds
 // stay readable: '0' auto-detect, '1' single_turn, '2' multi_turn, '3' random_pool,

@@ -157,3 +157,30 @@ TEST_CASE("--no-fixed-schedule keeps the chosen load mode for a timestamped trac
   for (size_t i = 1; i < records.size(); ++i)
     CHECK(records[i]["metadata"]["request_start_ns"] >= records[i - 1]["metadata"]["request_end_ns"]);
 }
+
+TEST_CASE("sagemaker_data_capture: captured messages replayed on their capture times", "[e2e][datasets]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  const std::string rec = tmp + "/requests.jsonl";
+  MockServer mock({"--fast", "--record-requests", rec}, tmp);
+  Run run = aiperf::test::run_named(tmp, "run", {"--url", mock.url(), "--input-file",
+                                                 kData + "sagemaker_capture.jsonl", "--fixed-schedule"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto bodies = aiperf::test::recorded_bodies(rec);
+  REQUIRE(bodies.size() == 3);
+  CHECK(bodies[0] == json::parse(R"({"messages": [{"role": "system", "content": "Be brief."},
+      {"role": "user", "content": "Hello"}], "model": "m", "stream": false, "max_completion_tokens": 3})"));
+  CHECK(bodies[1]["messages"][0]["content"] == "Second request.");
+  CHECK(bodies[1]["max_completion_tokens"] == 4);
+  CHECK(bodies[2]["tools"] == json::parse(R"([{"type": "function", "function": {"name": "f"}}])"));
+  const auto records = sorted_records(run);
+  REQUIRE(records.size() == 3);
+  const int64_t t0 = records[0]["metadata"]["intended_start_ns"];
+  CHECK(records[1]["metadata"]["intended_start_ns"].get<int64_t>() - t0 == 750'000'000);
+  CHECK(records[2]["metadata"]["intended_start_ns"].get<int64_t>() - t0 == 2'500'000'000);
+  // Input tokens from the captured messages and tool schema, as AIPerf counts them (gpt2):
+  // "Be brief. Hello" 4, "Second request." 3, "Call a tool. f" 5.
+  CHECK(records[0]["metrics"]["input_sequence_length"]["value"] == 4);
+  CHECK(records[1]["metrics"]["input_sequence_length"]["value"] == 3);
+  CHECK(records[2]["metrics"]["input_sequence_length"]["value"] == 5);
+}

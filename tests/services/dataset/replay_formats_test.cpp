@@ -10,6 +10,7 @@
 
 #include "custom_dataset.h"
 #include "dataset_error.h"
+#include "sagemaker_capture.h"
 
 using namespace aiperf::dataset;
 using nlohmann::json;
@@ -196,4 +197,60 @@ TEST_CASE("inputs_json errors name data[i] and the key", "[dataset][replay]") {
   CHECK(error_of(input(scalar, "inputs_json")) == scalar + ": data[0].payloads[0]: must be a JSON object");
   const std::string no_data = temp_file("nodata.json", R"({"rows": []})");
   CHECK(error_of(input(no_data, "inputs_json")).find(no_data + ": field 'data': ") == 0);
+}
+
+TEST_CASE("sagemaker_data_capture: JSON and base64 captures, zero-aligned and time-ordered", "[dataset][replay]") {
+  const std::string path = kData + "sagemaker_capture.jsonl";
+  CHECK(detect_custom_dataset_type(path) == "sagemaker_data_capture");
+  const CustomDataset d = load(input(path, "sagemaker_data_capture"));
+  REQUIRE(d.conversations.size() == 3);
+  CHECK(d.default_sampling == "sequential");
+  CHECK(d.pending.empty());  // the captured messages are replayed, nothing synthesized
+  const auto& t0 = d.conversations[0].turns(0);  // ev-1, 00:03:18Z
+  CHECK(t0.timestamp_ms() == 0);
+  CHECK(t0.raw_messages() == R"([{"role":"system","content":"Be brief."},{"role":"user","content":"Hello"}])");
+  CHECK(t0.max_tokens() == 3);
+  const auto& t1 = d.conversations[1].turns(0);  // ev-2, base64, 750 ms later
+  CHECK(t1.timestamp_ms() == 750);
+  CHECK(t1.max_tokens() == 4);  // max_completion_tokens
+  const auto& t2 = d.conversations[2].turns(0);  // ev-3, 02:03:20.5+02:00
+  CHECK(t2.timestamp_ms() == 2500);
+  CHECK_FALSE(t2.has_max_tokens());
+  CHECK(t2.raw_tools() == R"([{"type":"function","function":{"name":"f"}}])");
+  // A directory of captures (recursive) is detected too.
+  const auto dir = std::filesystem::temp_directory_path() / ("aiperf_capture_dir_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "2026" / "04");
+  std::filesystem::copy_file(path, dir / "2026" / "04" / "capture.jsonl",
+                             std::filesystem::copy_options::overwrite_existing);
+  CHECK(detect_custom_dataset_type(dir.string()) == "sagemaker_data_capture");
+  CHECK(load(input(dir.string(), "sagemaker_data_capture")).conversations.size() == 3);
+}
+
+TEST_CASE("sagemaker_data_capture: ISO 8601 times and errors naming the field", "[dataset][replay]") {
+  CHECK(parse_iso8601_ms("1970-01-01T00:00:01Z") == 1000.0);
+  CHECK(parse_iso8601_ms("1970-01-02") == 86400000.0);
+  CHECK(parse_iso8601_ms("1970-01-01 01:00:00.25+01:00") == 250.0);
+  CHECK(parse_iso8601_ms("2026-04-29T00:03:18Z") == 1777420998000.0);  // AIPerf's documented example
+  CHECK_FALSE(parse_iso8601_ms("yesterday"));
+  CHECK_FALSE(parse_iso8601_ms("2026-13-01T00:00:00Z"));
+  CHECK_FALSE(parse_iso8601_ms("2026-04-29T00:03:18Q"));
+
+  const std::string no_time = temp_file("cap_notime.jsonl",
+      R"({"captureData": {"endpointInput": {"data": "{}", "encoding": "JSON"}}, "eventMetadata": {"eventId": "x"}})" "\n");
+  CHECK(error_of(input(no_time, "sagemaker_data_capture")) ==
+        no_time + ":1: field 'eventMetadata.inferenceTime': is required");
+  const std::string no_messages = temp_file("cap_nomsg.jsonl",
+      R"({"captureData": {"endpointInput": {"data": "{\"prompt\": \"x\"}", "encoding": "JSON"}}, )"
+      R"("eventMetadata": {"inferenceTime": "2026-04-29T00:03:18Z"}})" "\n");
+  CHECK(error_of(input(no_messages, "sagemaker_data_capture")) ==
+        no_messages + ":1: field 'captureData.endpointInput': the captured request has no 'messages'; only "
+                      "OpenAI-compatible chat endpoints are supported");
+  const std::string bad_b64 = temp_file("cap_b64.jsonl",
+      R"({"captureData": {"endpointInput": {"data": "@@@"}}, "eventMetadata": {"inferenceTime": "2026-04-29T00:03:18Z"}})" "\n");
+  CHECK(error_of(input(bad_b64, "sagemaker_data_capture")) ==
+        bad_b64 + ":1: field 'captureData.endpointInput.data': is not valid base64");
+  const std::string bad_time = temp_file("cap_time.jsonl",
+      R"({"captureData": {"endpointInput": {"data": "{}", "encoding": "JSON"}}, "eventMetadata": {"inferenceTime": 5}})" "\n");
+  CHECK(error_of(input(bad_time, "sagemaker_data_capture")) ==
+        bad_time + ":1: field 'eventMetadata.inferenceTime': must be an ISO 8601 time, got 5");
 }
