@@ -69,6 +69,9 @@ struct ParseResult {
   std::vector<metrics::ContentResponse> responses;  // content responses, in arrival order
   std::optional<metrics::Usage> usage;               // last usage block seen
   std::optional<proto::ErrorDetails> error;          // transport, HTTP, SSE or parse error
+  // completion_tokens of the first event carrying both content and usage (OpenAI chat and
+  // completions), as AIPerf's first_content_chunk_completion_tokens.
+  std::optional<int64_t> first_content_chunk_tokens;
 };
 
 class JsonPath;

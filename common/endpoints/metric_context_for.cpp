@@ -10,6 +10,7 @@ metrics::MetricContext metric_context_for(const config::RunConfig& config, const
   ctx.produces_tokens = endpoint.produces_tokens;
   ctx.tokenizes_input = endpoint.tokenizes_input;
   ctx.use_server_token_count = config.endpoint.use_server_token_count;
+  ctx.per_chunk_usage = config.endpoint.per_chunk_usage;
   ctx.http_trace = true;  // the HTTP client traces every request, like AIPerf's aiohttp transport
   if (config.output.goodput) {
     ctx.goodput_slos = metrics::parse_goodput(*config.output.goodput, ctx);

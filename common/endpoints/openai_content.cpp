@@ -82,12 +82,13 @@ std::optional<proto::ErrorDetails> extract_content(ResponseKind kind, const json
     text = string_member(choice, "text");
   }
 
-  if (const json* usage = member(j, "usage"); usage && usage->is_object()) {
-    out.usage = read_usage(*usage);
-  }
+  const json* usage = member(j, "usage");
+  const bool has_usage = usage && usage->is_object();
+  if (has_usage) out.usage = read_usage(*usage);
   if (!text.empty() || !reasoning.empty()) {
     out.responses.push_back(
         metrics::ContentResponse{perf_ns, std::string(text), std::string(reasoning)});
+    if (has_usage && !out.first_content_chunk_tokens) out.first_content_chunk_tokens = out.usage->completion_tokens;
   }
   return std::nullopt;
 }
@@ -217,6 +218,7 @@ bool scan_content(ResponseKind kind, std::string_view text, int64_t perf_ns, Par
   if (!content->empty() || (reasoning && !reasoning->empty())) {
     out.responses.push_back(metrics::ContentResponse{perf_ns, std::move(*content),
                                                      reasoning ? std::move(*reasoning) : std::string()});
+    if (usage && !out.first_content_chunk_tokens) out.first_content_chunk_tokens = usage->completion_tokens;
   }
   return true;
 }

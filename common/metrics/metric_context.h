@@ -27,6 +27,7 @@ struct MetricContext {
   bool supports_video = false;
   bool produces_video = false;
   bool use_server_token_count = false;  // --use-server-token-count: USAGE_DIFF_ONLY is moot
+  bool per_chunk_usage = false;         // --per-chunk-usage: ITL uses the first chunk's reported tokens
   bool goodput = false;                 // --goodput given
   std::vector<GoodputSlo> goodput_slos;  // parsed --goodput (metrics/goodput.h)
   bool http_trace = false;              // transport records HTTP timing phases

@@ -55,6 +55,9 @@ struct ParsedRecord {
   int64_t intended_start_wall_ns = 0;  // when the schedule meant to send it; 0 = no intent
   std::vector<ContentResponse> responses;
   std::optional<Usage> usage;                 // last usage seen
+  // --per-chunk-usage: completion_tokens reported on the first chunk carrying content and usage
+  // (cumulative usage: the tokens that chunk delivered); inter-token latency divides by OSL - it.
+  std::optional<int64_t> first_content_chunk_tokens;
   std::optional<int64_t> input_tokens;        // ISL (client tokenizer or server usage)
   std::optional<int64_t> output_tokens;       // tokens of "".join(text)
   std::optional<int64_t> reasoning_tokens;    // tokens of "".join(reasoning)

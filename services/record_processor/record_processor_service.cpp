@@ -53,6 +53,7 @@ void process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& 
   r.intended_start_wall_ns = raw.credit().intended_send_wall_ns();
   r.responses = std::move(parsed.responses);
   r.usage = parsed.usage;
+  if (ctx.per_chunk_usage) r.first_content_chunk_tokens = parsed.first_content_chunk_tokens;
   r.error = std::move(parsed.error);
   r.http = http_timing(raw);
   if (raw.has_requested_osl()) r.requested_osl = raw.requested_osl();
