@@ -53,6 +53,10 @@ void add_output_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--tokenizer", t.name, "Tokenizer: local dir/file or bundled name (default: model)")->group("Tokenizer");
   app.add_option("--tokenizer-revision", t.revision, "Tokenizer revision")->group("Tokenizer");
   app.add_flag("--tokenizer-trust-remote-code", t.trust_remote_code, "")->group("Tokenizer");
+  app.add_flag("--apply-chat-template", t.apply_chat_template,
+               "Count the ISL of chat-shaped requests through the tokenizer's chat template (role headers, "
+               "generation prompt); bare text when the tokenizer has none")
+      ->group("Tokenizer");
 }
 
 void finalize_output_options(ProfileOptions& o) {

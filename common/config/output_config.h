@@ -28,11 +28,12 @@ struct TokenizerConfig {
   std::string name;                             // as given (default: first model)
   std::string revision = "main";
   bool trust_remote_code = false;
+  bool apply_chat_template = false;             // ISL of chat-shaped payloads through the chat template
   std::string resolved_path;                    // local path every service loads
   std::string cache_dir;                        // ours: binary tokenizer cache ("" = none), from cli/
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TokenizerConfig, name, revision, trust_remote_code, resolved_path,
-                                                cache_dir)
+                                                cache_dir, apply_chat_template)
 
 }  // namespace aiperf::config

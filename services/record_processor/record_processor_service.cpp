@@ -1,6 +1,7 @@
 #include "record_processor_service.h"
 
 #include "bus/socket.h"
+#include "endpoints/chat_inputs.h"
 #include "endpoints/metric_context_for.h"
 #include "http_trace.h"
 #include "output_fragment.h"
@@ -39,10 +40,30 @@ void fill_metadata(const proto::RawRecord& raw, const std::string& processor_id,
 
 }  // namespace
 
+std::optional<uint64_t> chat_template_input_tokens(const endpoints::ChatTemplate& chat_template,
+                                                   const tok::Tokenizer& tokenizer, std::string_view payload) {
+  std::optional<endpoints::ChatInputs> inputs = endpoints::chat_inputs_of(payload);
+  if (!inputs) return std::nullopt;
+  std::string rendered;
+  try {
+    rendered = chat_template.render(inputs->messages, true);
+  } catch (const endpoints::ChatTemplateError&) {
+    return std::nullopt;  // as AIPerf: a template that raises means bare-text counting
+  }
+  uint64_t count = tokenizer.count(rendered);
+  std::string tools;
+  for (const std::string& t : inputs->tool_texts) {
+    if (!tools.empty()) tools += ' ';
+    tools += t;
+  }
+  if (!tools.empty()) count += tokenizer.count(tools);
+  return count;
+}
+
 void process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& endpoint,
                     const tok::Tokenizer& tokenizer, const metrics::MetricContext& ctx, bool use_server_token_count,
                     const std::string& processor_id, TokenCountCache* isl_cache, proto::MetricRecord& rec,
-                    std::string* response_text) {
+                    std::string* response_text, const endpoints::ChatTemplate* chat_template) {
   endpoints::ParseResult parsed = endpoints::parse_response(endpoint, raw);
 
   metrics::ParsedRecord r;
@@ -62,11 +83,23 @@ void process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& 
     if (use_server_token_count) {
       if (r.usage && r.usage->prompt_tokens) r.input_tokens = r.usage->prompt_tokens;
     } else {
-      const std::string& text = raw.input_text();
-      std::optional<uint64_t> count = isl_cache ? isl_cache->find(text) : std::nullopt;
+      std::optional<uint64_t> count;
+      if (chat_template && !raw.payload().empty()) {
+        // Keyed apart from bare texts: a NUL cannot start a JSON body.
+        std::string key = '\0' + raw.payload();
+        count = isl_cache ? isl_cache->find(key) : std::nullopt;
+        if (!count) {
+          count = chat_template_input_tokens(*chat_template, tokenizer, raw.payload());
+          if (count && isl_cache) isl_cache->insert(std::move(key), *count);
+        }
+      }
       if (!count) {
-        count = tokenizer.count(text);
-        if (isl_cache) isl_cache->insert(text, *count);
+        const std::string& text = raw.input_text();
+        count = isl_cache ? isl_cache->find(text) : std::nullopt;
+        if (!count) {
+          count = tokenizer.count(text);
+          if (isl_cache) isl_cache->insert(text, *count);
+        }
       }
       r.input_tokens = static_cast<int64_t>(*count);
     }
@@ -125,6 +158,16 @@ void RecordProcessorService::on_configure(const config::RunConfig& config) {
     tokenizer_ = tok::load_tokenizer(config.tokenizer.resolved_path, config.tokenizer.cache_dir);
     isl_counts_.clear();
   }
+  chat_template_.reset();
+  if (config.tokenizer.apply_chat_template) {
+    try {
+      chat_template_ = endpoints::load_chat_template(config.tokenizer.resolved_path);
+    } catch (const endpoints::ChatTemplateError& e) {
+      AIPERF_LOG(kWarning) << "--apply-chat-template: the tokenizer's chat template is not supported (" << e.what()
+                           << "); input tokens are counted on the bare text";
+    }
+    isl_counts_.clear();
+  }
   context_ = endpoints::metric_context_for(config, *endpoint_);
   if (config.output.export_level == "raw" && !raw_file_) {
     raw_file_ = std::make_unique<FragmentFile>(config.output.artifact_dir, util::kRawRecordsDir,
@@ -156,7 +199,8 @@ void RecordProcessorService::on_raw_records() {
     for (const proto::RawRecord& raw : batch.records()) {
       proto::MetricRecord& rec = *out.add_records();
       process_record(raw, *endpoint_, *tokenizer_, context_, config_->endpoint.use_server_token_count, identity().id,
-                     &isl_counts_, rec, outputs_file_ ? &response_text_ : nullptr);
+                     &isl_counts_, rec, outputs_file_ ? &response_text_ : nullptr,
+                     chat_template_ ? &*chat_template_ : nullptr);
       if (config_->output.export_http_trace && rec.metadata().phase() == proto::PHASE_PROFILING) {
         rec.set_trace_data_json(format_trace_data(raw));
       }

@@ -9,6 +9,7 @@
 
 #include <zmq.hpp>
 
+#include "endpoints/chat_template.h"
 #include "endpoints/endpoint.h"
 #include "metric_record.pb.h"
 #include "metrics/metric_context.h"
@@ -33,6 +34,7 @@ class RecordProcessorService final : public service::Service {
   std::optional<config::RunConfig> config_;
   const endpoints::EndpointInfo* endpoint_ = nullptr;
   tok::TokenizerPtr tokenizer_;
+  std::optional<endpoints::ChatTemplate> chat_template_;  // --apply-chat-template with a templated tokenizer
   metrics::MetricContext context_;
   std::unique_ptr<FragmentFile> raw_file_;      // --export-level raw only
   std::unique_ptr<FragmentFile> outputs_file_;  // --export-outputs-json only
@@ -50,6 +52,13 @@ class RecordProcessorService final : public service::Service {
 void process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& endpoint,
                     const tok::Tokenizer& tokenizer, const metrics::MetricContext& ctx, bool use_server_token_count,
                     const std::string& processor_id, TokenCountCache* isl_cache, proto::MetricRecord& out,
-                    std::string* response_text = nullptr);
+                    std::string* response_text = nullptr, const endpoints::ChatTemplate* chat_template = nullptr);
+
+// --apply-chat-template's ISL of a request body, as AIPerf counts it: for a chat-shaped body
+// (endpoints::chat_inputs_of), the tokens of its messages rendered through `chat_template` with
+// add_generation_prompt, plus the tokens of its tool texts joined by " ". nullopt (count the
+// bare text instead) when the body is not chat-shaped or the template fails on it.
+std::optional<uint64_t> chat_template_input_tokens(const endpoints::ChatTemplate& chat_template,
+                                                   const tok::Tokenizer& tokenizer, std::string_view payload);
 
 }  // namespace aiperf::record_processor

@@ -468,7 +468,10 @@ void WorkerService::finish(uint64_t key, http::Result&& result) {
   if (!job.sent_turns.empty() && job.sent_turns.back()->has_max_tokens())
     rec.set_requested_osl(job.sent_turns.back()->max_tokens());
   if (job.credit.num_turns() > 1) remember_turn(job, rec);
-  if (config_->output.export_level == "raw") rec.set_payload(std::move(job.payload));
+  // The body travels for the raw export, and for --apply-chat-template, whose ISL is counted on
+  // the messages of what was sent.
+  if (config_->output.export_level == "raw" || config_->tokenizer.apply_chat_template)
+    rec.set_payload(std::move(job.payload));
 
   if (raw_batch_.records_size() >= kRawBatchMax) {
     flush_raw_records();
