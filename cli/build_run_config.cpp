@@ -6,6 +6,8 @@
 
 #include "options.h"
 #include "environment.h"
+#include "log/log.h"
+#include "tokenizer/builtin_tokenizer.h"
 #include "tokenizer/tokenizer.h"
 #include "util/redact.h"
 #include "util/uuid.h"
@@ -36,6 +38,21 @@ std::string cli_command(const std::vector<std::string>& argv, const config::RunC
   return out;
 }
 
+// No --tokenizer: the model's own, except that AIPerf maps placeholder model names (mock-model,
+// test-model...) to `builtin`, warning once per name. One tokenizer serves all models here, so
+// with real and placeholder names mixed the first real one is used.
+std::string default_tokenizer_name(const std::vector<std::string>& models) {
+  std::string first_real;
+  for (const std::string& m : models) {
+    if (tok::is_fake_model_name(m)) {
+      AIPERF_LOG(kWarning) << tok::placeholder_model_warning(m);
+    } else if (first_real.empty()) {
+      first_real = m;
+    }
+  }
+  return first_real.empty() ? std::string(tok::kBuiltinTokenizerName) : first_real;
+}
+
 }  // namespace
 
 config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::string>& argv) {
@@ -48,7 +65,7 @@ config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::str
   finalize_telemetry_options(o);
 
   auto& c = o.config;
-  if (c.tokenizer.name.empty()) c.tokenizer.name = c.endpoint.model_names.front();
+  if (c.tokenizer.name.empty()) c.tokenizer.name = default_tokenizer_name(c.endpoint.model_names);
   // A dry run downloads nothing: a Hub tokenizer not cached yet is noted (a run downloads it).
   try {
     const tok::HubEnv env = hub_env();  // the environment is read here, not in services

@@ -1,7 +1,8 @@
 # Installation layout and the Debian package (`cpack -G DEB` in the build directory).
 #
 # Layout under the prefix (/usr in the .deb): bin/aiperf, bin/aiperf-mock-server,
-# lib/aiperf/libaiperf_spm.so and share/aiperf/tokenizers/gpt2. The binaries find the
+# lib/aiperf/libaiperf_spm.so, share/aiperf/tokenizers/gpt2 and share/aiperf/tokenizers/
+# {o200k_base,cl100k_base,r50k_base}.tiktoken (o200k_base is --tokenizer builtin). The binaries find the
 # SentencePiece shim and the bundled tokenizer relative to their own location
 # (<bin>/../lib/aiperf, <bin>/../share/aiperf), so the tree works under any prefix, including
 # a `dpkg -x` into a scratch directory. The shim and the bundled tokenizer are installed by

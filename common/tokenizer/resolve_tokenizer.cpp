@@ -1,7 +1,9 @@
 // resolve_tokenizer_path(): --tokenizer / --tokenizer-revision -> a local path, in order:
-// an existing path; a bundled name (gpt2) or a tiktoken encoding name; a Hub repo id.
+// an existing path; a bundled name (gpt2), `builtin` (o200k_base) or a tiktoken encoding name;
+// a Hub repo id.
 #include <filesystem>
 
+#include "tokenizer/builtin_tokenizer.h"
 #include "tokenizer/hf_hub.h"
 #include "tokenizer/tiktoken_tokenizer.h"
 #include "tokenizer/tokenizer.h"
@@ -40,10 +42,23 @@ std::string resolve_tokenizer_path(const std::string& name_or_path, const std::s
                                    const HubEnv& env) {
   std::error_code ec;
   if (fs::exists(name_or_path, ec)) return name_or_path;
+  if (name_or_path == kBuiltinTokenizerName) {
+    // Shipped with the product (share/aiperf/tokenizers/o200k_base.tiktoken): no network, no user files.
+    if (auto tiktoken = find_tiktoken_file(std::string(kBuiltinEncoding), env)) return *tiktoken;
+    throw TokenizerError("tokenizer 'builtin': the bundled " + std::string(kBuiltinEncoding) + ".tiktoken is missing from " +
+                         bundled_dir().string() + " (a broken installation); set TIKTOKEN_ENCODINGS_BASE to a "
+                         "directory holding it");
+  }
   if (!name_or_path.empty() && name_or_path.find('/') == std::string::npos) {
     fs::path bundled = bundled_dir() / name_or_path;
     if (fs::is_regular_file(bundled / "tokenizer.json", ec)) return bundled.string();
     if (auto tiktoken = find_tiktoken_file(name_or_path, env)) return *tiktoken;
+    if (is_tiktoken_encoding_name(name_or_path) && !is_known_tiktoken_encoding(name_or_path)) {
+      // AIPerf routes these names to tiktoken, never the Hub; only their special tokens differ.
+      throw TokenizerError("tokenizer '" + name_or_path +
+                           "': this tiktoken encoding is not supported; use builtin (o200k_base), "
+                           "o200k_base, cl100k_base, r50k_base or p50k_base");
+    }
     if (is_known_tiktoken_encoding(name_or_path)) {
       throw TokenizerError("tokenizer '" + name_or_path + "': no " + name_or_path +
                            ".tiktoken found; set TIKTOKEN_ENCODINGS_BASE to the directory holding it "

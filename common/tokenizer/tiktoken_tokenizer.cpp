@@ -107,16 +107,53 @@ TiktokenTokenizer::TiktokenTokenizer(const std::string& path) {
   }
 }
 
-std::vector<TokenId> TiktokenTokenizer::encode(std::string_view text) const {
+namespace {
+std::string repair_utf8(std::string_view text) { return uni::from_utf8_lossy(text); }
+}  // namespace
+
+void TiktokenTokenizer::encode_ordinary_into(std::string_view text, std::vector<TokenId>& out) const {
+  // The patterns cover every character, so the matches alone tile the text.
+  regex_->for_each_match(text, [&](size_t b, size_t e) { model_->tokenize(text.substr(b, e - b), out); });
+}
+
+std::vector<TokenId> TiktokenTokenizer::encode_ordinary(std::string_view text) const {
   std::string repaired;
   if (!uni::is_valid_utf8(text)) {
-    repaired = uni::from_utf8_lossy(text);
+    repaired = repair_utf8(text);
     text = repaired;
   }
   std::vector<TokenId> out;
   out.reserve(text.size() / 4 + 1);
-  // The patterns cover every character, so the matches alone tile the text.
-  regex_->for_each_match(text, [&](size_t b, size_t e) { model_->tokenize(text.substr(b, e - b), out); });
+  encode_ordinary_into(text, out);
+  return out;
+}
+
+std::vector<TokenId> TiktokenTokenizer::encode(std::string_view text) const {
+  std::string repaired;
+  if (!uni::is_valid_utf8(text)) {
+    repaired = repair_utf8(text);
+    text = repaired;
+  }
+  std::vector<TokenId> out;
+  out.reserve(text.size() / 4 + 1);
+  // tiktoken splits at the leftmost special-token text and encodes the pieces between
+  // separately. No special of one encoding is a prefix of another, so the first found wins.
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t best = std::string_view::npos;
+    const std::pair<const TokenId, std::string>* hit = nullptr;
+    if (text.find("<|", pos) != std::string_view::npos) {
+      for (const auto& special : specials_) {
+        size_t at = text.find(special.second, pos);
+        if (at < best) best = at, hit = &special;
+      }
+    }
+    if (hit == nullptr) break;
+    encode_ordinary_into(text.substr(pos, best - pos), out);
+    out.push_back(hit->first);
+    pos = best + hit->second.size();
+  }
+  encode_ordinary_into(text.substr(pos), out);
   return out;
 }
 

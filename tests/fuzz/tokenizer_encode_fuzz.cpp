@@ -27,7 +27,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   // "" = no binary cache: the fuzzer never writes into the user's cache directory.
   for (const char* path : {AIPERF_SOURCE_DIR "/common/tokenizer/data/gpt2/tokenizer.json",
                            AIPERF_SOURCE_DIR "/tests/data/tokenizer/mistral/tokenizer.json",
-                           AIPERF_SOURCE_DIR "/tests/data/tokenizer/tiktoken/cl100k_base.tiktoken"})
+                           AIPERF_SOURCE_DIR "/common/tokenizer/data/tiktoken/cl100k_base.tiktoken"})
     tokenizers().push_back(aiperf::tok::load_tokenizer(path, ""));
   return 0;
 }

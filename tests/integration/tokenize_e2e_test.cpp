@@ -15,6 +15,8 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string kData = std::string(AIPERF_TEST_DATA) + "/tokenizer/";
+// The bundled tiktoken rank files (product data, common/tokenizer/data/tiktoken).
+const std::string kTiktoken = AIPERF_TIKTOKEN_DIR;
 
 struct Result {
   int exit_code;
@@ -56,7 +58,7 @@ TEST_CASE("tokenize --decode with and without special tokens", "[e2e][tokenize]"
 
 TEST_CASE("tokenize reads tiktoken and sentencepiece files", "[e2e][tokenize]") {
   const std::string tmp = aiperf::test::make_temp_dir();
-  Result tik = tokenize(tmp, "{\"text\": \"Hello world\"}\n", "--tokenizer " + kData + "tiktoken/o200k_base.tiktoken");
+  Result tik = tokenize(tmp, "{\"text\": \"Hello world\"}\n", "--tokenizer " + kTiktoken + "/o200k_base.tiktoken");
   REQUIRE(tik.exit_code == 0);
   CHECK(tik.out == "{\"ids\":[13225,2375]}\n");
   // Line 1 of golden-spm-unigram-8k.jsonl, through the CLI.

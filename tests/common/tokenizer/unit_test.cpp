@@ -19,6 +19,8 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string kData = std::string(AIPERF_TEST_DATA) + "/tokenizer/";
+// The bundled tiktoken rank files (product data, common/tokenizer/data/tiktoken).
+const std::string kTiktoken = AIPERF_TIKTOKEN_DIR;
 
 // Writes `content` to <tmp>/aiperf_tok_<name>/tokenizer.json and returns the directory.
 std::string write_tokenizer(const std::string& name, const std::string& content) {
@@ -86,26 +88,26 @@ TEST_CASE("resolve_tokenizer_path finds local paths and the bundled gpt2", "[tok
 }
 
 TEST_CASE("tiktoken files load by path, by directory and by encoding name", "[tokenizer][tiktoken]") {
-  const std::string file = kData + "tiktoken/cl100k_base.tiktoken";
+  const std::string file = kTiktoken + "/cl100k_base.tiktoken";
   auto tok = aiperf::tok::load_tokenizer(file);
   CHECK(tok->encode("Hello world") == std::vector<TokenId>{9906, 1917});
-  // encode_ordinary: special-token text is plain text; decode still knows the special ids.
-  CHECK(tok->encode("<|endoftext|>") == std::vector<TokenId>{27, 91, 8862, 728, 428, 91, 29});
+  // allowed_special="all", as AIPerf encodes: special-token text is the special id.
+  CHECK(tok->encode("<|endoftext|>") == std::vector<TokenId>{100257});
   CHECK(tok->decode(std::vector<TokenId>{9906, 100257, 1917}, false) == "Hello<|endoftext|> world");
   CHECK(tok->decode(std::vector<TokenId>{9906, 100257, 1917}, true) == "Hello world");
   CHECK(tok->block_separator() == 100257);
   CHECK(tok->vocab_size() == 100277);
 
   aiperf::tok::HubEnv env;
-  env.tiktoken_base = kData + "tiktoken";
-  CHECK(aiperf::tok::resolve_tokenizer_path("o200k_base", "main", true, env) == kData + "tiktoken/o200k_base.tiktoken");
-  CHECK_THROWS_WITH(aiperf::tok::resolve_tokenizer_path("r50k_base"),
-                    Catch::StartsWith("tokenizer 'r50k_base': no r50k_base.tiktoken found; set "
+  env.tiktoken_base = kTiktoken;
+  CHECK(aiperf::tok::resolve_tokenizer_path("o200k_base", "main", true, env) == kTiktoken + "/o200k_base.tiktoken");
+  CHECK_THROWS_WITH(aiperf::tok::resolve_tokenizer_path("p50k_base"),
+                    Catch::StartsWith("tokenizer 'p50k_base': no p50k_base.tiktoken found; set "
                                       "TIKTOKEN_ENCODINGS_BASE"));
 
   fs::path dir = fs::temp_directory_path() / ("aiperf_tok_tiktoken_" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  fs::copy_file(kData + "tiktoken/r50k_base.tiktoken", dir / "r50k_base.tiktoken",
+  fs::copy_file(kTiktoken + "/r50k_base.tiktoken", dir / "r50k_base.tiktoken",
                 fs::copy_options::overwrite_existing);
   CHECK(aiperf::tok::load_tokenizer(dir.string())->encode("Hello world") == std::vector<TokenId>{15496, 995});
 }
