@@ -206,6 +206,15 @@ SCENARIOS = {
         "truth": {**streaming_truth(prefill=False), "benchmark_duration": (800 + LAT_MS) / 1000.0,
                   "request_throughput": 6 / ((800 + LAT_MS) / 1000.0)},
     },
+    "sagemaker": {
+        "about": "streaming chat, a SageMaker Data Capture file (detected) replayed with --fixed-schedule",
+        "args": ["--endpoint-type", "chat", "--streaming", "--input-file",
+                 str(REPO / "tests" / "data" / "datasets" / "sagemaker_capture.jsonl"), "--fixed-schedule",
+                 "--osl", str(OSL), *EXACT_OSL],
+        "requests": 3,
+        # Captured max tokens 3 and 4, then --osl: only the server's pace is known.
+        "truth": {"time_to_first_token": TTFT_MS, "inter_token_latency": ITL_MS},
+    },
     "inputs_json": {
         "about": "non-streaming chat, an inputs.json replayed verbatim (detected), 4 sessions twice",
         "args": ["--endpoint-type", "chat", "--input-file", str(DATA / "inputs_json.json"),
