@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include <iostream>
+#include <sstream>
 
 #include "control/run_hooks.h"
 #include "log/log.h"
@@ -122,8 +123,15 @@ void wait_for_model(const config::RunConfig& config) {
   static bool ready = false;
   if (config.endpoint.wait_for_model_timeout <= 0 || ready) return;
   const control::ProbeSettings s = control::probe_settings(config);
-  std::cerr << "Waiting for endpoint readiness (mode=" << s.mode << ", timeout=" << s.timeout_s
-            << "s, interval=" << s.interval_s << "s) across " << s.urls.size() << " URL(s) x "
+  // Python's str(float), as the reference's line: 5.0, 0.1.
+  auto py = [](double v) {
+    std::ostringstream o;
+    o << v;
+    std::string t = o.str();
+    return t.find_first_of(".e") == std::string::npos ? t + ".0" : t;
+  };
+  std::cerr << "Waiting for endpoint readiness (mode=" << s.mode << ", timeout=" << py(s.timeout_s)
+            << "s, interval=" << py(s.interval_s) << "s) across " << s.urls.size() << " URL(s) x "
             << s.model_names.size() << " model(s)\n";
   auto transport = control::make_http_transport(config.endpoint.verify_tls);
   control::wait_for_endpoint(s, *transport, control::steady_probe_clock(),

@@ -60,6 +60,8 @@ TEST_CASE("readiness probe, KV-cache reset and server profiler: each call once, 
                             "--server-profiler", "--session-header", "X-Session-ID"});
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("Waiting for endpoint readiness (mode=both, timeout=60.0s, interval=0.05s) across 1 URL(s) x 1 "
+                   "model(s)\n") != std::string::npos);
   CHECK(r.err.find("Probe to " + mock.url() + "/v1/models returned 503 (attempt 3), retrying in 0.05s") != std::string::npos);
   CHECK(r.err.find("Model 'gpt2' ready at " + mock.url() + " after 4 attempt(s)") != std::string::npos);
   CHECK(r.err.find("Inference probe ready at " + mock.url() + "/v1/chat/completions (status=200, attempt 1)") !=
