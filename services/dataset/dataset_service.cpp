@@ -1,5 +1,7 @@
 #include "dataset_service.h"
 
+#include "chat_template_overhead.h"
+
 #include <cstdio>
 #include <fstream>
 #include <limits>
@@ -30,8 +32,18 @@ DatasetService::DatasetService(service::Identity identity, bus::Endpoints endpoi
 std::vector<proto::Conversation> build_synthetic_dataset(const config::RunConfig& config) {
   auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path, config.tokenizer.cache_dir);
   PromptGenerator prompts(*tokenizer, generate_corpus());
-  return is_rankings_endpoint(config.endpoint.type) ? synthesize_rankings(config, prompts)
-                                                    : synthesize_conversations(config, prompts);
+  if (is_rankings_endpoint(config.endpoint.type)) return synthesize_rankings(config, prompts);
+  ChatTemplateOverhead overhead;
+  if (config.tokenizer.apply_chat_template) {
+    try {
+      if (auto chat_template = endpoints::load_chat_template(config.tokenizer.resolved_path))
+        overhead = estimate_chat_template_overhead(*chat_template, *tokenizer,
+                                                   server_special_tokens(config.tokenizer.resolved_path));
+    } catch (const endpoints::ChatTemplateError&) {
+      // Unsupported template: no compensation (the record processor counts bare text then too).
+    }
+  }
+  return synthesize_conversations(config, prompts, overhead);
 }
 
 namespace {

@@ -34,7 +34,8 @@ void select_model(const config::RunConfig& config, size_t turn_counter, std::mt1
 }  // namespace
 
 std::vector<proto::Conversation> synthesize_conversations(const config::RunConfig& config,
-                                                          const PromptGenerator& prompts) {
+                                                          const PromptGenerator& prompts,
+                                                          const ChatTemplateOverhead& overhead) {
   const auto& in = config.input;
   const auto& seed = in.random_seed;
   // The main stream keeps the order it always had (ids, turn counts, prompts, max tokens,
@@ -79,7 +80,13 @@ std::vector<proto::Conversation> synthesize_conversations(const config::RunConfi
         proto::Text* text = turn->add_texts();
         text->set_name("text");
         for (uint32_t b = 0; b < std::max<uint32_t>(1, in.batch_size); ++b) {
-          const uint32_t isl = pair ? pair->first : sample_positive_normal_int(in.isl_mean, in.isl_stddev, rng);
+          // --apply-chat-template: the template's wrapping is taken off the budget (AIPerf
+          // shifts the mean, or the drawn --seq-dist length, floored at 1).
+          const uint32_t adjust = t == 0 ? overhead.first_turn() : overhead.later_turns();
+          const uint32_t isl = pair ? std::max<uint32_t>(1, pair->first > adjust ? pair->first - adjust : 0)
+                                    : sample_positive_normal_int(adjust > 0 ? std::max(1.0, in.isl_mean - adjust)
+                                                                            : in.isl_mean,
+                                                                 in.isl_stddev, rng);
           std::string content = prompts.generate(isl, rng);
           if (t == 0 && !prefix_pool.empty()) {
             const size_t p = std::uniform_int_distribution<size_t>(0, prefix_pool.size() - 1)(prefix_rng);

@@ -12,6 +12,8 @@
 #include "dataset.pb.h"
 #include "prompt_generator.h"
 
+#include "chat_template_overhead.h"
+
 namespace aiperf::dataset {
 
 // An RNG for one purpose ("dataset.image", ...), derived from --random-seed so that enabling
@@ -20,9 +22,11 @@ std::mt19937_64 derive_rng(const std::optional<uint64_t>& seed, std::string_view
 
 bool is_rankings_endpoint(std::string_view endpoint_type);
 
-// The synthetic conversations of `config` with prompts from `prompts`.
+// The synthetic conversations of `config` with prompts from `prompts`; `overhead` (for
+// --apply-chat-template) shortens the text ISL of first and later turns.
 std::vector<proto::Conversation> synthesize_conversations(const config::RunConfig& config,
-                                                          const PromptGenerator& prompts);
+                                                          const PromptGenerator& prompts,
+                                                          const ChatTemplateOverhead& overhead = {});
 
 // Rankings: one turn per conversation with texts "query" (one prompt) and "passages"
 // (positive-normal-int(--rankings-passages-mean/stddev) prompts).

@@ -27,15 +27,18 @@ std::string write_prompts(const std::string& tmp) {
   return path;
 }
 
-// The sorted ISLs of a two-request run over both prompts.
+// The sorted ISLs of a run; by default two requests over both prompts of write_prompts.
 std::vector<int> isls(const std::string& name, const std::string& tokenizer, bool apply,
-                      const std::vector<std::string>& extra = {}) {
+                      const std::vector<std::string>& extra = {}, bool file = true) {
   const std::string tmp = aiperf::test::make_temp_dir();  // one mock per directory
   MockServer mock({"--fast"}, tmp);
   std::vector<std::string> args{"--tokenizer", kTokenizers + tokenizer, "--ui-type", "none", "--model", "m",
-                                "--url", mock.url(), "--input-file", write_prompts(tmp), "--custom-dataset-type",
-                                "single_turn", "--dataset-sampling-strategy", "sequential", "--request-count", "2",
-                                "--concurrency", "1"};
+                                "--url", mock.url(), "--concurrency", "1", "--random-seed", "7"};
+  if (file) {
+    const std::string prompts = write_prompts(tmp);
+    args.insert(args.end(), {"--input-file", prompts, "--custom-dataset-type", "single_turn",
+                             "--dataset-sampling-strategy", "sequential", "--request-count", "2"});
+  }
   if (apply) args.push_back("--apply-chat-template");
   args.insert(args.end(), extra.begin(), extra.end());
   const auto run = aiperf::test::run_profile(tmp + "/" + name, args, tmp, name, 120);
@@ -64,4 +67,13 @@ TEST_CASE("--apply-chat-template: bare text for a tokenizer without a chat templ
 
 TEST_CASE("--apply-chat-template: completions bodies are not chat-shaped", "[e2e][chat_template]") {
   CHECK(isls("completions", "qwen3", true, {"--endpoint-type", "completions"}) == std::vector<int>{7, 11});
+}
+
+TEST_CASE("--apply-chat-template: synthetic prompts are shortened by the template's wrapping", "[e2e][chat_template]") {
+  // qwen3: 3 tokens per request (generation prompt) + 5 per message (role header, end of turn),
+  // so a 100-token budget becomes a 92-token prompt that is 100 tokens on the wire.
+  const std::vector<std::string> synthetic{"--synthetic-input-tokens-mean", "100", "--synthetic-input-tokens-stddev",
+                                           "0", "--request-count", "3"};
+  CHECK(isls("synthetic_templated", "qwen3", true, synthetic, false) == std::vector<int>{100, 100, 100});
+  CHECK(isls("synthetic_bare", "qwen3", false, synthetic, false) == std::vector<int>{100, 100, 100});
 }
