@@ -54,6 +54,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 DATA = HERE / "data"
 TOKENIZER = REPO / "common" / "tokenizer" / "data" / "gpt2"
+TIKTOKEN = REPO / "common" / "tokenizer" / "data" / "tiktoken"
 KNOWN = HERE / "known_differences.md"
 DEFAULT_REF = Path.home() / ".cache" / "aiperf-compat" / "bin" / "ref-aiperf"
 
@@ -224,6 +225,15 @@ SCENARIOS = {
                   "request_throughput": 8 / (4 * LAT_MS / 1000.0),
                   "output_token_throughput": 8 * OSL / (4 * LAT_MS / 1000.0)},
     },
+    "builtin_tokenizer": {
+        "about": "non-streaming chat, --tokenizer builtin (o200k_base) for both tools and the mock",
+        "args": ["--endpoint-type", "chat", "--concurrency", "2", "--request-count", "10",
+                 *SYNTHETIC, *EXACT_OSL],
+        "tokenizer": "builtin",
+        "mock": ["--tokenizer", "builtin"],
+        "requests": 10,
+        "truth": {"request_latency": LAT_MS, **concurrency_truth(2, 10, LAT_MS)},
+    },
 }
 
 LOG_LINE = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} - \S+ - (DEBUG|INFO|NOTICE|WARNING|"
@@ -254,6 +264,17 @@ def matches(did, pattern):
 
 # ------------------------------------------------------------------------------------------------
 # processes
+
+
+def tiktoken_cache(dest):
+    """tiktoken's disk cache (one file per encoding, named sha1 of its blob URL) seeded with our
+    bundled encodings, so the reference's `--tokenizer builtin` loads without the network."""
+    import hashlib
+    dest.mkdir(parents=True, exist_ok=True)
+    for enc in ("o200k_base", "cl100k_base", "r50k_base"):
+        url = f"https://openaipublic.blob.core.windows.net/encodings/{enc}.tiktoken"
+        shutil.copyfile(TIKTOKEN / f"{enc}.tiktoken", dest / hashlib.sha1(url.encode()).hexdigest())
+    return dest
 
 
 class Mock:
@@ -634,8 +655,11 @@ def run_scenario(name, spec, args, tmp, known):
     mock = Mock(args.mock, spec.get("mock", []))
     times = {}
     try:
-        tool_args = ["--url", mock.url, *COMMON, *spec["args"]]
+        common = [spec.get("tokenizer", a) if a == str(TOKENIZER) else a for a in COMMON]
+        tool_args = ["--url", mock.url, *common, *spec["args"]]
         ref_env = dict(os.environ)
+        if "tokenizer" in spec:
+            ref_env["TIKTOKEN_CACHE_DIR"] = str(tiktoken_cache(work / "tiktoken-cache"))
         # AIPerf 0.13 in offline mode looks a tokenizer path up as a Hub cache entry and fails on a
         # local directory; online it loads the directory without touching the network.
         ref_env.pop("HF_HUB_OFFLINE", None)
