@@ -1760,8 +1760,20 @@ struct ChatTemplate::Impl {
   std::map<std::string, std::string> special_tokens;
 };
 
+namespace {
+Body compile(std::string_view source) {
+  try {
+    return TemplateParser(lex(source)).parse_top();
+  } catch (const ChatTemplateError&) {
+    throw;
+  } catch (const std::exception& e) {  // number literals out of range, ...
+    fail(std::string("cannot compile: ") + e.what());
+  }
+}
+}  // namespace
+
 ChatTemplate::ChatTemplate(std::string_view source, std::map<std::string, std::string> special_tokens)
-    : impl_(std::make_unique<Impl>(Impl{TemplateParser(lex(source)).parse_top(), std::move(special_tokens)})) {}
+    : impl_(std::make_unique<Impl>(Impl{compile(source), std::move(special_tokens)})) {}
 ChatTemplate::~ChatTemplate() = default;
 ChatTemplate::ChatTemplate(ChatTemplate&&) noexcept = default;
 ChatTemplate& ChatTemplate::operator=(ChatTemplate&&) noexcept = default;
@@ -1777,12 +1789,12 @@ std::string ChatTemplate::render(const nlohmann::ordered_json& messages, bool ad
   std::string out;
   try {
     r.render(impl_->body, out);
+  } catch (const ChatTemplateError&) {
+    throw;
   } catch (const nlohmann::json::exception& e) {
     fail(std::string("type error: ") + e.what());
-  } catch (const std::out_of_range& e) {
-    fail(std::string("value error: ") + e.what());
-  } catch (const std::invalid_argument& e) {
-    fail(std::string("value error: ") + e.what());
+  } catch (const std::exception& e) {  // out_of_range, invalid_argument, length_error, ...
+    fail(std::string("error: ") + e.what());
   }
   return out;
 }

@@ -131,3 +131,20 @@ TEST_CASE("Jinja expressions chat templates use", "[chat_template]") {
   CHECK_THROWS_AS(ChatTemplate("{% if x %}"), ChatTemplateError);
   CHECK_THROWS_AS(ChatTemplate("{{ x | nosuchfilter }}").render(msgs, false), ChatTemplateError);
 }
+
+TEST_CASE("malformed templates and data fail with ChatTemplateError, never otherwise", "[chat_template]") {
+  const J msgs = J::parse(R"([{"role":"user","content":"a b"}])");
+  for (const char* src : {"{{ 99999999999999999999999 }}", "{{", "{% for %}", "{% set %}", "{{ 'a' + }}", "{{ [1, }}",
+                          "{% if x %}{% else %}{% else %}{% endif %}", "{% endfor %}", "{{ 'x'[::0] }}",
+                          "{{ messages[0].content.split(1) }}", "{{ range(1, 2, 0) }}", "{{ 1 // 0 }}",
+                          "{{ messages | join(none) }}{{ messages[0].content.split('b', 'x') }}", "{{ x.y.z }}",
+                          "{% set ns.a = 1 %}", "{{ 'a' in 1 }}", "{{ messages | tojson(indent='x') }}{{ z | tojson }}"}) {
+    INFO(src);
+    try {
+      ChatTemplate(src).render(msgs, true);
+    } catch (const ChatTemplateError&) {
+    }
+  }
+  CHECK_THROWS_AS(ChatTemplate("{{ 99999999999999999999999 }}"), ChatTemplateError);
+  CHECK_THROWS_AS(ChatTemplate("{{ messages[0].content.split(1) }}").render(msgs, true), ChatTemplateError);
+}
