@@ -50,7 +50,7 @@ void add_output_options(CLI::App& app, ProfileOptions& o) {
   add_optional(app, "--goodput", out.goodput, "SLOs \"tag:value ...\" in display units (e.g. request_latency:250)")
       ->group("Input");
   auto& t = o.config.tokenizer;
-  app.add_option("--tokenizer", t.name, "Tokenizer: local dir/file or bundled name (default: model)")->group("Tokenizer");
+  app.add_option("--tokenizer", t.name, "Tokenizer: local dir/file, Hub repo id, bundled gpt2, `builtin` (tiktoken o200k_base, no network) or a tiktoken encoding name (default: the model; builtin for placeholder names such as mock-model)")->group("Tokenizer");
   app.add_option("--tokenizer-revision", t.revision, "Tokenizer revision")->group("Tokenizer");
   app.add_flag("--tokenizer-trust-remote-code", t.trust_remote_code, "")->group("Tokenizer");
   app.add_flag("--apply-chat-template", t.apply_chat_template,
