@@ -234,6 +234,16 @@ SCENARIOS = {
         "requests": 10,
         "truth": {"request_latency": LAT_MS, **concurrency_truth(2, 10, LAT_MS)},
     },
+    "chat_template": {
+        "about": "non-streaming chat, --apply-chat-template with the Qwen3 test tokenizer (synthetic prompts "
+                 "shortened by the template's 3 + 5 tokens by both tools)",
+        "args": ["--endpoint-type", "chat", "--concurrency", "2", "--request-count", "10", "--apply-chat-template",
+                 *SYNTHETIC, *EXACT_OSL],
+        "tokenizer": str(REPO / "tests" / "data" / "tokenizer" / "qwen3"),
+        "mock": ["--tokenizer", str(REPO / "tests" / "data" / "tokenizer" / "qwen3")],
+        "requests": 10,
+        "truth": {"request_latency": LAT_MS, **concurrency_truth(2, 10, LAT_MS)},
+    },
 }
 
 LOG_LINE = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} - \S+ - (DEBUG|INFO|NOTICE|WARNING|"
