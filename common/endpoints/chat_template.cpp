@@ -282,7 +282,22 @@ struct Expr {
   bool negate = false;  // `is not`, `not in`
   std::vector<ExprPtr> args;  // subject first where there is one; slice: subject, start, stop, step (may be null)
   std::vector<std::pair<std::string, ExprPtr>> kwargs;
+  int depth = 1;  // nesting below and including this node
 };
+
+// Deeply nested expressions would overflow the stack while parsing, evaluating or destroying
+// them; Python's recursion limit stops Jinja as well.
+constexpr int kMaxDepth = 200;
+
+ExprPtr& checked(ExprPtr& e) {
+  int d = 0;
+  for (const auto& a : e->args)
+    if (a) d = std::max(d, a->depth);
+  for (const auto& [k, v] : e->kwargs) d = std::max(d, v->depth);
+  e->depth = d + 1;
+  if (e->depth > kMaxDepth) fail("expression nested too deeply");
+  return e;
+}
 
 ExprPtr make(Expr::Kind k) {
   auto e = std::make_unique<Expr>();
@@ -407,8 +422,17 @@ class ExprParser {
     if (!eat_op(o)) fail("expected '" + std::string(o) + "' in '" + std::string(src_) + "'");
   }
 
+  struct DepthGuard {
+    int& d;
+    explicit DepthGuard(int& depth) : d(depth) {
+      if (++d > kMaxDepth) fail("expression nested too deeply");
+    }
+    ~DepthGuard() { --d; }
+  };
+
   // Conditional expression without the tuple level.
   ExprPtr parse_expression(bool with_cond = true) {
+    DepthGuard guard(depth_);
     ExprPtr e = parse_or();
     if (!with_cond) return e;
     while (at_name("if")) {
@@ -420,7 +444,7 @@ class ExprParser {
       c->args.push_back(std::move(test));
       c->args.push_back(std::move(e));
       c->args.push_back(std::move(other));  // may be null: undefined
-      e = std::move(c);
+      e = std::move(checked(c));
     }
     return e;
   }
@@ -436,9 +460,10 @@ class ExprParser {
   }
   ExprPtr parse_not() {
     if (eat_name("not")) {
+      DepthGuard guard(depth_);
       ExprPtr e = make(Expr::Kind::not_);
       e->args.push_back(parse_not());
-      return e;
+      return std::move(checked(e));
     }
     return parse_compare();
   }
@@ -490,10 +515,11 @@ class ExprParser {
     return l;
   }
   ExprPtr parse_unary() {
+    DepthGuard guard(depth_);
     if (eat_op("-")) {
       ExprPtr e = make(Expr::Kind::neg);
       e->args.push_back(parse_unary());
-      return parse_filters(std::move(e));
+      return parse_filters(std::move(checked(e)));
     }
     if (eat_op("+")) return parse_unary();
     return parse_filters(parse_postfix(parse_primary()));
@@ -506,7 +532,7 @@ class ExprParser {
         f->name = name();
         f->args.push_back(std::move(subject));
         if (at_op("(")) parse_call_args(*f);
-        subject = parse_postfix(std::move(f));
+        subject = parse_postfix(std::move(checked(f)));
       } else if (eat_name("is")) {
         ExprPtr t = make(Expr::Kind::test);
         t->negate = eat_name("not");
@@ -522,7 +548,7 @@ class ExprParser {
                                                                          !at_name("else") && !at_name("is") &&
                                                                          !at_name("in") && !at_name("not")))
           t->args.push_back(parse_primary());  // `is divisibleby 3`, `is sameas none`
-        subject = std::move(t);
+        subject = std::move(checked(t));
       } else {
         return subject;
       }
@@ -550,7 +576,7 @@ class ExprParser {
         if (peek().t == Tok::T::num) m->literal = toks_[pos_++].num;  // x.0
         else m->name = name();
         m->args.push_back(std::move(e));
-        e = std::move(m);
+        e = std::move(checked(m));
       } else if (eat_op("[")) {
         ExprPtr parts[3];
         bool is_slice = false;
@@ -571,12 +597,12 @@ class ExprParser {
           if (!parts[0]) fail("empty subscript");
           s->args.push_back(std::move(parts[0]));
         }
-        e = std::move(s);
+        e = std::move(checked(s));
       } else if (at_op("(")) {
         ExprPtr c = make(Expr::Kind::call);
         c->args.push_back(std::move(e));
         parse_call_args(*c);
-        e = std::move(c);
+        e = std::move(checked(c));
       } else {
         return e;
       }
@@ -619,7 +645,7 @@ class ExprParser {
           l->args.push_back(parse_expression());
         }
         expect_op(")");
-        return l;
+        return std::move(checked(l));
       }
       expect_op(")");
       return first;
@@ -633,7 +659,7 @@ class ExprParser {
         } while (eat_op(","));
         expect_op("]");
       }
-      return l;
+      return std::move(checked(l));
     }
     if (eat_op("{")) {
       ExprPtr d = make(Expr::Kind::dict);
@@ -647,7 +673,7 @@ class ExprParser {
         } while (eat_op(","));
         expect_op("}");
       }
-      return d;
+      return std::move(checked(d));
     }
     fail("unexpected '" + t.s + "' in expression '" + std::string(src_) + "'");
   }
@@ -658,12 +684,13 @@ class ExprParser {
     e->name = op;
     e->args.push_back(std::move(l));
     e->args.push_back(std::move(r));
-    return e;
+    return std::move(checked(e));
   }
 
   std::string_view src_;
   std::vector<Tok> toks_;
   size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 // ---- template nodes ------------------------------------------------------------------------
@@ -810,6 +837,11 @@ class TemplateParser {
 
  private:
   Body parse_body(std::initializer_list<std::string_view> stops) {
+    if (++nesting_ > 100) fail("blocks nested too deeply");
+    struct Leave {
+      int& n;
+      ~Leave() { --n; }
+    } leave{nesting_};
     Body body;
     while (pos_ < pieces_.size()) {
       Piece& p = pieces_[pos_];
@@ -925,6 +957,7 @@ class TemplateParser {
 
   std::vector<Piece> pieces_;
   size_t pos_ = 0;
+  int nesting_ = 0;
 };
 
 // ---- evaluation ----------------------------------------------------------------------------
@@ -1285,8 +1318,11 @@ class Renderer {
     }
     if (op == "*") {
       if (a.v.is_string() && b.v.is_number_integer()) {
+        const int64_t times = b.v.get<int64_t>();
+        if (times > 0 && static_cast<double>(times) * static_cast<double>(a.v.get_ref<const std::string&>().size()) > 64e6)
+          fail("string repetition too long");
         std::string r;
-        for (int64_t k = 0; k < b.v.get<int64_t>(); ++k) r += a.v.get<std::string>();
+        for (int64_t k = 0; k < times; ++k) r += a.v.get<std::string>();
         return val(r);
       }
       if (both_ints(a, b)) return val(as_int(a.v) * as_int(b.v));
@@ -1314,7 +1350,7 @@ class Renderer {
       return val(op == "//" ? q : x - q * y);
     }
     if (op == "**") {
-      if (both_ints(a, b) && as_int(b.v) >= 0) {
+      if (both_ints(a, b) && as_int(b.v) >= 0 && as_int(b.v) <= 64) {
         int64_t r = 1;
         for (int64_t k = 0; k < as_int(b.v); ++k) r *= as_int(a.v);
         return val(r);
