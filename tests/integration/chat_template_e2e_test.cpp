@@ -55,21 +55,21 @@ std::vector<int> isls(const std::string& name, const std::string& tokenizer, boo
 
 }  // namespace
 
-TEST_CASE("--apply-chat-template: ISL through the qwen3 chat template", "[e2e][chat_template]") {
+TEST_CASE("option apply-chat-template: ISL through the qwen3 chat template", "[e2e][chat_template]") {
   CHECK(isls("templated", "qwen3", true) == std::vector<int>{15, 19});
   CHECK(isls("templated_stream", "qwen3", true, {"--streaming"}) == std::vector<int>{15, 19});
   CHECK(isls("bare", "qwen3", false) == std::vector<int>{7, 11});
 }
 
-TEST_CASE("--apply-chat-template: bare text for a tokenizer without a chat template", "[e2e][chat_template]") {
+TEST_CASE("option apply-chat-template: bare text for a tokenizer without a chat template", "[e2e][chat_template]") {
   CHECK(isls("mistral", "mistral", true) == std::vector<int>{7, 12});
 }
 
-TEST_CASE("--apply-chat-template: completions bodies are not chat-shaped", "[e2e][chat_template]") {
+TEST_CASE("option apply-chat-template: completions bodies are not chat-shaped", "[e2e][chat_template]") {
   CHECK(isls("completions", "qwen3", true, {"--endpoint-type", "completions"}) == std::vector<int>{7, 11});
 }
 
-TEST_CASE("--apply-chat-template: synthetic prompts are shortened by the template's wrapping", "[e2e][chat_template]") {
+TEST_CASE("option apply-chat-template: synthetic prompts are shortened by the template's wrapping", "[e2e][chat_template]") {
   // qwen3: 3 tokens per request (generation prompt) + 5 per message (role header, end of turn),
   // so a 100-token budget becomes a 92-token prompt that is 100 tokens on the wire.
   const std::vector<std::string> synthetic{"--synthetic-input-tokens-mean", "100", "--synthetic-input-tokens-stddev",

@@ -204,7 +204,7 @@ TEST_CASE("a failed profiler start fails the run before the profiling phase send
   CHECK(m.at("mock_control_generation_posts_total") == 2);               // the warmup only
 }
 
-TEST_CASE("--per-chunk-usage asks for usage on every chunk", "[e2e][control]") {
+TEST_CASE("option per-chunk-usage asks for usage on every chunk", "[e2e][control]") {
   const auto run = aiperf::test::run_captured(
       {"--model", "m", "--request-count", "2", "--streaming", "--use-server-token-count", "--per-chunk-usage"});
   aiperf::test::check_clean(run, 2);

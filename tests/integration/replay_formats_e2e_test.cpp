@@ -137,7 +137,7 @@ TEST_CASE("replay formats: bad files fail before anything runs, exit 2", "[e2e][
   CHECK_FALSE(std::filesystem::exists(wrong.dir));
 }
 
-TEST_CASE("--no-fixed-schedule keeps the chosen load mode for a timestamped trace", "[e2e][datasets]") {
+TEST_CASE("option no-fixed-schedule keeps the chosen load mode for a timestamped trace", "[e2e][datasets]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   MockServer mock({"--fast"}, tmp);
   // Without it the 3 stamped entries are replayed once each; with it the trace wraps at concurrency 1.
