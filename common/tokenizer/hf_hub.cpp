@@ -162,8 +162,10 @@ std::string resolve_hub_tokenizer(const std::string& repo, const std::string& re
                            ": HTTP 404 (no tokenizer.model either)");
     }
   }
-  // Pinned to the commit just fetched, so both files come from the same revision.
+  // Pinned to the commit just fetched, so every file comes from the same revision. Newer repos
+  // keep their chat template only in chat_template.jinja (--apply-chat-template); a 404 is fine.
   download_file(repo, main.commit, "tokenizer_config.json", dir, env);
+  download_file(repo, main.commit, "chat_template.jinja", dir, env);
   return (dir / "snapshots" / main.commit).string();
 }
 

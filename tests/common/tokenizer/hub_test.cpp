@@ -130,17 +130,21 @@ TEST_CASE("a missing tokenizer is downloaded from the hub into the shared cache 
   routes["/cdn/gpt2-tokenizer"] = {200, {{"ETag", "\"cdn-etag\""}}, gpt2};
   routes["/openai/gpt2/resolve/" + kSha + "/tokenizer_config.json"] = {
       200, {{"ETag", "\"cfg-etag\""}, {"X-Repo-Commit", kSha}}, config};
+  const std::string chat_template = "{% for m in messages %}{{ m.content }}{% endfor %}";
+  routes["/openai/gpt2/resolve/" + kSha + "/chat_template.jinja"] = {
+      200, {{"ETag", "\"tmpl-etag\""}, {"X-Repo-Commit", kSha}}, chat_template};
   std::string snapshot;
   {
     FakeHub hub(routes);
     ::setenv("HF_ENDPOINT", ("http://127.0.0.1:" + std::to_string(hub.port()) + "/").c_str(), 1);
     snapshot = resolve("openai/gpt2");
     auto requests = hub.requests();
-    REQUIRE(requests.size() == 3);
+    REQUIRE(requests.size() == 4);
     CHECK(requests[0] == std::pair<std::string, std::string>{"/openai/gpt2/resolve/main/tokenizer.json",
                                                              "Bearer hf_secret"});
     CHECK(requests[1] == std::pair<std::string, std::string>{"/cdn/gpt2-tokenizer", ""});
     CHECK(requests[2].first == "/openai/gpt2/resolve/" + kSha + "/tokenizer_config.json");
+    CHECK(requests[3].first == "/openai/gpt2/resolve/" + kSha + "/chat_template.jinja");
   }
   fs::path repo = cache / "models--openai--gpt2";
   CHECK(snapshot == (repo / "snapshots" / kSha).string());
@@ -148,6 +152,7 @@ TEST_CASE("a missing tokenizer is downloaded from the hub into the shared cache 
   CHECK(fs::read_symlink(repo / "snapshots" / kSha / "tokenizer.json") == "../../blobs/f4b81612");
   CHECK(slurp(repo / "blobs" / "f4b81612") == gpt2);
   CHECK(fs::read_symlink(repo / "snapshots" / kSha / "tokenizer_config.json") == "../../blobs/cfg-etag");
+  CHECK(slurp(repo / "snapshots" / kSha / "chat_template.jinja") == chat_template);
   CHECK(aiperf::tok::load_tokenizer(snapshot)->encode("Hello world") == std::vector<TokenId>{15496, 995});
 
   // The hub is gone: the cached copy is used offline.
