@@ -98,7 +98,7 @@ SAMPLES: dict[str, tuple[list[str] | None, list[str]]] = {
     "--extra-inputs": (["temperature:0.5"], []),
     "--header": (["X-Test:abc"], []),
     "--input-file": (["{tmp}/single_turn.jsonl"], []),
-    "--custom-dataset-type": (None, ["--input-file", "{tmp}/single_turn.jsonl"]),
+    "--custom-dataset-type": (["single_turn"], ["--input-file", "{tmp}/single_turn.jsonl"]),
     "--dataset-filter": (["category=coding"], ["--public-dataset", "sharegpt"]),
     "--hf-subset": (["sharegpt4o"], ["--public-dataset", "mmstar"]),
     "--hf-weka-dataset": (["semianalysisai/cc-traces-weka-061526"], []),
@@ -255,6 +255,10 @@ CHOICE_NEEDS: dict[tuple[str, str], list[str]] = {
     ("--custom-dataset-type", "mooncake_trace"): ["!--input-file", "--input-file", "{tmp}/mooncake.jsonl"],
     ("--custom-dataset-type", "multi_turn"): ["!--input-file", "--input-file", "{tmp}/multi_turn.jsonl"],
     ("--custom-dataset-type", "random_pool"): ["!--input-file", "--input-file", "{tmp}/random_pool"],
+    ("--custom-dataset-type", "burst_gpt_trace"): ["!--input-file", "--input-file", "{tmp}/burst_gpt.csv"],
+    ("--custom-dataset-type", "raw_payload"): ["!--input-file", "--input-file", "{tmp}/raw_payload.jsonl"],
+    ("--custom-dataset-type", "inputs_json"): ["!--input-file", "--input-file", "{tmp}/inputs.json"],
+    ("--custom-dataset-type", "sagemaker_data_capture"): ["!--input-file", "--input-file", "{tmp}/sagemaker.jsonl"],
 }
 
 # The same for GenAI-Perf's options (checked against ours with the same argv).
@@ -297,6 +301,11 @@ SAMPLE_FILES = {
     "system_prompt.txt": "You are a helpful assistant.\n",
     "random_pool/prompts.jsonl": '{"text": "Hello"}\n',
 }
+# Dataset formats whose shape is long to spell here: the repository's own fixtures.
+for _name, _fixture in (("burst_gpt.csv", "burst_gpt.csv"), ("raw_payload.jsonl", "raw_payload.jsonl"),
+                        ("inputs.json", "inputs_json.json"), ("sagemaker.jsonl", "sagemaker_capture.jsonl")):
+    with open(os.path.join(REPO, "tests", "data", "datasets", _fixture)) as _f:
+        SAMPLE_FILES[_name] = _f.read()
 
 
 def spelling_candidates(value: str) -> list[str]:
