@@ -244,6 +244,8 @@ CHOICE_NEEDS: dict[tuple[str, str], list[str]] = {
     ("--endpoint-type", "audio_transcription"): ["!--tokenizer"],
     ("--endpoint-type", "image_retrieval"): ["!--tokenizer"],
     ("--endpoint-type", "template"): ["--extra-inputs", "payload_template:{tmp}/payload_template.json"],
+    # Ours refuses raw without bodies on the command line; the reference only when loading them.
+    ("--endpoint-type", "raw"): ["--input-file", "{tmp}/raw_payload.jsonl", "--custom-dataset-type", "raw_payload"],
     ("--public-dataset", "weka_hf"): ["--hf-weka-dataset", "semianalysisai/cc-traces-weka-061526"],
     ("--arrival-pattern", "concurrency_burst"): ["!--request-rate", "--concurrency", "4"],
     ("--cache-bust", "warmup_isolation_system"): ["--shared-system-prompt-length", "10"],
