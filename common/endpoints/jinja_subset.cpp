@@ -147,7 +147,19 @@ class ExprParser {
     return std::string(s_.substr(start, pos_ - start));
   }
 
+  // Every nesting (parentheses, "not", subscripts, filter arguments) passes through parse_or or
+  // parse_not: bounded there, so a deeply nested template is refused instead of overflowing the
+  // stack while parsing, rendering or destroying it.
+  struct Nest {
+    explicit Nest(int& d) : depth(d) {
+      if (++depth > 200) fail("expression nested too deeply");
+    }
+    ~Nest() { --depth; }
+    int& depth;
+  };
+
   ExprPtr parse_or() {
+    const Nest nest(depth_);
     ExprPtr left = parse_and();
     while (eat_word("or")) {
       ExprPtr e = make(Expr::Kind::or_);
@@ -168,6 +180,7 @@ class ExprParser {
     return left;
   }
   ExprPtr parse_not() {
+    const Nest nest(depth_);
     if (eat_word("not")) {
       ExprPtr e = make(Expr::Kind::not_);
       e->operands.push_back(parse_not());
@@ -280,6 +293,7 @@ class ExprParser {
 
   std::string_view s_;
   size_t pos_ = 0;
+  int depth_ = 0;  // parse_or / parse_not calls in progress
 };
 
 // ---- template nodes ------------------------------------------------------------------------
@@ -390,6 +404,12 @@ class TemplateParser {
  private:
   // Parses nodes until one of `stops` (a statement keyword, left unconsumed) or the end.
   Body parse_body(std::initializer_list<std::string_view> stops) {
+    // Blocks nest by recursion here (and when rendering): bounded, like expressions.
+    if (++nesting_ > 100) fail("blocks nested too deeply");
+    struct Leave {
+      int& n;
+      ~Leave() { --n; }
+    } leave{nesting_};
     Body body;
     while (pos_ < pieces_.size()) {
       Piece& p = pieces_[pos_];
@@ -453,6 +473,7 @@ class TemplateParser {
 
   std::vector<Piece> pieces_;
   size_t pos_ = 0;
+  int nesting_ = 0;  // parse_body calls in progress
 };
 
 // ---- evaluation ----------------------------------------------------------------------------

@@ -47,3 +47,25 @@ TEST_CASE("jinja: outside the subset is rejected when compiled") {
   CHECK_THROWS_WITH(JinjaTemplate("{% for x in l %}"), Catch::Contains("missing end of {% for %}"));
   CHECK_THROWS_WITH(JinjaTemplate("{{ x "), Catch::Contains("unclosed"));
 }
+
+TEST_CASE("jinja: nesting is bounded, so a hostile template is refused instead of overflowing the stack") {
+  auto repeat = [](const std::string& s, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += s;
+    return out;
+  };
+  const json vars = {{"x", 1}};
+  CHECK(render("{{ " + repeat("(", 50) + "x" + repeat(")", 50) + " }}", vars) == "1");
+  CHECK(render(repeat("{% if x %}", 50) + "y" + repeat("{% endif %}", 50), vars) == "y");
+  const auto refused = [&](const std::string& source, const std::string& why) {
+    try {
+      JinjaTemplate t(source);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what()).find(why) != std::string::npos;
+    }
+    return false;
+  };
+  CHECK(refused("{{ " + repeat("(", 5000) + "x" + repeat(")", 5000) + " }}", "expression nested too deeply"));
+  CHECK(refused("{{ " + repeat("not ", 5000) + "x }}", "expression nested too deeply"));
+  CHECK(refused(repeat("{% if x %}", 5000) + "y" + repeat("{% endif %}", 5000), "blocks nested too deeply"));
+}
