@@ -25,10 +25,6 @@ std::string chat_body(bool stream, int max_tokens, bool include_usage) {
   return body.dump();
 }
 
-Request post(const std::string& target, std::string body) {
-  return make_request(http::verb::post, target, std::move(body));
-}
-
 }  // namespace
 
 TEST_CASE("streaming chat sends one HTTP chunk per token, then usage and [DONE]") {

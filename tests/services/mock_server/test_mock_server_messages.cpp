@@ -12,22 +12,6 @@ using namespace aiperf::mock;
 using namespace aiperf::mock::test;
 using nlohmann::json;
 
-namespace {
-
-Request post(const std::string& target, std::string body) {
-  return make_request(http::verb::post, target, std::move(body));
-}
-
-std::pair<std::string, json> typed_event(const std::string& chunk) {
-  const size_t newline = chunk.find('\n');
-  REQUIRE(chunk.rfind("event: ", 0) == 0);
-  return {chunk.substr(7, newline - 7), event_json(chunk.substr(newline + 1))};
-}
-
-int spaces(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), ' ')); }
-
-}  // namespace
-
 TEST_CASE("messages route: POST /v1/messages only") {
   using boost::beast::http::verb;
   CHECK(match_route(verb::post, "/v1/messages") == Route::messages);

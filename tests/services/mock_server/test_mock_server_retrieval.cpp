@@ -13,14 +13,6 @@ using namespace aiperf::mock;
 using namespace aiperf::mock::test;
 using nlohmann::json;
 
-namespace {
-
-Request post(const std::string& target, std::string body) {
-  return make_request(http::verb::post, target, std::move(body));
-}
-
-}  // namespace
-
 TEST_CASE("embeddings: one deterministic 768-dim vector per input, with usage") {
   ServerFixture fixture;
   const std::string request = R"({"model":"e","input":["hello world","second input"]})";
