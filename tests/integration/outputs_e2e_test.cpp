@@ -119,7 +119,8 @@ TEST_CASE("outputs.json export: one entry per request with the text the server s
   REQUIRE(records.size() == 9);
 
   // Key order as the reference writes it (json sorts keys; ordered_json keeps the file's).
-  for (const auto& e : nlohmann::ordered_json::parse(read_file(run.dir + "/outputs.json"))["data"]) {
+  const auto ordered = nlohmann::ordered_json::parse(read_file(run.dir + "/outputs.json"));
+  for (const auto& e : ordered["data"]) {
     std::vector<std::string> keys, metric_keys;
     for (auto it = e.begin(); it != e.end(); ++it) keys.push_back(it.key());
     for (auto it = e["metrics"].begin(); it != e["metrics"].end(); ++it) metric_keys.push_back(it.key());
