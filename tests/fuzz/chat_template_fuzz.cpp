@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fuzz_util.h"
+
 #include "endpoints/chat_template.h"
 
 namespace {
@@ -28,9 +30,7 @@ const nlohmann::ordered_json& messages() {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view source(reinterpret_cast<const char*>(data), size);
-  size_t loops = 0;
-  for (size_t at = source.find("for"); at != std::string_view::npos; at = source.find("for", at + 3))
-    if (++loops > 3) return 0;
+  if (aiperf::fuzz::too_many_loops(source)) return 0;
   try {
     const aiperf::endpoints::ChatTemplate tmpl(source, {{"bos_token", "<s>"}, {"eos_token", "</s>"}});
     (void)tmpl.render(messages(), true);

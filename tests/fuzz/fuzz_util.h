@@ -42,4 +42,13 @@ inline std::pair<std::string_view, std::string_view> first_line(std::string_view
   return {text.substr(0, nl), text.substr(nl + 1)};
 }
 
+// Template targets skip sources with more than 3 "for": nested loops multiply the output by
+// design, which the fuzzer would report as a timeout although nothing is wrong.
+inline bool too_many_loops(std::string_view source) {
+  size_t loops = 0;
+  for (size_t at = source.find("for"); at != std::string_view::npos; at = source.find("for", at + 3))
+    if (++loops > 3) return true;
+  return false;
+}
+
 }  // namespace aiperf::fuzz

@@ -4,9 +4,11 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "endpoint_test_util.h"
 #include "endpoints/endpoint.h"
 
 using namespace aiperf;
+using namespace aiperf::endpoints::test;
 using endpoints::build_payload;
 using endpoints::find_endpoint;
 using endpoints::parse_response;
@@ -28,28 +30,6 @@ proto::Turn turn_of(std::vector<std::string> texts, std::optional<int64_t> max_t
   }
   if (max_tokens) turn.set_max_tokens(*max_tokens);
   return turn;
-}
-
-std::string build(const char* type, const std::vector<const proto::Turn*>& turns, bool streaming = false,
-                  const json* extras = nullptr, const std::string& system = "", const std::string& context = "") {
-  PayloadOptions o;
-  o.model = "m1";
-  o.streaming = streaming;
-  o.extra_inputs = extras;
-  return build_payload(*find_endpoint(type), o, turns, system, context);
-}
-
-proto::RawRecord record(const std::string& content_type, const std::vector<std::pair<int64_t, std::string>>& chunks) {
-  proto::RawRecord raw;
-  raw.set_status_code(200);
-  raw.set_content_type(content_type);
-  for (const auto& [t, data] : chunks) {
-    auto* c = raw.add_chunks();
-    c->set_perf_ns(t);
-    c->set_data(data);
-  }
-  raw.set_end_perf_ns(chunks.back().first + 1);
-  return raw;
 }
 
 std::string event(const std::string& type, const std::string& data) { return "event: " + type + "\ndata: " + data + "\n\n"; }

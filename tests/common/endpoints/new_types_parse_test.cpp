@@ -3,27 +3,16 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "endpoint_test_util.h"
 #include "endpoints/endpoint.h"
 #include "endpoints/json_path.h"
 
 using namespace aiperf;
+using namespace aiperf::endpoints::test;
 using endpoints::find_endpoint;
 using endpoints::parse_response;
 
 namespace {
-
-proto::RawRecord record(const std::string& content_type, const std::vector<std::pair<int64_t, std::string>>& chunks) {
-  proto::RawRecord raw;
-  raw.set_status_code(200);
-  raw.set_content_type(content_type);
-  for (const auto& [t, data] : chunks) {
-    auto* c = raw.add_chunks();
-    c->set_perf_ns(t);
-    c->set_data(data);
-  }
-  raw.set_end_perf_ns(chunks.back().first + 1);
-  return raw;
-}
 
 proto::RawRecord sse(const std::vector<std::pair<int64_t, std::string>>& chunks) {
   return record("text/event-stream", chunks);

@@ -6,9 +6,11 @@
 #include <cstdio>
 #include <fstream>
 
+#include "endpoint_test_util.h"
 #include "endpoints/endpoint.h"
 
 using namespace aiperf;
+using namespace aiperf::endpoints::test;
 using endpoints::build_payload;
 using endpoints::find_endpoint;
 using endpoints::PayloadOptions;
@@ -27,15 +29,6 @@ proto::Turn turn_of(std::initializer_list<std::pair<std::string, std::vector<std
   }
   if (max_tokens) turn.set_max_tokens(*max_tokens);
   return turn;
-}
-
-std::string build(const char* type, const std::vector<const proto::Turn*>& turns, bool streaming = false,
-                  const json* extras = nullptr, const std::string& system = "", const std::string& context = "") {
-  PayloadOptions o;
-  o.model = "m1";
-  o.streaming = streaming;
-  o.extra_inputs = extras;
-  return build_payload(*find_endpoint(type), o, turns, system, context);
 }
 
 }  // namespace
