@@ -1,0 +1,1 @@
+// Compiled only to build the tests' shared precompiled headers (tests/CMakeLists.txt).
