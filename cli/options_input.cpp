@@ -227,12 +227,16 @@ void check_input_file(ProfileOptions& o) {
   if (!fs::exists(in.input_file)) throw OptionError("--input-file: '" + in.input_file + "' does not exist");
   in.input_file = fs::absolute(in.input_file).string();  // services may resolve paths elsewhere
   try {
-    if (in.custom_dataset_type.empty()) in.custom_dataset_type = dataset::detect_custom_dataset_type(in.input_file);
+    // AIPerf promotes a trace to its timestamps only when --custom-dataset-type names it: a detected
+    // trace runs in the chosen (or default) load mode.
+    const bool type_given = !in.custom_dataset_type.empty();
+    if (!type_given) in.custom_dataset_type = dataset::detect_custom_dataset_type(in.input_file);
     std::mt19937_64 rng(0);  // validation only: the dataset service draws with the run's seed
     const auto dataset = dataset::load_custom_dataset(in, 1, rng);
-    // AIPerf replays a trace's timestamps without being asked.
+    // AIPerf replays a named trace's timestamps without being asked.
     // Not burst_gpt_trace: AIPerf looks for a JSON "timestamp" in the first line, which a CSV lacks.
-    const bool trace = in.custom_dataset_type == "mooncake_trace" || in.custom_dataset_type == "bailian_trace";
+    const bool trace =
+        type_given && (in.custom_dataset_type == "mooncake_trace" || in.custom_dataset_type == "bailian_trace");
     if (trace && dataset.has_timestamps && !in.fixed_schedule && !o.input.no_fixed_schedule) {
       // AIPerf refuses a rate-paced mode it would silently replace by the trace's schedule.
       const auto& l = o.config.loadgen;

@@ -258,7 +258,8 @@ TEST_CASE("bailian_trace: sessions replayed on their timestamps with their outpu
   const std::string tmp = aiperf::test::make_temp_dir();
   const std::string rec = tmp + "/requests.jsonl";
   MockServer mock({"--fast", "--record-requests", rec}, tmp);
-  Run run = profile(tmp, "run", {"--url", mock.url(), "--input-file", kData + "bailian_trace.jsonl"});
+  Run run = profile(tmp, "run", {"--url", mock.url(), "--input-file", kData + "bailian_trace.jsonl",
+                                 "--custom-dataset-type", "bailian_trace"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   const auto bodies = requests(rec);

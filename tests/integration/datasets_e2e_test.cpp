@@ -144,15 +144,21 @@ TEST_CASE("mooncake_trace file: text_input, input_length, hash_ids and verbatim 
   for (const auto& r : records) CHECK_FALSE(r.contains("error"));
 }
 
-TEST_CASE("mooncake_trace with timestamps replays as a fixed schedule", "[e2e][datasets]") {
+TEST_CASE("mooncake_trace with timestamps replays as a fixed schedule when the type is named", "[e2e][datasets]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   const std::string rec = tmp + "/requests.jsonl";
   MockServer mock({"--fast", "--record-requests", rec}, tmp);
-  Run run = profile(tmp, "run", {"--url", mock.url(), "--input-file", kData + "mooncake_timestamps.jsonl"});
+  Run run = profile(tmp, "run", {"--url", mock.url(), "--input-file", kData + "mooncake_timestamps.jsonl",
+                                 "--custom-dataset-type", "mooncake_trace"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   CHECK(requests(rec).size() == 3);
   CHECK(run.records().size() == 3);
+  // Detected rather than named: AIPerf 0.13 keeps its default load (concurrency 1, 10 requests).
+  Run detected = profile(tmp, "detected", {"--url", mock.url(), "--input-file", kData + "mooncake_timestamps.jsonl"});
+  INFO(detected.out << detected.err);
+  REQUIRE(detected.exit_code == 0);
+  CHECK(detected.records().size() == 10);
 }
 
 TEST_CASE("random_pool directory: the same seed gives a byte-identical inputs.json", "[e2e][datasets]") {

@@ -142,7 +142,8 @@ TEST_CASE("option no-fixed-schedule keeps the chosen load mode for a timestamped
   MockServer mock({"--fast"}, tmp);
   // Without it the 3 stamped entries are replayed once each; with it the trace wraps at concurrency 1.
   Run replay = aiperf::test::run_named(tmp, "replay", {"--url", mock.url(), "--input-file",
-                                                       kData + "mooncake_timestamps.jsonl"});
+                                                       kData + "mooncake_timestamps.jsonl",
+                                                       "--custom-dataset-type", "mooncake_trace"});
   INFO(replay.out << replay.err);
   REQUIRE(replay.exit_code == 0);
   CHECK(replay.records().size() == 3);
