@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "util/version.h"
 #include "control/readiness_probe.h"
+#include "config_command.h"
+#include "config_file.h"
 #include "controller.h"
 #include "log/log.h"
 #include "mesh_keys_command.h"
@@ -82,6 +85,33 @@ aiperf::config::RunConfig point_config(std::vector<std::string> args, const aipe
   c.service.zmq_ipc_path.clear();
   return c;
 }
+// `aiperf config validate|expand`: the file's words checked as `aiperf profile ... --dry-run`
+// checks them, every sweep point included.
+void check_profile_args(const std::vector<std::string>& words) {
+  std::vector<std::string> argv{"aiperf", "profile"};
+  argv.insert(argv.end(), words.begin(), words.end());
+  argv.push_back("--dry-run");
+  const aiperf::cli::sweep::Extracted lists = aiperf::cli::sweep::extract_lists(argv);
+  CLI::App app{"aiperf", "aiperf"};
+  aiperf::cli::ProfileOptions profile;
+  add_profile_groups(*app.add_subcommand("profile", ""), profile);
+  std::vector<const char*> cargv;
+  for (const std::string& a : lists.args) cargv.push_back(a.c_str());
+  try {
+    app.parse(static_cast<int>(cargv.size()), cargv.data());
+  } catch (const CLI::ParseError& e) {
+    throw aiperf::cli::OptionError(e.what());
+  }
+  const aiperf::config::RunConfig base = aiperf::cli::build_run_config(profile, lists.args);
+  if (lists.parameters.empty()) return;
+  for (const auto& point : aiperf::cli::sweep::expand(lists.parameters, profile.multi_run.sweep_type)) {
+    try {
+      point_config(aiperf::cli::sweep::point_args(lists, point), base);
+    } catch (const aiperf::cli::OptionError& e) {
+      throw aiperf::cli::OptionError(std::string(e.what()) + " (sweep point " + point.label + ")");
+    }
+  }
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -92,6 +122,9 @@ int main(int argc, char** argv) {
   aiperf::cli::ProfileOptions profile;
   CLI::App* profile_cmd = app.add_subcommand("profile", "Run a benchmark");
   add_profile_groups(*profile_cmd, profile);
+  std::string config_file_name;  // taken off the command line before parsing (cli/config_file.h)
+  profile_cmd->add_option("-f,--config", config_file_name,
+                          "YAML config file (AIPerf 0.13 schema); options on the command line win");
 
   aiperf::cli::ServiceArgs service;
   CLI::App* service_cmd = app.add_subcommand("service", "Run one service (used by the controller)");
@@ -113,15 +146,38 @@ int main(int argc, char** argv) {
   std::function<int()> run_tokenize = aiperf::cli::add_tokenize_command(app);
   std::function<int()> run_mesh_keys = aiperf::cli::add_mesh_keys_command(app);
   std::function<int()> run_process_export = aiperf::cli::add_process_export_command(app, kVersion);
+  std::function<int()> run_config = aiperf::cli::add_config_command(app, check_profile_args);
 
   app.failure_message(aiperf::cli::failure_message);
   // A comma list on a sweepable option makes a sweep: parse the command line with each list's
   // first value (as AIPerf validates its base config), the points are parsed one by one later.
   aiperf::cli::sweep::Extracted sweep_lists;
   std::vector<const char*> parse_argv(argv, argv + argc);
-  if (argc > 1 && std::string(argv[1]) == "profile") {
+  // --config FILE: the file's options go before the command line's (which win over them).
+  std::vector<std::string> cmdline(argv, argv + argc);
+  std::optional<aiperf::cli::config_file::Translation> file_config;
+  const auto explain = [&file_config](const std::string& message) {
+    return file_config ? aiperf::cli::config_file::annotate(message, *file_config) : message;
+  };
+  if (argc > 1 && cmdline[1] == "profile") {
+    namespace cf = aiperf::cli::config_file;
     try {
-      sweep_lists = aiperf::cli::sweep::extract_lists(std::vector<std::string>(argv, argv + argc));
+      std::vector<std::string> rest(cmdline.begin() + 2, cmdline.end());
+      if (const auto file = cf::take_config_option(rest)) {
+        file_config = cf::translate_file(*file, cf::process_env());
+        for (const std::string& w : file_config->warnings) std::cerr << "Warning: " << w << "\n";
+        rest = cf::merge(*file_config, rest, *profile_cmd);
+        cmdline.resize(2);
+        cmdline.insert(cmdline.end(), rest.begin(), rest.end());
+      }
+    } catch (const cf::ConfigFileError& e) {
+      std::cerr << "Error: " << e.what() << "\n";
+      return 2;
+    }
+  }
+  if (argc > 1 && cmdline[1] == "profile") {
+    try {
+      sweep_lists = aiperf::cli::sweep::extract_lists(cmdline);
     } catch (const aiperf::cli::sweep::SweepError& e) {
       std::cerr << "Error: " << e.what() << "\n";
       return 2;
@@ -132,6 +188,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(static_cast<int>(parse_argv.size()), parse_argv.data());
   } catch (const CLI::ParseError& e) {
+    if (file_config && e.get_exit_code() != 0) {
+      std::cerr << "Error: " << explain(e.what()) << "\n";
+      return 2;
+    }
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
@@ -140,6 +200,7 @@ int main(int argc, char** argv) {
   if (*app.get_subcommand("tokenize")) return run_tokenize();
   if (*app.get_subcommand("mesh-keys")) return run_mesh_keys();
   if (*app.get_subcommand("process-export-files")) return run_process_export();
+  if (*app.get_subcommand("config")) return run_config();
   if (*worker_cmd) return aiperf::cli::run_service(worker);
   if (*trial_cmd) {
     const int rc = aiperf::cli::run_trial(trial_config);
@@ -147,7 +208,7 @@ int main(int argc, char** argv) {
     _exit(rc);  // proxy threads block in zmq::proxy forever; skip static destructors
   }
 
-  std::vector<std::string> args(argv, argv + argc);
+  const std::vector<std::string>& args = cmdline;
   aiperf::config::RunConfig config;
   std::vector<aiperf::cli::sweep::Point> sweep_points;
   std::vector<aiperf::config::RunConfig> sweep_configs;
@@ -159,7 +220,7 @@ int main(int argc, char** argv) {
     std::cerr << "Error: " << e.what() << "\n";  // the server, not the options: exit 1 as the reference
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << "Error: " << e.what() << "\n";
+    std::cerr << "Error: " << explain(e.what()) << "\n";
     return 2;
   }
   try {
@@ -201,7 +262,7 @@ int main(int argc, char** argv) {
     std::filesystem::remove(config.output.artifact_dir, ec);
     if (config.service.zmq_ipc_path.rfind("/tmp/aiperf-", 0) == 0) std::filesystem::remove_all(config.service.zmq_ipc_path, ec);
     const bool timeout = dynamic_cast<const aiperf::control::ReadinessTimeout*>(&e) != nullptr;
-    std::cerr << "Error: " << e.what() << "\n";
+    std::cerr << "Error: " << explain(e.what()) << "\n";
     return timeout ? 1 : 2;
   }
   if (profile.dry_run) {

@@ -1,0 +1,881 @@
+#include "config_file.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
+
+namespace aiperf::cli::config_file {
+namespace {
+
+// "maxTokens" / "max_tokens" -> "max_tokens" (the reference accepts both spellings).
+std::string snake(const std::string& key) {
+  std::string out;
+  for (size_t i = 0; i < key.size(); ++i) {
+    const char c = key[i];
+    if (std::isupper(static_cast<unsigned char>(c))) {
+      if (i > 0 && key[i - 1] != '_') out += '_';
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string join(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
+
+// Keys of the reference's schema this implementation does not map onto an option (an error
+// that says so, rather than "unknown key").
+const std::set<std::string> kUnsupported = {
+    "variables",     "gpu_telemetry", "server_metrics", "network_latency", "otel",      "mlflow",
+    "wandb",         "runtime",       "logging",        "metrics",         "accuracy",  "scenario",
+    "unsafe_override", "template",    "reset_kv_cache", "server_profiler", "images",    "audio",
+    "video",         "rankings",      "synthesis",      "cache_bust",      "corpus",    "rate_series",
+    "sla",           "adaptive_scale", "user_files",    "system_prompt",   "system_prompt_file", "records_inline"};
+
+class Walker {
+ public:
+  Walker(std::string file, const EnvLookup& env) : file_(std::move(file)), env_(env) {}
+
+  Translation run(const YAML::Node& root) {
+    if (!root.IsDefined() || root.IsNull()) fail(root, "", "the file holds no configuration");
+    if (!root.IsMap()) fail(root, "", "expected a mapping of keys (schemaVersion, benchmark, ...)");
+    const bool envelope = static_cast<bool>(root["benchmark"]);
+    // Nodes are references in yaml-cpp (assigning to one writes through): held by optional.
+    std::optional<YAML::Node> sweep, multi_run;
+    std::string sweep_path;
+    for (auto it = root.begin(); it != root.end(); ++it) {
+      const std::string key = it->first.Scalar();
+      const std::string k = snake(key);
+      const YAML::Node& v = it->second;
+      if (k == "schema_version") {
+        const std::string s = str(v, key);
+        if (s != "2.0") fail(v, key, "unsupported schema version '" + s + "' (expected \"2.0\")");
+      } else if (k == "benchmark") {
+        if (!v.IsMap()) fail(v, key, "expected a mapping");
+        body(v, key);
+      } else if (k == "sweep") {
+        sweep.emplace(v);
+        sweep_path = key;
+      } else if (k == "multi_run") {
+        multi_run.emplace(v);
+      } else if (k == "random_seed") {
+        set("--random-seed", integer_text(v, key, 0), v, key);
+      } else if (k == "no_sweep_table") {
+        if (boolean(v, key)) flag("--no-sweep-table", v, key);
+      } else if (k == "plot") {
+        t_.warnings.push_back(where(v, key) + ": ignored (aiperf (C++) makes no plots)");
+      } else if (!envelope && body_key(it->first, v, key, "")) {
+        // the flat shape: body keys at the top level
+      } else {
+        unknown(it->first, key, k);
+      }
+    }
+    if (!envelope) check_body_complete(root, "");
+    if (multi_run) multi(*multi_run, "multiRun");
+    if (sweep) sweep_block(*sweep, sweep_path);  // last: its lists replace the body's values
+    return std::move(t_);
+  }
+
+ private:
+  std::string file_;
+  const EnvLookup& env_;
+  Translation t_;
+  int profiling_phases_ = 0;
+  bool saw_endpoint_ = false, saw_dataset_ = false;
+
+  int line(const YAML::Node& n) const { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
+  std::string where(const YAML::Node& n, const std::string& path) const {
+    return file_ + ":" + std::to_string(line(n)) + (path.empty() ? "" : ": " + path);
+  }
+  [[noreturn]] void fail(const YAML::Node& n, const std::string& path, const std::string& msg) const {
+    throw ConfigFileError(where(n, path) + ": " + msg);
+  }
+  void unknown(const YAML::Node& key_node, const std::string& path, const std::string& k) const {
+    if (kUnsupported.count(k))
+      fail(key_node, path, "an AIPerf 0.13 key that aiperf (C++) does not support in config files");
+    fail(key_node, path, "unknown key (not in AIPerf 0.13's config schema)");
+  }
+
+  // A scalar's text with ${VAR} / ${VAR:default} replaced from the environment.
+  std::string str(const YAML::Node& n, const std::string& path) const {
+    if (!n.IsScalar()) fail(n, path, "expected a single value");
+    static const std::regex var(R"(\$\{([A-Za-z_][A-Za-z0-9_]*)(?::([^}]*))?\})");
+    const std::string& s = n.Scalar();
+    std::string out;
+    auto begin = std::sregex_iterator(s.begin(), s.end(), var);
+    size_t last = 0;
+    for (auto it = begin; it != std::sregex_iterator(); ++it) {
+      const std::smatch& m = *it;
+      out += s.substr(last, static_cast<size_t>(m.position()) - last);
+      const std::optional<std::string> value = env_(m[1].str());
+      if (value) {
+        out += *value;
+      } else if (m[2].matched) {
+        out += m[2].str();
+      } else {
+        fail(n, path, "environment variable " + m[1].str() + " is not set (and has no ${" + m[1].str() + ":default})");
+      }
+      last = static_cast<size_t>(m.position() + m.length());
+    }
+    out += s.substr(last);
+    if (out.find("${") != std::string::npos) fail(n, path, "unterminated ${...} in '" + s + "'");
+    return out;
+  }
+  static bool null(const YAML::Node& n) { return !n.IsDefined() || n.IsNull(); }
+
+  std::string integer_text(const YAML::Node& n, const std::string& path, long long min) const {
+    std::string s = str(n, path);
+    long long v = 0;
+    const char* b = s.data() + (s.size() > 1 && s[0] == '+' ? 1 : 0);
+    const auto r = std::from_chars(b, s.data() + s.size(), v);
+    if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size())
+      fail(n, path, "expected an integer, got '" + s + "'");
+    if (v < min) fail(n, path, "must be >= " + std::to_string(min) + ", got " + s);
+    return std::to_string(v);
+  }
+  // A number; `positive`: > 0, else >= 0.
+  std::string number_text(const YAML::Node& n, const std::string& path, bool positive) const {
+    const std::string s = str(n, path);
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v)) fail(n, path, "expected a number, got '" + s + "'");
+    if (positive ? v <= 0 : v < 0) fail(n, path, std::string("must be ") + (positive ? "> 0" : ">= 0") + ", got " + s);
+    return s;
+  }
+  // Seconds: a number, or "30s", "5m", "2h" (also sec/min/hr/hour), as the reference.
+  std::string duration_text(const YAML::Node& n, const std::string& path) const {
+    const std::string s = str(n, path);
+    static const std::regex pattern(R"(^(\d+(?:\.\d+)?)\s*(s|sec|m|min|h|hr|hour)?$)", std::regex::icase);
+    std::smatch m;
+    if (!std::regex_match(s, m, pattern))
+      fail(n, path, "invalid duration '" + s + "'; use a number of seconds, '30s', '5m' or '2h'");
+    std::string unit = m[2].str();
+    std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (unit.empty() || unit == "s" || unit == "sec") return m[1].str();
+    const double mult = (unit == "m" || unit == "min") ? 60.0 : 3600.0;
+    std::ostringstream out;
+    out << std::stod(m[1].str()) * mult;
+    return out.str();
+  }
+  bool boolean(const YAML::Node& n, const std::string& path) const {
+    std::string s = str(n, path);
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (s == "true") return true;
+    if (s == "false") return false;
+    fail(n, path, "expected true or false, got '" + n.Scalar() + "'");
+  }
+  std::string choice(const YAML::Node& n, const std::string& path, const std::vector<std::string>& choices) const {
+    std::string s = str(n, path);
+    for (char& c : s) c = c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::find(choices.begin(), choices.end(), s) == choices.end()) {
+      std::string list;
+      for (const auto& c : choices) list += (list.empty() ? "" : ", ") + c;
+      fail(n, path, "'" + n.Scalar() + "' is not one of: " + list);
+    }
+    return s;
+  }
+  void require_map(const YAML::Node& n, const std::string& path) const {
+    if (!n.IsMap()) fail(n, path, "expected a mapping");
+  }
+
+  Arg* find(const std::string& option) {
+    for (Arg& a : t_.args)
+      if (a.option == option) return &a;
+    return nullptr;
+  }
+  std::string origin(const YAML::Node& n, const std::string& path) const {
+    return file_ + ":" + std::to_string(line(n)) + " (" + path + ")";
+  }
+  // A single-valued option: a later key setting the same option replaces the earlier one.
+  void set(const std::string& option, const std::string& value, const YAML::Node& n, const std::string& path) {
+    if (Arg* a = find(option)) {
+      a->values = {value};
+      a->origin = origin(n, path);
+    } else {
+      t_.args.push_back({option, {value}, origin(n, path)});
+    }
+  }
+  // A repeatable option (--url, --model, --header, --extra-inputs).
+  void add(const std::string& option, const std::string& value, const YAML::Node& n, const std::string& path) {
+    if (Arg* a = find(option)) {
+      a->values.push_back(value);
+    } else {
+      t_.args.push_back({option, {value}, origin(n, path)});
+    }
+  }
+  void flag(const std::string& option, const YAML::Node& n, const std::string& path) {
+    if (!find(option)) t_.args.push_back({option, {}, origin(n, path)});
+  }
+  // A boolean key for an option with a --no- form.
+  void paired(const std::string& option, const YAML::Node& n, const std::string& path) {
+    const std::string negated = "--no-" + option.substr(2);
+    t_.args.erase(std::remove_if(t_.args.begin(), t_.args.end(),
+                                 [&](const Arg& a) { return a.option == option || a.option == negated; }),
+                  t_.args.end());
+    flag(boolean(n, path) ? option : negated, n, path);
+  }
+
+  // Scalars typed as YAML 1.2 core does (for --extra-inputs JSON values).
+  nlohmann::json to_json(const YAML::Node& n, const std::string& path) const {
+    if (n.IsMap()) {
+      nlohmann::json o = nlohmann::json::object();
+      for (auto it = n.begin(); it != n.end(); ++it) o[it->first.Scalar()] = to_json(it->second, path);
+      return o;
+    }
+    if (n.IsSequence()) {
+      nlohmann::json a = nlohmann::json::array();
+      for (const auto& e : n) a.push_back(to_json(e, path));
+      return a;
+    }
+    if (null(n)) return nullptr;
+    const std::string s = str(n, path);
+    if (n.Tag() == "!") return s;  // quoted: a string
+    if (s == "true" || s == "True" || s == "TRUE") return true;
+    if (s == "false" || s == "False" || s == "FALSE") return false;
+    long long i = 0;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), i);
+    if (!s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size()) return i;
+    char* end = nullptr;
+    const double d = std::strtod(s.c_str(), &end);
+    if (!s.empty() && end == s.c_str() + s.size()) return d;
+    return s;
+  }
+
+  // Body keys (`benchmark:` or, in the flat shape, the top level). False when not a body key.
+  bool body_key(const YAML::Node& key_node, const YAML::Node& v, const std::string& key, const std::string& path) {
+    const std::string k = snake(key);
+    const std::string p = join(path, key);
+    static const std::set<std::string> kBody = {"model",   "models",    "endpoint",  "dataset",   "datasets", "phases",
+                                                "warmup",  "profiling", "artifacts", "tokenizer", "slos"};
+    if (!kBody.count(k)) return false;
+    if (null(v)) return true;
+    if (k == "model") {
+      if (v.IsSequence()) {
+        for (const auto& m : v) add("--model", str(m, p), m, p);
+      } else {
+        add("--model", str(v, p), v, p);
+      }
+    } else if (k == "models") {
+      models(v, p);
+    } else if (k == "endpoint") {
+      endpoint(v, p);
+    } else if (k == "dataset") {
+      dataset(v, p);
+    } else if (k == "datasets") {
+      if (!v.IsSequence() || v.size() != 1)
+        fail(v, p, "expected a list of exactly one dataset (the reference loads one dataset per run)");
+      dataset(v[0], p + "[0]");
+    } else if (k == "phases") {
+      if (v.IsMap()) {
+        phase(v, p, "profiling");
+      } else if (v.IsSequence()) {
+        for (size_t i = 0; i < v.size(); ++i) phase(v[i], p + "[" + std::to_string(i) + "]", "");
+      } else {
+        fail(v, p, "expected a phase (mapping with type:) or a list of phases");
+      }
+    } else if (k == "warmup" || k == "profiling") {
+      phase(v, p, k);
+    } else if (k == "artifacts") {
+      artifacts(v, p);
+    } else if (k == "tokenizer") {
+      tokenizer(v, p);
+    } else if (k == "slos") {
+      require_map(v, p);
+      std::string goodput;
+      for (auto it = v.begin(); it != v.end(); ++it)
+        goodput += (goodput.empty() ? "" : " ") + it->first.Scalar() + ":" + number_text(it->second, join(p, it->first.Scalar()), false);
+      set("--goodput", goodput, v, p);
+    }
+    (void)key_node;
+    return true;
+  }
+
+  void body(const YAML::Node& b, const std::string& path) {
+    for (auto it = b.begin(); it != b.end(); ++it) {
+      const std::string key = it->first.Scalar();
+      if (!body_key(it->first, it->second, key, path)) unknown(it->first, join(path, key), snake(key));
+    }
+    check_body_complete(b, path);
+  }
+  void check_body_complete(const YAML::Node& b, const std::string& path) {
+    if (!saw_endpoint_) fail(b, join(path, "endpoint"), "field required");
+    if (!saw_dataset_) fail(b, join(path, "datasets"), "field required (dataset: or datasets:)");
+  }
+
+  void models(const YAML::Node& v, const std::string& p) {
+    if (v.IsScalar()) return add("--model", str(v, p), v, p);
+    const YAML::Node* items = &v;
+    std::optional<YAML::Node> list;
+    if (v.IsMap()) {
+      for (auto it = v.begin(); it != v.end(); ++it) {
+        const std::string k = snake(it->first.Scalar());
+        if (k == "items") {
+          list.emplace(it->second);
+        } else if (k == "strategy") {
+          set("--model-selection-strategy", choice(it->second, join(p, "strategy"), {"round_robin", "random"}), it->second,
+              join(p, "strategy"));
+        } else {
+          unknown(it->first, join(p, it->first.Scalar()), k);
+        }
+      }
+      if (!list) fail(v, join(p, "items"), "field required");
+      items = &*list;
+    }
+    if (!items->IsSequence()) fail(v, p, "expected a model name, a list of names, or {items: [...]}");
+    for (size_t i = 0; i < items->size(); ++i) {
+      const YAML::Node m = (*items)[i];
+      const std::string mp = p + "[" + std::to_string(i) + "]";
+      if (m.IsMap()) {
+        for (auto it = m.begin(); it != m.end(); ++it) {
+          if (snake(it->first.Scalar()) != "name") unknown(it->first, join(mp, it->first.Scalar()), snake(it->first.Scalar()));
+          add("--model", str(it->second, join(mp, "name")), it->second, join(mp, "name"));
+        }
+      } else {
+        add("--model", str(m, mp), m, mp);
+      }
+    }
+  }
+
+  void endpoint(const YAML::Node& e, const std::string& path) {
+    require_map(e, path);
+    saw_endpoint_ = true;
+    for (auto it = e.begin(); it != e.end(); ++it) {
+      const std::string key = it->first.Scalar();
+      const std::string k = snake(key);
+      const std::string p = join(path, key);
+      const YAML::Node& v = it->second;
+      if (null(v)) continue;
+      if (k == "url" || k == "urls") {
+        if (v.IsSequence()) {
+          for (const auto& u : v) add("--url", str(u, p), u, p);
+        } else {
+          add("--url", str(v, p), v, p);
+        }
+      } else if (k == "type") {
+        set("--endpoint-type", str(v, p), v, p);
+      } else if (k == "path") {
+        set("--endpoint", str(v, p), v, p);
+      } else if (k == "api_key") {
+        set("--api-key", str(v, p), v, p);
+      } else if (k == "timeout") {
+        set("--request-timeout-seconds", number_text(v, p, true), v, p);
+      } else if (k == "streaming" || k == "use_legacy_max_tokens" || k == "use_server_token_count" ||
+                 k == "per_chunk_usage" || k == "uuid_and_strip") {
+        std::string opt = "--" + k;
+        std::replace(opt.begin(), opt.end(), '_', '-');
+        if (boolean(v, p)) flag(opt, v, p);
+      } else if (k == "url_strategy") {
+        set("--url-strategy", str(v, p), v, p);
+      } else if (k == "connection_reuse") {
+        set("--connection-reuse-strategy", str(v, p), v, p);
+      } else if (k == "transport") {
+        set("--transport", str(v, p), v, p);
+      } else if (k == "request_content_type") {
+        set("--request-content-type", str(v, p), v, p);
+      } else if (k == "session_header") {
+        set("--session-header", str(v, p), v, p);
+      } else if (k == "wait_for_model_timeout" || k == "wait_for_model_interval") {
+        std::string opt = "--" + k;
+        std::replace(opt.begin(), opt.end(), '_', '-');
+        set(opt, number_text(v, p, false), v, p);
+      } else if (k == "wait_for_model_mode") {
+        set("--wait-for-model-mode", str(v, p), v, p);
+      } else if (k == "headers") {
+        require_map(v, p);
+        for (auto h = v.begin(); h != v.end(); ++h)
+          add("--header", h->first.Scalar() + ":" + str(h->second, join(p, h->first.Scalar())), h->second,
+              join(p, h->first.Scalar()));
+      } else if (k == "extra") {
+        require_map(v, p);
+        for (auto x = v.begin(); x != v.end(); ++x) {
+          nlohmann::json item = nlohmann::json::object();
+          item[x->first.Scalar()] = to_json(x->second, join(p, x->first.Scalar()));
+          add("--extra-inputs", item.dump(), x->second, join(p, x->first.Scalar()));
+        }
+      } else {
+        unknown(it->first, p, k);
+      }
+    }
+  }
+
+  // isl / osl / turns / turnDelay: a number, or {mean, stddev}.
+  void mean_stddev(const YAML::Node& v, const std::string& p, const std::string& mean_opt, const std::string& sd_opt,
+                   bool integer_mean) {
+    auto mean = [&](const YAML::Node& n, const std::string& np) {
+      set(mean_opt, integer_mean ? integer_text(n, np, 1) : number_text(n, np, false), n, np);
+    };
+    if (v.IsScalar()) return mean(v, p);
+    require_map(v, p);
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      const std::string k = snake(it->first.Scalar());
+      const std::string np = join(p, it->first.Scalar());
+      if (k == "mean") {
+        mean(it->second, np);
+      } else if (k == "stddev") {
+        set(sd_opt, number_text(it->second, np, false), it->second, np);
+      } else {
+        unknown(it->first, np, k);
+      }
+    }
+  }
+
+  void dataset(const YAML::Node& d, const std::string& path) {
+    require_map(d, path);
+    saw_dataset_ = true;
+    const YAML::Node type_node = d["type"];
+    if (!type_node) fail(d, join(path, "type"), "field required (synthetic, file or public)");
+    const std::string type = choice(type_node, join(path, "type"), {"synthetic", "file", "public"});
+    for (auto it = d.begin(); it != d.end(); ++it) {
+      const std::string key = it->first.Scalar();
+      const std::string k = snake(key);
+      const std::string p = join(path, key);
+      const YAML::Node& v = it->second;
+      if (null(v) || k == "type" || k == "name") continue;
+      if (k == "entries") {
+        set("--num-dataset-entries", integer_text(v, p, 1), v, p);
+      } else if (k == "random_seed") {
+        set("--random-seed", integer_text(v, p, 0), v, p);
+      } else if (k == "sampling") {
+        set("--dataset-sampling-strategy", choice(v, p, {"random", "sequential", "shuffle"}), v, p);
+      } else if (k == "isl" && type == "synthetic") {
+        mean_stddev(v, p, "--isl", "--isl-stddev", true);
+      } else if (k == "osl") {
+        mean_stddev(v, p, "--osl", "--osl-stddev", true);
+      } else if (k == "prompts" && type == "synthetic") {
+        prompts(v, p);
+      } else if (k == "turns" && type == "synthetic") {
+        mean_stddev(v, p, "--conversation-turn-mean", "--conversation-turn-stddev", true);
+      } else if (k == "turn_delay" && type == "synthetic") {
+        mean_stddev(v, p, "--conversation-turn-delay-mean", "--conversation-turn-delay-stddev", false);
+      } else if (k == "turn_delay_ratio" && type == "synthetic") {
+        set("--conversation-turn-delay-ratio", number_text(v, p, false), v, p);
+      } else if (k == "prefix_prompts" && type == "synthetic") {
+        require_map(v, p);
+        const std::map<std::string, std::string> opts = {{"pool_size", "--prefix-prompt-pool-size"},
+                                                         {"length", "--prefix-prompt-length"},
+                                                         {"shared_system_length", "--shared-system-prompt-length"},
+                                                         {"user_context_length", "--user-context-prompt-length"}};
+        for (auto x = v.begin(); x != v.end(); ++x) {
+          const auto o = opts.find(snake(x->first.Scalar()));
+          if (o == opts.end()) unknown(x->first, join(p, x->first.Scalar()), snake(x->first.Scalar()));
+          set(o->second, integer_text(x->second, join(p, x->first.Scalar()), 0), x->second, join(p, x->first.Scalar()));
+        }
+      } else if (k == "path" && type == "file") {
+        set("--input-file", str(v, p), v, p);
+      } else if (k == "format" && type == "file") {
+        set("--custom-dataset-type", str(v, p), v, p);
+      } else if (k == "dataset" && type == "public") {
+        set("--public-dataset", str(v, p), v, p);
+      } else {
+        unknown(it->first, p, k);
+      }
+    }
+  }
+
+  void prompts(const YAML::Node& v, const std::string& path) {
+    require_map(v, path);
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      const std::string k = snake(it->first.Scalar());
+      const std::string p = join(path, it->first.Scalar());
+      const YAML::Node& x = it->second;
+      if (null(x)) continue;
+      if (k == "isl") {
+        mean_stddev(x, p, "--isl", "--isl-stddev", true);
+      } else if (k == "osl") {
+        mean_stddev(x, p, "--osl", "--osl-stddev", true);
+      } else if (k == "block_size") {
+        set("--isl-block-size", integer_text(x, p, 1), x, p);
+      } else if (k == "batch_size") {
+        set("--batch-size", integer_text(x, p, 1), x, p);
+      } else {
+        unknown(it->first, p, k);
+      }
+    }
+  }
+
+  // One phase. `kind`: "warmup" / "profiling" when the shape says so, else from name/kind/
+  // excludeFromResults (a phase named "warmup" or excluded from results is the warmup).
+  void phase(const YAML::Node& ph, const std::string& path, std::string kind) {
+    require_map(ph, path);
+    std::string type;
+    bool excluded = false;
+    std::string name;
+    for (auto it = ph.begin(); it != ph.end(); ++it) {
+      const std::string k = snake(it->first.Scalar());
+      const std::string p = join(path, it->first.Scalar());
+      if (k == "type") {
+        type = choice(it->second, p, {"concurrency", "poisson", "gamma", "constant", "user_centric", "fixed_schedule"});
+      } else if (k == "name") {
+        name = str(it->second, p);
+      } else if (k == "kind" && !null(it->second)) {
+        kind = choice(it->second, p, {"warmup", "profiling"});
+      } else if (k == "exclude_from_results") {
+        excluded = boolean(it->second, p);
+      }
+    }
+    if (type.empty()) fail(ph, join(path, "type"), "field required (concurrency, poisson, gamma, constant, user_centric or fixed_schedule)");
+    if (kind.empty()) kind = (name == "warmup" || excluded) ? "warmup" : "profiling";
+    const bool warm = kind == "warmup";
+    if (!warm && ++profiling_phases_ > 1)
+      fail(ph, path, "more than one profiling phase: aiperf (C++) runs one warmup and one profiling phase");
+    if (warm && (type == "user_centric" || type == "fixed_schedule"))
+      fail(ph, join(path, "type"), "a " + type + " warmup phase is not supported by aiperf (C++)");
+    if (type == "poisson" || type == "constant" || type == "gamma")
+      set(warm ? "--warmup-arrival-pattern" : "--arrival-pattern", type, ph, join(path, "type"));
+    if (type == "fixed_schedule") flag("--fixed-schedule", ph, join(path, "type"));
+    for (auto it = ph.begin(); it != ph.end(); ++it) {
+      const std::string k = snake(it->first.Scalar());
+      const std::string p = join(path, it->first.Scalar());
+      const YAML::Node& v = it->second;
+      if (null(v) || k == "type" || k == "name" || k == "kind" || k == "exclude_from_results") continue;
+      auto opt = [&](const char* profiling, const char* warmup) -> std::string {
+        const char* o = warm ? warmup : profiling;
+        if (o == nullptr) fail(it->first, p, "not supported in a warmup phase by aiperf (C++)");
+        return o;
+      };
+      if (k == "concurrency") {
+        set(opt("--concurrency", "--warmup-concurrency"), integer_text(v, p, 1), v, p);
+      } else if (k == "prefill_concurrency") {
+        set(opt("--prefill-concurrency", "--warmup-prefill-concurrency"), integer_text(v, p, 1), v, p);
+      } else if (k == "rate") {
+        const char* profiling = type == "user_centric" ? "--user-centric-rate" : "--request-rate";
+        set(opt(profiling, "--warmup-request-rate"), number_text(v, p, true), v, p);
+      } else if (k == "requests") {
+        set(opt("--request-count", "--warmup-request-count"), integer_text(v, p, 1), v, p);
+      } else if (k == "duration") {
+        set(opt("--benchmark-duration", "--warmup-duration"), duration_text(v, p), v, p);
+      } else if (k == "sessions") {
+        set(opt("--conversation-num", "--num-warmup-sessions"), integer_text(v, p, 1), v, p);
+      } else if (k == "grace_period") {
+        set(opt("--benchmark-grace-period", "--warmup-grace-period"), duration_text(v, p), v, p);
+      } else if (k == "concurrency_ramp" || k == "prefill_ramp" || k == "rate_ramp") {
+        if (v.IsMap()) {
+          for (auto x = v.begin(); x != v.end(); ++x) {
+            const std::string xk = snake(x->first.Scalar());
+            if (xk != "duration" && xk != "strategy") unknown(x->first, join(p, x->first.Scalar()), xk);
+          }
+          if (!v["duration"]) fail(v, join(p, "duration"), "field required");
+        }
+        const YAML::Node d = v.IsMap() ? v["duration"] : v;
+        const std::string dp = v.IsMap() ? join(p, "duration") : p;
+        const std::string seconds = duration_text(d, dp);
+        if (std::stod(seconds) <= 0) fail(d, dp, "must be > 0, got " + seconds);
+        if (k == "concurrency_ramp") set(opt("--concurrency-ramp-duration", "--warmup-concurrency-ramp-duration"), seconds, d, dp);
+        if (k == "prefill_ramp")
+          set(opt("--prefill-concurrency-ramp-duration", "--warmup-prefill-concurrency-ramp-duration"), seconds, d, dp);
+        if (k == "rate_ramp") set(opt("--request-rate-ramp-duration", "--warmup-request-rate-ramp-duration"), seconds, d, dp);
+      } else if (k == "smoothness" && type == "gamma") {
+        set(opt("--arrival-smoothness", nullptr), number_text(v, p, true), v, p);
+      } else if (k == "users" && type == "user_centric") {
+        set(opt("--num-users", nullptr), integer_text(v, p, 1), v, p);
+      } else if (k == "cancellation") {
+        require_map(v, p);
+        for (auto x = v.begin(); x != v.end(); ++x) {
+          const std::string xk = snake(x->first.Scalar());
+          const std::string xp = join(p, x->first.Scalar());
+          if (xk == "rate") {
+            set(opt("--request-cancellation-rate", nullptr), number_text(x->second, xp, false), x->second, xp);
+          } else if (xk == "delay") {
+            set(opt("--request-cancellation-delay", nullptr), duration_text(x->second, xp), x->second, xp);
+          } else {
+            unknown(x->first, xp, xk);
+          }
+        }
+      } else if (type == "fixed_schedule" && k == "auto_offset") {
+        if (boolean(v, p)) flag("--fixed-schedule-auto-offset", v, p);
+      } else if (type == "fixed_schedule" && (k == "start_offset" || k == "end_offset")) {
+        set(k == "start_offset" ? "--fixed-schedule-start-offset" : "--fixed-schedule-end-offset", integer_text(v, p, 0), v, p);
+      } else {
+        unknown(it->first, p, k);
+      }
+    }
+  }
+
+  void artifacts(const YAML::Node& a, const std::string& path) {
+    require_map(a, path);
+    for (auto it = a.begin(); it != a.end(); ++it) {
+      const std::string k = snake(it->first.Scalar());
+      const std::string p = join(path, it->first.Scalar());
+      const YAML::Node& v = it->second;
+      if (null(v)) continue;
+      if (k == "dir") {
+        set("--artifact-dir", str(v, p), v, p);
+      } else if (k == "prefix") {
+        set("--profile-export-prefix", str(v, p), v, p);
+      } else if (k == "slice_duration") {
+        set("--slice-duration", duration_text(v, p), v, p);
+      } else if (k == "raw") {
+        if (boolean(v, p)) set("--export-level", "raw", v, p);
+      } else if (k == "trace") {
+        if (boolean(v, p)) flag("--export-http-trace", v, p);
+      } else if (k == "show_trace_timing") {
+        if (boolean(v, p)) flag("--show-trace-timing", v, p);
+      } else if (k == "export_outputs_json") {
+        if (boolean(v, p)) flag("--export-outputs-json", v, p);
+      } else if (k == "summary" || k == "records" || k == "auto_plot" || k == "plot_required") {
+        t_.warnings.push_back(where(v, p) + ": ignored (aiperf (C++) always writes the json and csv summaries and "
+                                             "profile_export.jsonl, and makes no plots)");
+      } else {
+        unknown(it->first, p, k);
+      }
+    }
+  }
+
+  void tokenizer(const YAML::Node& v, const std::string& path) {
+    if (!v.IsMap()) fail(v, path, "expected a mapping ({name: ..., revision: ...}), as the reference");
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      const std::string k = snake(it->first.Scalar());
+      const std::string p = join(path, it->first.Scalar());
+      const YAML::Node& x = it->second;
+      if (null(x)) continue;
+      if (k == "name") {
+        set("--tokenizer", str(x, p), x, p);
+      } else if (k == "revision") {
+        set("--tokenizer-revision", str(x, p), x, p);
+      } else if (k == "trust_remote_code") {
+        if (boolean(x, p)) flag("--tokenizer-trust-remote-code", x, p);
+      } else if (k == "apply_chat_template") {
+        if (boolean(x, p)) flag("--apply-chat-template", x, p);
+      } else {
+        unknown(it->first, p, k);
+      }
+    }
+  }
+
+  void multi(const YAML::Node& m, const std::string& path) {
+    require_map(m, path);
+    for (auto it = m.begin(); it != m.end(); ++it) {
+      const std::string k = snake(it->first.Scalar());
+      const std::string p = join(path, it->first.Scalar());
+      const YAML::Node& v = it->second;
+      if (null(v)) continue;
+      if (k == "num_runs") {
+        set("--num-profile-runs", integer_text(v, p, 1), v, p);
+      } else if (k == "cooldown_seconds") {
+        set("--profile-run-cooldown-seconds", number_text(v, p, false), v, p);
+      } else if (k == "confidence_level") {
+        set("--confidence-level", number_text(v, p, true), v, p);
+      } else if (k == "set_consistent_seed") {
+        paired("--set-consistent-seed", v, p);
+      } else if (k == "vary_seed_per_trial") {
+        paired("--vary-seed-per-trial", v, p);
+      } else if (k == "disable_warmup_after_first") {
+        paired("--profile-run-disable-warmup-after-first", v, p);
+      } else if (k == "convergence") {
+        require_map(v, p);
+        for (auto x = v.begin(); x != v.end(); ++x) {
+          const std::string xk = snake(x->first.Scalar());
+          const std::string xp = join(p, x->first.Scalar());
+          if (xk == "metric" || xk == "stat" || xk == "mode") {
+            set("--convergence-" + xk, str(x->second, xp), x->second, xp);
+          } else if (xk == "threshold") {
+            set("--convergence-threshold", number_text(x->second, xp, true), x->second, xp);
+          } else {
+            unknown(x->first, xp, xk);
+          }
+        }
+      } else {
+        unknown(it->first, p, k);
+      }
+    }
+  }
+
+  // A sweep parameter's path (bare-name sugar or dotted) -> the option that takes its list.
+  std::string sweep_option(const YAML::Node& key_node, const std::string& raw_path, const std::string& p) const {
+    std::vector<std::string> parts;
+    std::stringstream ss(raw_path);
+    for (std::string s; std::getline(ss, s, '.');) parts.push_back(snake(s));
+    static const std::map<std::string, std::string> kPhase = {
+        {"concurrency", "--concurrency"},       {"prefill_concurrency", "--prefill-concurrency"},
+        {"rate", "--request-rate"},             {"requests", "--request-count"},
+        {"duration", "--benchmark-duration"},   {"sessions", "--conversation-num"},
+        {"users", "--num-users"}};
+    auto dataset_field = [](std::vector<std::string> rest) -> std::string {
+      if (!rest.empty() && rest.front() == "prompts") rest.erase(rest.begin());
+      const std::string stat = rest.size() == 2 ? rest[1] : "mean";
+      if (rest.empty() || rest.size() > 2 || (stat != "mean" && stat != "stddev")) return "";
+      if (rest[0] == "isl") return stat == "mean" ? "--isl" : "--isl-stddev";
+      if (rest[0] == "osl") return stat == "mean" ? "--osl" : "--osl-stddev";
+      if (rest[0] == "turns" && stat == "mean") return "--conversation-turn-mean";
+      return "";
+    };
+    std::string option;
+    if (parts.size() == 1 && kPhase.count(parts[0])) {
+      option = kPhase.at(parts[0]);
+    } else if (parts.size() == 1 && (parts[0] == "isl" || parts[0] == "osl")) {
+      option = dataset_field(parts);
+    } else if (parts.size() == 3 && parts[0] == "phases" && parts[1] != "warmup" && kPhase.count(parts[2])) {
+      option = kPhase.at(parts[2]);
+    } else if (parts.size() >= 3 && parts[0] == "datasets") {
+      option = dataset_field({parts.begin() + 2, parts.end()});
+    } else if (parts.size() >= 2 && parts[0] == "dataset") {
+      option = dataset_field({parts.begin() + 1, parts.end()});
+    }
+    if (option.empty())
+      fail(key_node, p,
+           "sweep parameter not supported by aiperf (C++); use concurrency, rate, requests, duration, "
+           "prefill_concurrency, sessions, users (or phases.profiling.<name>), or datasets.<name>.prompts.isl/osl");
+    return option;
+  }
+
+  void sweep_block(const YAML::Node& s, const std::string& path) {
+    require_map(s, path);
+    const YAML::Node type = s["type"];
+    t_.has_sweep = true;
+    t_.sweep_type = type ? choice(type, join(path, "type"), {"grid", "zip", "scenarios", "sobol", "latin_hypercube", "adaptive_search"})
+                         : "grid";
+    if (t_.sweep_type != "grid" && t_.sweep_type != "zip")
+      fail(type, join(path, "type"), "sweep type '" + t_.sweep_type + "' is not supported by aiperf (C++) (grid or zip)");
+    set("--sweep-type", t_.sweep_type, type ? type : s, join(path, "type"));
+    bool has_parameters = false;
+    for (auto it = s.begin(); it != s.end(); ++it) {
+      const std::string k = snake(it->first.Scalar());
+      const std::string p = join(path, it->first.Scalar());
+      const YAML::Node& v = it->second;
+      if (k == "type") continue;
+      if (k == "parameters") {
+        require_map(v, p);
+        has_parameters = true;
+        for (auto x = v.begin(); x != v.end(); ++x) {
+          const std::string xp = join(p, x->first.Scalar());
+          const std::string option = sweep_option(x->first, x->first.Scalar(), xp);
+          const YAML::Node& list = x->second;
+          if (!list.IsSequence() || list.size() == 0) fail(list, xp, "expected a non-empty list of values");
+          std::string joined;
+          for (const auto& e : list) {
+            const std::string text = str(e, xp);
+            if (text.find(',') != std::string::npos) fail(e, xp, "a value may not contain ','");
+            joined += (joined.empty() ? "" : ",") + text;
+          }
+          // One element is still a sweep of one point (the reference's single variation).
+          if (list.size() == 1) joined += ",";
+          set(option, joined, list, xp);
+        }
+      } else if (k == "iteration_order") {
+        set("--parameter-sweep-mode", choice(v, p, {"repeated", "independent"}), v, p);
+      } else if (k == "cooldown_seconds") {
+        set("--parameter-sweep-cooldown-seconds", number_text(v, p, false), v, p);
+      } else if (k == "same_seed") {
+        paired("--parameter-sweep-same-seed", v, p);
+      } else {
+        unknown(it->first, p, k);
+      }
+    }
+    if (!has_parameters) fail(s, join(path, "parameters"), "field required");
+  }
+};
+
+}  // namespace
+
+EnvLookup process_env() {
+  return [](const std::string& name) -> std::optional<std::string> {
+    const char* v = std::getenv(name.c_str());
+    if (v == nullptr) return std::nullopt;
+    return std::string(v);
+  };
+}
+
+Translation translate_text(const std::string& text, const std::string& file, const EnvLookup& env) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigFileError(file + ":" + std::to_string(e.mark.line + 1) + ": invalid YAML syntax: " + e.msg);
+  }
+  return Walker(file, env).run(root);
+}
+
+Translation translate_file(const std::string& path, const EnvLookup& env) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw ConfigFileError("Configuration file not found: " + path);
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (!in) throw ConfigFileError("Cannot read configuration file: " + path);
+  return translate_text(ss.str(), path, env);
+}
+
+std::vector<std::string> to_args(const Translation& t) {
+  std::vector<std::string> out;
+  for (const Arg& a : t.args) {
+    if (a.values.empty()) out.push_back(a.option);
+    for (const std::string& v : a.values) out.insert(out.end(), {a.option, v});
+  }
+  return out;
+}
+
+std::optional<std::string> take_config_option(std::vector<std::string>& args) {
+  std::optional<std::string> file;
+  for (size_t i = 0; i < args.size();) {
+    const std::string& a = args[i];
+    std::optional<std::string> value;
+    size_t n = 0;
+    if (a == "--config" || a == "-f") {
+      if (i + 1 >= args.size()) throw ConfigFileError(a + ": expected a file name");
+      value = args[i + 1];
+      n = 2;
+    } else if (a.rfind("--config=", 0) == 0) {
+      value = a.substr(9);
+      n = 1;
+    } else if (a.size() > 2 && a.rfind("-f", 0) == 0) {
+      value = a.substr(2);
+      n = 1;
+    }
+    if (!value) {
+      ++i;
+      continue;
+    }
+    if (file) throw ConfigFileError("--config: given more than once");
+    file = *value;
+    args.erase(args.begin() + static_cast<long>(i), args.begin() + static_cast<long>(i + n));
+  }
+  return file;
+}
+
+std::vector<std::string> merge(Translation& t, const std::vector<std::string>& cli_args, const CLI::App& app) {
+  std::set<const CLI::Option*> given;
+  for (const std::string& w : cli_args) {
+    if (w.size() < 2 || w[0] != '-') continue;
+    const std::string name = w.substr(0, w.find('='));
+    if (const CLI::Option* o = app.get_option_no_throw(name)) given.insert(o);
+  }
+  t.args.erase(std::remove_if(t.args.begin(), t.args.end(),
+                              [&](const Arg& a) {
+                                const CLI::Option* o = app.get_option_no_throw(a.option);
+                                // --fixed-schedule from the file yields to --no-fixed-schedule too.
+                                return (o != nullptr && given.count(o)) ||
+                                       (a.option == "--fixed-schedule" &&
+                                        std::find(cli_args.begin(), cli_args.end(), "--no-fixed-schedule") != cli_args.end());
+                              }),
+               t.args.end());
+  std::vector<std::string> out = to_args(t);
+  out.insert(out.end(), cli_args.begin(), cli_args.end());
+  return out;
+}
+
+std::string annotate(const std::string& message, const Translation& t) {
+  for (const Arg& a : t.args) {
+    const size_t at = message.find(a.option);
+    if (at == std::string::npos) continue;
+    const size_t end = at + a.option.size();
+    // Whole option names only (--concurrency is not --concurrency-ramp-duration).
+    if (end < message.size() && (std::isalnum(static_cast<unsigned char>(message[end])) || message[end] == '-')) continue;
+    return message + " (set by " + a.origin + ")";
+  }
+  return message;
+}
+
+}  // namespace aiperf::cli::config_file

@@ -1,0 +1,242 @@
+// The YAML config -> `aiperf profile` options translation (cli/config_file.h): which option each
+// key of AIPerf 0.13's schema becomes, the command line winning over the file, and the errors
+// naming file:line and the key path.
+#include "config_file.h"
+
+#include <catch2/catch.hpp>
+#include <map>
+
+#include <CLI/CLI.hpp>
+
+#include "config_templates.h"
+
+namespace cf = aiperf::cli::config_file;
+
+namespace {
+
+cf::EnvLookup env(std::map<std::string, std::string> vars = {}) {
+  return [vars](const std::string& name) -> std::optional<std::string> {
+    const auto it = vars.find(name);
+    if (it == vars.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+std::vector<std::string> args_of(const std::string& yaml, const cf::EnvLookup& e = env()) {
+  return cf::to_args(cf::translate_text(yaml, "cfg.yaml", e));
+}
+
+std::string error_of(const std::string& yaml, const cf::EnvLookup& e = env()) {
+  try {
+    cf::translate_text(yaml, "cfg.yaml", e);
+  } catch (const cf::ConfigFileError& err) {
+    return err.what();
+  }
+  return "(no error)";
+}
+
+const char* kMinimal = R"(schemaVersion: "2.0"
+benchmark:
+  model: m1
+  endpoint:
+    url: http://h:1
+  dataset:
+    type: synthetic
+    entries: 100
+    prompts:
+      isl: 512
+      osl: 128
+  phases:
+    type: concurrency
+    concurrency: 8
+    requests: 100
+)";
+
+}  // namespace
+
+TEST_CASE("config file: the minimal template's keys become profile options in file order", "[config_file]") {
+  CHECK(args_of(kMinimal) == std::vector<std::string>{"--model", "m1", "--url", "http://h:1", "--num-dataset-entries", "100",
+                                                       "--isl", "512", "--osl", "128", "--concurrency", "8",
+                                                       "--request-count", "100"});
+}
+
+TEST_CASE("config file: camelCase and snake_case, warmup + profiling, durations, env vars", "[config_file]") {
+  const std::string yaml = R"(schemaVersion: "2.0"
+randomSeed: 42
+benchmark:
+  model: ${MODEL:fallback}
+  endpoint:
+    urls: [http://a:1, http://b:2]
+    type: completions
+    streaming: true
+    timeout: ${TIMEOUT}
+    api_key: k
+    headers: {X-One: "1"}
+    extra: {ignore_eos: true, top_k: 5, stop: [a, "b"]}
+  dataset:
+    type: synthetic
+    isl: {mean: 256, stddev: 50}
+    osl: {mean: 128, stddev: 25.5}
+  warmup:
+    type: concurrency
+    requests: 10
+    concurrency: 2
+  profiling:
+    type: poisson
+    duration: 2m
+    rate: 20.0
+    concurrency: 100
+    gracePeriod: 30s
+    rateRamp: {duration: 1h}
+  artifacts:
+    dir: /tmp/out
+    sliceDuration: 1.5
+  tokenizer: {name: gpt2}
+multiRun:
+  numRuns: 3
+  setConsistentSeed: false
+)";
+  CHECK(args_of(yaml, env({{"TIMEOUT", "600.0"}})) ==
+        std::vector<std::string>{"--random-seed", "42", "--model", "fallback", "--url", "http://a:1", "--url", "http://b:2",
+                                 "--endpoint-type", "completions", "--streaming", "--request-timeout-seconds", "600.0",
+                                 "--api-key", "k", "--header", "X-One:1", "--extra-inputs", R"({"ignore_eos":true})",
+                                 "--extra-inputs", R"({"top_k":5})", "--extra-inputs", R"({"stop":["a","b"]})", "--isl",
+                                 "256", "--isl-stddev", "50", "--osl", "128", "--osl-stddev", "25.5",
+                                 "--warmup-request-count", "10", "--warmup-concurrency", "2", "--arrival-pattern",
+                                 "poisson", "--benchmark-duration", "120", "--request-rate", "20.0", "--concurrency",
+                                 "100", "--benchmark-grace-period", "30", "--request-rate-ramp-duration", "3600",
+                                 "--artifact-dir", "/tmp/out", "--slice-duration", "1.5", "--tokenizer", "gpt2",
+                                 "--num-profile-runs", "3", "--no-set-consistent-seed"});
+}
+
+TEST_CASE("config file: a phases list picks the warmup by name or excludeFromResults", "[config_file]") {
+  const std::string yaml = R"(benchmark:
+  models: {items: [{name: a}, {name: b}], strategy: random}
+  endpoint: {url: "http://h:1"}
+  datasets:
+    - name: main
+      type: file
+      path: data.jsonl
+      format: multi_turn
+  phases:
+    - name: w
+      type: constant
+      rate: 5
+      excludeFromResults: true
+    - name: main
+      type: gamma
+      rate: 10
+      smoothness: 2
+      requests: 50
+)";
+  CHECK(args_of(yaml) == std::vector<std::string>{"--model-selection-strategy", "random", "--model", "a", "--model", "b",
+                                                   "--url", "http://h:1", "--input-file", "data.jsonl",
+                                                   "--custom-dataset-type", "multi_turn", "--warmup-arrival-pattern",
+                                                   "constant", "--warmup-request-rate", "5", "--arrival-pattern", "gamma",
+                                                   "--request-rate", "10", "--arrival-smoothness", "2",
+                                                   "--request-count", "50"});
+}
+
+TEST_CASE("config file: a sweep block becomes comma lists on the swept options", "[config_file]") {
+  const std::string yaml = std::string(kMinimal) + R"(sweep:
+  type: zip
+  iterationOrder: independent
+  parameters:
+    concurrency: [1, 2, 4]
+    datasets.default.prompts.isl: [64, 128, 256]
+)";
+  const cf::Translation t = cf::translate_text(yaml, "cfg.yaml", env());
+  CHECK(t.has_sweep);
+  CHECK(t.sweep_type == "zip");
+  // The lists replace the body's values in place; the sweep's own options come after.
+  CHECK(cf::to_args(t) == std::vector<std::string>{"--model", "m1", "--url", "http://h:1", "--num-dataset-entries", "100",
+                                                    "--isl", "64,128,256", "--osl", "128", "--concurrency", "1,2,4",
+                                                    "--request-count", "100", "--sweep-type", "zip",
+                                                    "--parameter-sweep-mode", "independent"});
+  // A one-value list stays a (one-point) sweep.
+  const std::string one = std::string(kMinimal) + "sweep:\n  parameters:\n    phases.profiling.rate: [5]\n";
+  CHECK(args_of(one) == std::vector<std::string>{"--model", "m1", "--url", "http://h:1", "--num-dataset-entries", "100",
+                                                  "--isl", "512", "--osl", "128", "--concurrency", "8", "--request-count",
+                                                  "100", "--sweep-type", "grid", "--request-rate", "5,"});
+}
+
+TEST_CASE("config file: errors name file:line and the key path", "[config_file]") {
+  std::string bad = kMinimal;
+  bad.replace(bad.find("    url: http://h:1\n"), 20, "    url: http://h:1\n    bogus: 3\n");
+  CHECK(error_of(bad) == "cfg.yaml:6: benchmark.endpoint.bogus: unknown key (not in AIPerf 0.13's config schema)");
+
+  std::string neg = kMinimal;
+  neg.replace(neg.find("concurrency: 8"), 14, "concurrency: -3");
+  CHECK(error_of(neg) == "cfg.yaml:14: benchmark.phases.concurrency: must be >= 1, got -3");
+
+  std::string word = kMinimal;
+  word.replace(word.find("requests: 100"), 13, "requests: abc");
+  CHECK(error_of(word) == "cfg.yaml:15: benchmark.phases.requests: expected an integer, got 'abc'");
+
+  std::string stream = kMinimal;
+  stream.replace(stream.find("    url: http://h:1\n"), 20, "    url: http://h:1\n    streaming: yes please\n");
+  CHECK(error_of(stream) == "cfg.yaml:6: benchmark.endpoint.streaming: expected true or false, got 'yes please'");
+
+  CHECK(error_of("benchmark:\n  model: [a\n").rfind("cfg.yaml:3: invalid YAML syntax: ", 0) == 0);
+  CHECK(error_of("benchmark:\n  model: m\n  endpoint: {url: x}\n") ==
+        "cfg.yaml:2: benchmark.datasets: field required (dataset: or datasets:)");
+  CHECK(error_of("benchmark:\n  model: ${NOPE}\n") ==
+        "cfg.yaml:2: benchmark.model: environment variable NOPE is not set (and has no ${NOPE:default})");
+  CHECK(error_of(std::string(kMinimal) + "  gpuTelemetry: {enabled: true}\n") ==
+        "cfg.yaml:16: benchmark.gpuTelemetry: an AIPerf 0.13 key that aiperf (C++) does not support in config files");
+  CHECK(error_of(std::string(kMinimal) + "sweep:\n  parameters:\n    endpoint.timeout: [1, 2]\n")
+            .rfind("cfg.yaml:18: sweep.parameters.endpoint.timeout: sweep parameter not supported", 0) == 0);
+  CHECK(error_of("schemaVersion: \"1.0\"\n") == "cfg.yaml:1: schemaVersion: unsupported schema version '1.0' (expected \"2.0\")");
+  CHECK_THROWS_WITH(cf::translate_file("/nonexistent/x.yaml", env()), "Configuration file not found: /nonexistent/x.yaml");
+}
+
+TEST_CASE("config file: the command line wins over the file, by any of an option's names", "[config_file]") {
+  CLI::App app;
+  std::string model, concurrency, rate;
+  std::vector<std::string> urls;
+  bool streaming = false;
+  app.add_option("-m,--model,--model-names", model);
+  app.add_option("--concurrency", concurrency);
+  app.add_option("--request-rate", rate);
+  app.add_option("-u,--url", urls);
+  app.add_flag("--streaming", streaming);
+  cf::Translation t = cf::translate_text(
+      "benchmark:\n  model: a\n  endpoint: {urls: [http://x:1, http://y:2], streaming: true}\n  dataset: {type: synthetic}\n"
+      "  phases: {type: poisson, rate: 5, concurrency: 8}\n",
+      "cfg.yaml", env());
+  const std::vector<std::string> merged = cf::merge(t, {"--model-names", "b", "-u=http://z:3", "--concurrency=2"}, app);
+  CHECK(merged == std::vector<std::string>{"--streaming", "--arrival-pattern", "poisson", "--request-rate", "5",
+                                           "--model-names", "b", "-u=http://z:3", "--concurrency=2"});
+  // Only what the file still sets is blamed on it.
+  CHECK(cf::annotate("--request-rate: must be > 0", t) == "--request-rate: must be > 0 (set by cfg.yaml:5 (benchmark.phases.rate))");
+  CHECK(cf::annotate("--concurrency: must be >= 1", t) == "--concurrency: must be >= 1");
+  CHECK(cf::annotate("--request-rate-ramp-duration: bad", t) == "--request-rate-ramp-duration: bad");
+}
+
+TEST_CASE("config file: --config / -f are taken off the command line", "[config_file]") {
+  std::vector<std::string> a{"--url", "u", "-f", "c.yaml", "--concurrency", "2"};
+  CHECK(cf::take_config_option(a) == std::optional<std::string>("c.yaml"));
+  CHECK(a == std::vector<std::string>{"--url", "u", "--concurrency", "2"});
+  std::vector<std::string> b{"--config=x.yaml"};
+  CHECK(cf::take_config_option(b) == std::optional<std::string>("x.yaml"));
+  CHECK(b.empty());
+  std::vector<std::string> c{"--url", "u"};
+  CHECK_FALSE(cf::take_config_option(c).has_value());
+  std::vector<std::string> twice{"-f", "a", "--config", "b"};
+  CHECK_THROWS_WITH(cf::take_config_option(twice), "--config: given more than once");
+}
+
+TEST_CASE("config templates: every template translates; overrides keep comments", "[config_file]") {
+  REQUIRE(aiperf::cli::config_templates::all().size() == 4);
+  for (const auto& t : aiperf::cli::config_templates::all()) {
+    INFO(t.name);
+    CHECK_NOTHROW(cf::translate_text(t.body, t.name + ".yaml", env()));
+  }
+  const auto* minimal = aiperf::cli::config_templates::find("minimal");
+  REQUIRE(minimal != nullptr);
+  const std::string out = aiperf::cli::config_templates::apply_overrides(minimal->body, "mymodel", "http://x:1");
+  CHECK(out.find("\n  model: mymodel\n") != std::string::npos);
+  CHECK(out.find("\n    url: http://x:1            # the path follows") != std::string::npos);
+  CHECK(args_of(out)[1] == "mymodel");
+  CHECK(aiperf::cli::config_templates::find("nope") == nullptr);
+}

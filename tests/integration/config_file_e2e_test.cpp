@@ -1,0 +1,181 @@
+// `aiperf profile -f cfg.yaml` against the mock: the run reflects the file's values, the command
+// line wins where it repeats an option, and a bad file exits 2 with file:line:key and writes
+// nothing. `aiperf config validate` exits 0 / 1 as AIPerf 0.13's; `config expand` lists a sweep's
+// points; `config init` writes a template that `profile --config` accepts.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "process.h"
+
+using aiperf::test::Process;
+namespace fs = std::filesystem;
+
+namespace {
+
+void write(const std::string& path, const std::string& text) {
+  std::ofstream f(path);
+  f << text;
+}
+
+struct Result {
+  int exit_code;
+  std::string out, err;
+};
+
+Result run_aiperf(const std::vector<std::string>& args, const std::string& logs, const std::string& name) {
+  Process p(std::string(AIPERF_BIN_DIR) + "/aiperf", args, logs, name);
+  const auto code = p.wait(120);
+  REQUIRE(code.has_value());
+  return {*code, p.out(), p.err()};
+}
+
+std::string config_for(const std::string& url, const std::string& dir) {
+  return R"(schemaVersion: "2.0"
+randomSeed: 7
+benchmark:
+  model: filemodel
+  endpoint:
+    url: )" + url + R"(
+    type: chat
+    streaming: true
+  dataset:
+    type: synthetic
+    entries: 20
+    prompts:
+      isl: 32
+      osl: {mean: 8, stddev: 0}
+  phases:
+    type: concurrency
+    concurrency: 2
+    requests: 10
+  artifacts:
+    dir: )" + dir + R"(
+  tokenizer:
+    name: gpt2
+)";
+}
+
+}  // namespace
+
+TEST_CASE("config file: a profile run takes the file's values, the command line wins", "[e2e][config_file]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  aiperf::test::MockServer mock({"--fast"}, tmp);
+  const std::string cfg = tmp + "/cfg.yaml";
+  write(cfg, config_for(mock.url(), tmp + "/from_file"));
+
+  SECTION("file values alone") {
+    const Result r = run_aiperf({"profile", "-f", cfg, "--ui", "none"}, tmp, "file_only");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    aiperf::test::ProfileRun run{r.exit_code, r.out, r.err, tmp + "/from_file"};
+    const auto s = run.summary();
+    CHECK(s["request_count"]["avg"].get<double>() == 10);
+    CHECK(s["input_sequence_length"]["avg"].get<double>() == 32);
+    CHECK(s["output_sequence_length"]["avg"].get<double>() == 8);
+    CHECK(s.contains("time_to_first_token"));  // streaming: true
+    const auto& ic = s["input_config"];
+    CHECK(ic["endpoint"]["model_names"] == nlohmann::json::array({"filemodel"}));
+    CHECK(ic["loadgen"]["concurrency"] == 2);
+    CHECK(ic["input"]["random_seed"] == 7);
+    CHECK(run.records().size() == 10);
+  }
+  SECTION("command-line options override the file's") {
+    // --artifact-dir (run_profile) beats artifacts.dir, --request-count beats requests,
+    // --model-names (an alias) beats model.
+    const aiperf::test::ProfileRun run = aiperf::test::run_profile(
+        tmp + "/from_cli", {"--config", cfg, "--request-count", "6", "--model-names", "climodel", "--ui", "none"}, tmp,
+        "override");
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    const auto s = run.summary();
+    CHECK(s["request_count"]["avg"].get<double>() == 6);
+    CHECK(s["input_config"]["endpoint"]["model_names"] == nlohmann::json::array({"climodel"}));
+    CHECK(s["input_config"]["loadgen"]["concurrency"] == 2);  // still the file's
+    CHECK(run.records().size() == 6);
+    CHECK_FALSE(fs::exists(tmp + "/from_file"));
+  }
+}
+
+TEST_CASE("config file: a bad file exits 2 naming file:line:key and writes nothing", "[e2e][config_file]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  const std::string out = tmp + "/never";
+  std::string text = config_for("http://127.0.0.1:9", out);
+  text.replace(text.find("    concurrency: 2\n"), 19, "    concurrency: 0\n");
+  write(tmp + "/bad.yaml", text);
+  const Result r = run_aiperf({"profile", "-f", tmp + "/bad.yaml"}, tmp, "bad");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "Error: " + tmp + "/bad.yaml:17: benchmark.phases.concurrency: must be >= 1, got 0\n");
+  CHECK_FALSE(fs::exists(out));
+
+  // A value only the option validation refuses is blamed on the file's line too.
+  std::string rate = config_for("http://127.0.0.1:9", out);
+  rate.replace(rate.find("    type: chat\n"), 15, "    type: nonsense\n");
+  write(tmp + "/type.yaml", rate);
+  const Result t = run_aiperf({"profile", "-f", tmp + "/type.yaml"}, tmp, "type");
+  CHECK(t.exit_code == 2);
+  CHECK(t.err.find("--endpoint-type") != std::string::npos);
+  CHECK(t.err.find("(set by " + tmp + "/type.yaml:7 (benchmark.endpoint.type))") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+
+  const Result missing = run_aiperf({"profile", "--config", tmp + "/absent.yaml"}, tmp, "missing");
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err == "Error: Configuration file not found: " + tmp + "/absent.yaml\n");
+}
+
+TEST_CASE("config validate / expand / init", "[e2e][config_file]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  write(tmp + "/good.yaml", config_for("http://127.0.0.1:9", tmp + "/x"));
+  const Result ok = run_aiperf({"config", "validate", "--config-file", tmp + "/good.yaml"}, tmp, "validate_ok");
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.out == "Configuration valid: " + tmp + "/good.yaml\n");
+  CHECK_FALSE(fs::exists(tmp + "/x"));
+
+  write(tmp + "/bad.yaml", "benchmark:\n  model: m\n  endpoint: {url: http://h:1, bogus: 1}\n  dataset: {type: synthetic}\n");
+  const Result bad = run_aiperf({"config", "validate", tmp + "/bad.yaml"}, tmp, "validate_bad");
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.err == "Error: " + tmp + "/bad.yaml:3: benchmark.endpoint.bogus: unknown key (not in AIPerf 0.13's config schema)\n");
+
+  const Result none = run_aiperf({"config", "validate", "--config-file", tmp + "/none.yaml"}, tmp, "validate_none");
+  CHECK(none.exit_code == 1);
+
+  write(tmp + "/sweep.yaml", config_for("http://127.0.0.1:9", tmp + "/x") +
+                                 "sweep:\n  type: grid\n  parameters:\n    concurrency: [1, 4]\n    rate: [2.5, 5]\n");
+  const Result text = run_aiperf({"config", "expand", "--config-file", tmp + "/sweep.yaml"}, tmp, "expand_text");
+  CHECK(text.exit_code == 0);
+  CHECK(text.out ==
+        "Sweep type: GridSweep (4 variations)\n\n"
+        "[0] dir=concurrency_1__rate_2.5  label=phases.profiling.concurrency=1, phases.profiling.rate=2.5\n"
+        "[1] dir=concurrency_1__rate_5.0  label=phases.profiling.concurrency=1, phases.profiling.rate=5.0\n"
+        "[2] dir=concurrency_4__rate_2.5  label=phases.profiling.concurrency=4, phases.profiling.rate=2.5\n"
+        "[3] dir=concurrency_4__rate_5.0  label=phases.profiling.concurrency=4, phases.profiling.rate=5.0\n");
+  const Result json = run_aiperf({"config", "expand", tmp + "/sweep.yaml", "-f", "json", "-i", "3"}, tmp, "expand_json");
+  CHECK(json.exit_code == 0);
+  const auto doc = nlohmann::json::parse(json.out);
+  CHECK(doc["sweep_type"] == "GridSweep");
+  REQUIRE(doc["variations"].size() == 1);
+  CHECK(doc["variations"][0]["dir_name"] == "concurrency_4__rate_5.0");
+  CHECK(doc["variations"][0]["values"] ==
+        nlohmann::json{{"phases.profiling.concurrency", 4}, {"phases.profiling.rate", 5.0}});
+  CHECK(doc["variations"][0]["command"].get<std::string>().find("--concurrency 4") != std::string::npos);
+  const Result range = run_aiperf({"config", "expand", tmp + "/sweep.yaml", "-i", "4"}, tmp, "expand_range");
+  CHECK(range.exit_code == 1);
+  CHECK(range.err == "Error: --index 4 out of range; sweep has 4 variation(s).\n");
+
+  const Result init = run_aiperf({"config", "init", "-t", "minimal", "-m", "initmodel", "-u", "http://127.0.0.1:9", "-o",
+                                  tmp + "/sub/min.yaml"},
+                                 tmp, "init");
+  CHECK(init.exit_code == 0);
+  CHECK(init.out == "Wrote minimal template to " + tmp + "/sub/min.yaml\n");
+  const std::string written = aiperf::test::read_file(tmp + "/sub/min.yaml");
+  CHECK(written.find("\n  model: initmodel\n") != std::string::npos);
+  const Result dry = run_aiperf({"profile", "-f", tmp + "/sub/min.yaml", "--tokenizer", "gpt2", "--dry-run"}, tmp, "init_dry");
+  CHECK(dry.exit_code == 0);
+  CHECK(dry.out.find("artifacts/initmodel-openai-chat-concurrency8") != std::string::npos);
+  const Result unknown = run_aiperf({"config", "init", "-t", "nope"}, tmp, "init_unknown");
+  CHECK(unknown.exit_code == 1);
+  const Result bare = run_aiperf({"config", "init"}, tmp, "init_bare");
+  CHECK(bare.exit_code == 2);
+}
