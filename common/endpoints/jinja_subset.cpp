@@ -5,6 +5,8 @@
 #include <variant>
 #include <vector>
 
+#include "endpoints/jinja_nesting.h"
+
 namespace aiperf::endpoints {
 
 using nlohmann::json;
@@ -90,11 +92,19 @@ struct Expr {
   json literal;
   std::string name;                 // name, member, filter name
   std::vector<ExprPtr> operands;    // member/index/not/filter: [0] the subject; binary: [0], [1]; filter args follow
+  int depth = 1;                    // nesting below and including this node
 };
 
 ExprPtr make(Expr::Kind kind) {
   auto e = std::make_unique<Expr>();
   e->kind = kind;
+  return e;
+}
+
+// Records a node's depth, refusing it past the bound: `a.b.b...`, `x|first|first...` and
+// `x or x or ...` build deep trees in a loop, without the parser recursing (jinja_nesting.h).
+ExprPtr checked(ExprPtr e) {
+  e->depth = jinja::node_depth(e->operands, 0, fail);
   return e;
 }
 
@@ -150,22 +160,14 @@ class ExprParser {
   // Every nesting (parentheses, "not", subscripts, filter arguments) passes through parse_or or
   // parse_not: bounded there, so a deeply nested template is refused instead of overflowing the
   // stack while parsing, rendering or destroying it.
-  struct Nest {
-    explicit Nest(int& d) : depth(d) {
-      if (++depth > 200) fail("expression nested too deeply");
-    }
-    ~Nest() { --depth; }
-    int& depth;
-  };
-
   ExprPtr parse_or() {
-    const Nest nest(depth_);
+    const jinja::NestingGuard nest(depth_, jinja::NestingGuard::Of::expression, fail);
     ExprPtr left = parse_and();
     while (eat_word("or")) {
       ExprPtr e = make(Expr::Kind::or_);
       e->operands.push_back(std::move(left));
       e->operands.push_back(parse_and());
-      left = std::move(e);
+      left = checked(std::move(e));
     }
     return left;
   }
@@ -175,16 +177,16 @@ class ExprParser {
       ExprPtr e = make(Expr::Kind::and_);
       e->operands.push_back(std::move(left));
       e->operands.push_back(parse_not());
-      left = std::move(e);
+      left = checked(std::move(e));
     }
     return left;
   }
   ExprPtr parse_not() {
-    const Nest nest(depth_);
+    const jinja::NestingGuard nest(depth_, jinja::NestingGuard::Of::expression, fail);
     if (eat_word("not")) {
       ExprPtr e = make(Expr::Kind::not_);
       e->operands.push_back(parse_not());
-      return e;
+      return checked(std::move(e));
     }
     return parse_compare();
   }
@@ -195,7 +197,7 @@ class ExprParser {
         ExprPtr e = make(kind);
         e->operands.push_back(std::move(left));
         e->operands.push_back(parse_filtered());
-        return e;
+        return checked(std::move(e));
       }
     }
     return left;
@@ -217,7 +219,7 @@ class ExprParser {
           if (!eat(")")) fail("expected ')' after filter arguments");
         }
       }
-      subject = std::move(e);
+      subject = checked(std::move(e));
     }
     return subject;
   }
@@ -229,13 +231,13 @@ class ExprParser {
         m->name = identifier();
         if (m->name.empty()) fail("expected a name after '.'");
         m->operands.push_back(std::move(e));
-        e = std::move(m);
+        e = checked(std::move(m));
       } else if (eat("[")) {
         ExprPtr i = make(Expr::Kind::index);
         i->operands.push_back(std::move(e));
         i->operands.push_back(parse_or());
         if (!eat("]")) fail("expected ']'");
-        e = std::move(i);
+        e = checked(std::move(i));
       } else {
         return e;
       }
@@ -405,11 +407,7 @@ class TemplateParser {
   // Parses nodes until one of `stops` (a statement keyword, left unconsumed) or the end.
   Body parse_body(std::initializer_list<std::string_view> stops) {
     // Blocks nest by recursion here (and when rendering): bounded, like expressions.
-    if (++nesting_ > 100) fail("blocks nested too deeply");
-    struct Leave {
-      int& n;
-      ~Leave() { --n; }
-    } leave{nesting_};
+    const jinja::NestingGuard guard(nesting_, jinja::NestingGuard::Of::block, fail);
     Body body;
     while (pos_ < pieces_.size()) {
       Piece& p = pieces_[pos_];

@@ -148,3 +148,30 @@ TEST_CASE("malformed templates and data fail with ChatTemplateError, never other
   CHECK_THROWS_AS(ChatTemplate("{{ 99999999999999999999999 }}"), ChatTemplateError);
   CHECK_THROWS_AS(ChatTemplate("{{ messages[0].content.split(1) }}").render(msgs, true), ChatTemplateError);
 }
+
+TEST_CASE("deep nesting and long chains are refused while compiling, not overflowing the stack", "[chat_template]") {
+  // The bounds (jinja_nesting.h) are the payload_template ones: 200 expression levels, 100 blocks.
+  auto repeat = [](const std::string& s, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += s;
+    return out;
+  };
+  const J none = J::array();
+  CHECK(render("{{ " + repeat("(", 50) + "1" + repeat(")", 50) + " }}", none, false) == "1");
+  CHECK(render(repeat("{% if true %}", 50) + "y" + repeat("{% endif %}", 50), none, false) == "y");
+  CHECK(render("{{ 1" + repeat(" + 1", 150) + " }}", none, false) == "151");
+  const auto refused = [](const std::string& source) {
+    try {
+      ChatTemplate t(source);
+    } catch (const ChatTemplateError& e) {
+      return std::string(e.what());
+    }
+    return std::string("compiled");
+  };
+  CHECK(refused("{{ " + repeat("(", 5000) + "1" + repeat(")", 5000) + " }}") == "chat template: expression nested too deeply");
+  CHECK(refused("{{ " + repeat("-", 5000) + "1 }}") == "chat template: expression nested too deeply");
+  CHECK(refused("{{ 1" + repeat(" + 1", 200) + " }}") == "chat template: expression nested too deeply");
+  CHECK(refused("{{ x" + repeat(".b", 200000) + " }}") == "chat template: expression nested too deeply");
+  CHECK(refused("{{ x" + repeat("|first", 200000) + " }}") == "chat template: expression nested too deeply");
+  CHECK(refused(repeat("{% if true %}", 5000) + "y" + repeat("{% endif %}", 5000)) == "chat template: blocks nested too deeply");
+}

@@ -69,3 +69,25 @@ TEST_CASE("jinja: nesting is bounded, so a hostile template is refused instead o
   CHECK(refused("{{ " + repeat("not ", 5000) + "x }}", "expression nested too deeply"));
   CHECK(refused(repeat("{% if x %}", 5000) + "y" + repeat("{% endif %}", 5000), "blocks nested too deeply"));
 }
+
+TEST_CASE("jinja: long operator, member, subscript and filter chains are bounded like nesting") {
+  // These parse in a loop but build a tree as deep as the chain, which rendering and destroying
+  // walk by recursion: 200,000 links overflowed an 8 MiB stack before the depth was bounded.
+  auto chain = [](const std::string& head, const std::string& link, int n) {
+    std::string out = "{{ " + head;
+    for (int i = 0; i < n; ++i) out += link;
+    return out + " }}";
+  };
+  const json vars = {{"x", 1}, {"l", json::array({json::array({2})})}, {"o", {{"b", {{"b", 3}}}}}};
+  CHECK(render(chain("x", " or x", 150), vars) == "1");  // just under the bound: rendered
+  CHECK(render(chain("x", " and x", 150), vars) == "1");
+  CHECK(render(chain("o", ".b", 2), vars) == "3");
+  CHECK(render(chain("l", "[0]", 2), vars) == "2");
+  for (const char* link : {" or x", " and x", ".b", "[0]", "|first"}) {
+    INFO(link);
+    for (const int n : {200, 200000}) {
+      const std::string source = chain("x", link, n);
+      CHECK_THROWS_WITH(JinjaTemplate(source), Catch::Contains("payload_template: expression nested too deeply"));
+    }
+  }
+}
