@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "options.h"
+#include "endpoints/endpoint.h"
 #include "environment.h"
 #include "log/log.h"
 #include "tokenizer/builtin_tokenizer.h"
@@ -65,6 +66,15 @@ config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::str
   finalize_telemetry_options(o);
 
   auto& c = o.config;
+  // An endpoint that neither tokenizes its input nor produces tokens (image_retrieval,
+  // audio_transcription) needs no tokenizer: AIPerf refuses the option for it, and the bundled
+  // one stands in for the services, which count nothing with it.
+  if (const endpoints::EndpointInfo* ep = endpoints::find_endpoint(c.endpoint.type);
+      ep && !ep->tokenizes_input && !ep->produces_tokens) {
+    if (!c.tokenizer.name.empty())
+      throw OptionError("Tokenizer options (--tokenizer) cannot be used with --endpoint-type " + c.endpoint.type + ".");
+    c.tokenizer.name = std::string(tok::kBuiltinTokenizerName);
+  }
   if (c.tokenizer.name.empty()) c.tokenizer.name = default_tokenizer_name(c.endpoint.model_names);
   // A dry run downloads nothing: a Hub tokenizer not cached yet is noted (a run downloads it).
   try {

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "control/run_hooks.h"
+#include "endpoints/endpoint.h"
 #include "log/log.h"
 #include "options.h"
 #include "validators.h"
@@ -107,9 +108,14 @@ void finalize_control_options(ProfileOptions& o) {
     throw OptionError("--per-chunk-usage requires --streaming "
                       "(continuous_usage_stats and inter-token latency apply only to streaming responses)");
   e.request_content_type = lower(e.request_content_type);
-  // None of our endpoint types takes form data (the reference's image_edit, audio_transcription
-  // and video_generation are not implemented), so only JSON is valid, as the reference says.
-  if (e.request_content_type == "multipart/form-data")
+  // Form-data types (image_edit, audio_transcription) always send multipart and refuse JSON;
+  // the others refuse multipart, as the reference says.
+  const endpoints::EndpointInfo* info = endpoints::find_endpoint(e.type);
+  const bool form_data = info && info->requires_form_data;
+  if (form_data && e.request_content_type == "application/json")
+    throw OptionError("--request-content-type: endpoint type " + e.type +
+                      " requires multipart/form-data; application/json is not supported.");
+  if (!form_data && e.request_content_type == "multipart/form-data")
     throw OptionError("--request-content-type: request_content_type=multipart/form-data is only supported for "
                       "endpoint types that accept form-data (e.g. image_edit, video_generation); endpoint type " +
                       e.type + " does not.");

@@ -24,6 +24,11 @@ struct EndpointInfo {
   bool supports_streaming;
   bool produces_tokens;
   bool tokenizes_input;
+  // The body goes out as multipart/form-data (wire_body encodes build_payload's JSON).
+  bool requires_form_data = false;
+  // SUPPORTS_IMAGE_ONLY / SUPPORTS_AUDIO_ONLY metrics apply (num_images, image_*; audio).
+  bool supports_images = false;
+  bool supports_audio = false;
 };
 
 // nullptr for an unknown type.
@@ -58,6 +63,21 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
                           const std::vector<const proto::Turn*>& turns,
                           const std::string& system_message,
                           const std::string& user_context_message);
+
+// What goes on the wire for a payload from build_payload: JSON types send it as is with
+// Content-Type application/json; form-data types (image_edit, audio_transcription) encode it
+// as multipart/form-data with `boundary` (multipart.h). Throws std::invalid_argument for a
+// file field whose b64_data is not valid base64.
+struct WireBody {
+  std::string content_type;
+  std::string body;
+};
+WireBody wire_body(const EndpointInfo& info, const std::string& payload, std::string_view boundary);
+
+// The images a request carries as AIPerf counts them for num_images: image_retrieval's input
+// parts (every non-empty image content of the last turn); nullopt for the other types, whose
+// records get no num_images.
+std::optional<int64_t> image_count(const EndpointInfo& info, const std::vector<const proto::Turn*>& turns);
 
 // The text AIPerf counts as a request's input tokens (ISL): the system message, the user
 // context message (either may be empty) and each text of each turn (its contents joined),

@@ -9,7 +9,7 @@ namespace aiperf::endpoints {
 
 namespace {
 
-constexpr std::array<EndpointInfo, 16> kEndpoints = {{
+constexpr std::array<EndpointInfo, 19> kEndpoints = {{
     {"chat", "/v1/chat/completions", "", "LLM Metrics", true, true, true},
     {"completions", "/v1/completions", "", "LLM Metrics", true, true, true},
     {"embeddings", "/v1/embeddings", "", "Embeddings Metrics", false, false, true},
@@ -34,6 +34,12 @@ constexpr std::array<EndpointInfo, 16> kEndpoints = {{
     // {MODEL_NAME} with the first model, as GenAI-Perf does.
     {"generate", "/v2/models/{MODEL_NAME}/generate", "/v2/models/{MODEL_NAME}/generate_stream", "LLM Metrics", true,
      true, true},
+    // AIPerf 0.13's media endpoints (media_payloads.cpp, media_content.cpp). image_edit's ISL
+    // is its prompt; the image metrics apply to it but its body has no image part AIPerf counts.
+    {"image_retrieval", "/v1/infer", "", "Image Retrieval Metrics", false, false, false, false, true, false},
+    {"image_edit", "/v1/images/edits", "", "Image Edit Metrics", false, false, true, true, true, false},
+    {"audio_transcription", "/v1/audio/transcriptions", "", "Audio Transcription Metrics", false, false, false, true,
+     false, true},
 }};
 
 }  // namespace

@@ -9,6 +9,8 @@ metrics::MetricContext metric_context_for(const config::RunConfig& config, const
   ctx.streaming = config.endpoint.streaming && endpoint.supports_streaming;
   ctx.produces_tokens = endpoint.produces_tokens;
   ctx.tokenizes_input = endpoint.tokenizes_input;
+  ctx.supports_images = endpoint.supports_images;
+  ctx.supports_audio = endpoint.supports_audio;
   ctx.use_server_token_count = config.endpoint.use_server_token_count;
   ctx.per_chunk_usage = config.endpoint.per_chunk_usage;
   ctx.http_trace = true;  // the HTTP client traces every request, like AIPerf's aiohttp transport

@@ -253,6 +253,13 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
         ") has no raw_payload set. Use --custom-dataset-type raw_payload or inputs_json so the loader "
         "populates raw_payload on every turn.");
   }
+  if (info.type == "image_retrieval") {
+    ordered_json payload = image_retrieval_payload(turns);
+    merge_extra_inputs(payload, options.extra_inputs);
+    return payload.dump();
+  }
+  if (info.type == "image_edit") return image_edit_payload(turns, model, options.extra_inputs).dump();
+  if (info.type == "audio_transcription") return audio_transcription_payload(turns, model, options.extra_inputs).dump();
   if (info.type == "messages") {
     ordered_json payload = messages_payload(turns, model, options.streaming, system_message, user_context_message);
     merge_extra_inputs(payload, options.extra_inputs);

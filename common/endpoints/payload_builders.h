@@ -58,6 +58,25 @@ nlohmann::ordered_json messages_payload(const std::vector<const proto::Turn*>& t
                                         bool streaming, const std::string& system_message,
                                         const std::string& user_context_message);
 
+// image_retrieval (NIM): {"input": [{"type": "image_url", "url": content}...]} for every non-empty
+// image content of the one turn; extras are merged by the caller. Throws std::invalid_argument
+// (AIPerf's ValueError texts) for several turns, no image, or only empty contents.
+nlohmann::ordered_json image_retrieval_payload(const std::vector<const proto::Turn*>& turns);
+
+// image_edit: {"prompt": first text, "model", "response_format": "b64_json", "n": 1, then "url"
+// (an http(s) image) or "image": {"b64_data", "filename": "image.<ext>", "content_type"} (a data
+// URL's or raw base64's bytes, type from the data URL or sniffed: PNG/JPEG/GIF/WebP/BMP)}; extras
+// merged last except the endpoint's keys prompt/image/url/mask. Throws std::invalid_argument
+// without a prompt or an image, or for an image of unknown type.
+nlohmann::ordered_json image_edit_payload(const std::vector<const proto::Turn*>& turns, const std::string& model,
+                                          const nlohmann::json* extra_inputs);
+
+// audio_transcription: {"file": {"b64_data", "filename": "audio.<fmt>", "content_type"}, "model"}
+// from the first audio content "<fmt>,<base64>"; extras merged last except "file". Throws
+// std::invalid_argument without audio or for content without the "<fmt>," prefix.
+nlohmann::ordered_json audio_transcription_payload(const std::vector<const proto::Turn*>& turns,
+                                                   const std::string& model, const nlohmann::json* extra_inputs);
+
 // template: renders the extra `payload_template` (a named template, a file path or inline
 // Jinja, see jinja_subset.h) with the turn's variables and parses the result; the other
 // extras except payload_template/response_field are merged on top. Throws

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "endpoints/endpoint.h"
+#include "endpoints/media_content.h"
 #include "endpoints/messages_content.h"
 #include "endpoints/openai_content.h"
 #include "endpoints/other_content.h"
@@ -54,7 +55,10 @@ std::string excerpt(std::string_view data) {
 // How the decoded JSON documents of one record become content; one per record, since the
 // Responses API deduplication needs state across its events.
 struct Context {
-  enum class Family { openai, other, responses, image, solido, triton, template_, messages } family;
+  enum class Family {
+    openai, other, responses, image, solido, triton, template_, messages,
+    image_retrieval, image_edit, transcription
+  } family;
   ResponseKind openai = ResponseKind::kChat;
   OtherKind other = OtherKind::embeddings;
   const JsonPath* response_field = nullptr;
@@ -81,6 +85,12 @@ Context make_context(const EndpointInfo& info, const ParseOptions& options) {
     ctx.family = F::triton;
   } else if (t == "messages") {
     ctx.family = F::messages;
+  } else if (t == "image_retrieval") {
+    ctx.family = F::image_retrieval;
+  } else if (t == "image_edit") {
+    ctx.family = F::image_edit;
+  } else if (t == "audio_transcription") {
+    ctx.family = F::transcription;
   } else if (t == "template" || t == "raw") {  // raw parses like template (auto-detect or response_field)
     ctx.family = F::template_;
     ctx.response_field = options.response_field.get();
@@ -108,6 +118,10 @@ bool parse_json(Context& ctx, std::string_view data, int64_t perf_ns, ParseResul
       extract_template_text(data, perf_ns, out);
       return true;
     }
+    if (ctx.family == F::transcription) {  // response_format text / srt / vtt
+      extract_transcription_text(data, perf_ns, out);
+      return true;
+    }
     out.error = make_error(std::nullopt, "JSONDecodeError",
                            "Failed to decode JSON response: '" + excerpt(data) + "'");
     return false;
@@ -122,6 +136,9 @@ bool parse_json(Context& ctx, std::string_view data, int64_t perf_ns, ParseResul
     case F::triton: extract_triton_content(j, perf_ns, out); break;
     case F::template_: extract_template_content(j, perf_ns, ctx.response_field, out); break;
     case F::messages: break;  // handled above
+    case F::image_retrieval: extract_image_retrieval_content(j, perf_ns, out); break;
+    case F::image_edit: extract_image_edit_content(j, perf_ns, out); break;
+    case F::transcription: extract_transcription_content(j, data, perf_ns, out); break;
   }
   if (error) {
     out.error = std::move(*error);

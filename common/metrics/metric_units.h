@@ -19,6 +19,9 @@ inline constexpr std::string_view kKilobytes = "KB";
 inline constexpr std::string_view kRequestsPerSecond = "requests/sec";
 inline constexpr std::string_view kTokensPerSecond = "tokens/sec";
 inline constexpr std::string_view kTokensPerSecondPerUser = "tokens/sec/user";
+inline constexpr std::string_view kImages = "images";
+inline constexpr std::string_view kImagesPerSecond = "images/sec";
+inline constexpr std::string_view kMillisecondsPerImage = "ms/image";
 
 // Converts `value` from unit `from` to unit `to`. Time units convert as AIPerf does,
 // value * to_per_second / from_per_second, evaluated left to right so ns -> ms equals the

@@ -62,6 +62,7 @@ struct ParsedRecord {
   std::optional<int64_t> output_tokens;       // tokens of "".join(text)
   std::optional<int64_t> reasoning_tokens;    // tokens of "".join(reasoning)
   std::optional<int64_t> requested_osl;       // turn max_tokens
+  std::optional<int64_t> num_images;          // images sent, as the endpoint counts them (endpoints::image_count)
   std::optional<proto::ErrorDetails> error;   // set => error record
   std::optional<HttpTiming> http;             // absent: the transport recorded no trace
 

@@ -21,7 +21,8 @@ void RequestRecorder::record(std::string_view target, std::string_view body) {
   } else {
     line["body"] = nlohmann::ordered_json::parse(body);  // keeps the client's key order
   }
-  const std::string text = line.dump() + "\n";
+  // Multipart bodies carry binary files: bytes that are not UTF-8 are written as U+FFFD.
+  const std::string text = line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   std::lock_guard lock(mutex_);
   out_ << text;
   out_.flush();

@@ -23,6 +23,9 @@ enum class Route {
   triton_generate,         // /v2/models/{model}/generate
   triton_generate_stream,  // /v2/models/{model}/generate_stream
   messages,                // /v1/messages (Anthropic)
+  image_retrieval,         // /v1/infer (NIM)
+  image_edits,
+  audio_transcriptions,
   models,
   health,
   root,
@@ -36,7 +39,8 @@ inline constexpr size_t kRouteCount = static_cast<size_t>(Route::method_not_allo
 inline constexpr std::array<std::string_view, kRouteCount> kRouteLabels = {
     "/v1/chat/completions", "/v1/completions", "/v1/embeddings", "/v1/ranking", "/rerank", "/v2/rerank",
     "/generate", "/generate_stream", "/v1/responses", "/v1/images/generations", "/rag/api/prompt",
-    "/v2/models/generate", "/v2/models/generate_stream", "/v1/messages", "/v1/models", "/health", "/", "/metrics", "not_found",
+    "/v2/models/generate", "/v2/models/generate_stream", "/v1/messages", "/v1/infer", "/v1/images/edits",
+    "/v1/audio/transcriptions", "/v1/models", "/health", "/", "/metrics", "not_found",
     "method_not_allowed"};
 static_assert(kRouteLabels.back() == "method_not_allowed", "one label per route, in enum order");
 

@@ -47,6 +47,29 @@ ScriptedOrBad messages_reply(std::string_view body, const TextPool& pool, const 
 // image_generation.completed with usage.
 ScriptedOrBad image_generation_reply(std::string_view body, const Pacing& pacing);
 
+// POST /v1/infer (NIM image retrieval): {"input": [{"type": "image_url", "url"}...]} (non-empty).
+// Answers {"data": [{"index", "bounding_boxes": {"chart": [{x_min, y_min, x_max, y_max,
+// confidence}]}}...]}, one entry per image, after ttft per image.
+ScriptedOrBad image_retrieval_reply(std::string_view body, const Pacing& pacing);
+
+// POST /v1/images/edits, multipart/form-data: "prompt" (text), an "image" file or a "url" field,
+// "n"? (1-10), "response_format"? (b64_json|url), "model"?. Answers {"created", "data": [{b64_json
+// | url}], "usage": {total_tokens, input_tokens, output_tokens, input_tokens_details}} after
+// ttft + (10 n - 1) itl.
+ScriptedOrBad image_edit_reply(std::string_view content_type, std::string_view body, const Pacing& pacing);
+
+// POST /v1/audio/transcriptions, multipart/form-data: a "file" upload, "model"?,
+// "response_format"? (json default, text, verbose_json). The transcript has ceil(2.5 words per
+// second of audio) pool pieces (a WAV's length from its header, anything else 1 s), leading space
+// removed; json answers {"text", "usage": {"type": "duration", "seconds": ceil(length)}},
+// verbose_json {"task", "language", "duration", "text"}, text the transcript as text/plain.
+// Sent after ttft + (words - 1) itl.
+ScriptedOrBad transcription_reply(std::string_view content_type, std::string_view body, const TextPool& pool,
+                                  const Pacing& pacing);
+
+// Length in seconds of a RIFF/WAVE file (data chunk size / byte rate), nullopt if not one.
+std::optional<double> wav_duration_seconds(std::string_view wav);
+
 // POST /rag/api/prompt (Solido RAG): {"query": string or list, "filters"?, "inference_model"?,
 // "stream"?}. Answers {"content", "sources", "inference_model", "filters"}; streaming sends
 // one {"content": piece} event per token, then one with the sources.

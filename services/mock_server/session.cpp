@@ -82,6 +82,9 @@ void Session::handle_request() {
     case Route::triton_generate:
     case Route::triton_generate_stream:
     case Route::messages:
+    case Route::image_retrieval:
+    case Route::image_edits:
+    case Route::audio_transcriptions:
       return handle_scripted_route();
     case Route::models:
       return respond(200, kJson, state_.models_body);

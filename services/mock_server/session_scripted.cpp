@@ -17,6 +17,13 @@ void Session::handle_scripted_route() {
     case Route::messages:
       return start_scripted(messages_reply(body, state_.pool, pacing,
                                            state_.next_response_id.fetch_add(1, std::memory_order_relaxed)));
+    case Route::image_retrieval:
+      return start_scripted(image_retrieval_reply(body, pacing));
+    case Route::image_edits:
+      return start_scripted(image_edit_reply(request[boost::beast::http::field::content_type], body, pacing));
+    case Route::audio_transcriptions:
+      return start_scripted(
+          transcription_reply(request[boost::beast::http::field::content_type], body, state_.pool, pacing));
     case Route::solido_rag:
       return start_scripted(solido_rag_reply(body, state_.pool, pacing));
     case Route::triton_generate:

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <stdexcept>
 #include <future>
 #include <unordered_set>
 #include <utility>
@@ -32,6 +33,13 @@ constexpr int kRawBatchMax = 64;
 // hot path, and at high rates one message per record costs every process it crosses a wake-up.
 constexpr int64_t kRawFlushNs = 5'000'000;
 constexpr int64_t kConversationTimeoutNs = 90'000'000'000;  // AIPERF_SERVICE_COMMS_REQUEST_TIMEOUT
+
+// A multipart boundary as aiohttp makes one: 32 random hex digits (uuid4().hex).
+std::string form_boundary() {
+  std::string id = util::uuid4();
+  id.erase(std::remove(id.begin(), id.end(), '-'), id.end());
+  return id;
+}
 
 void copy_error(const http::Error& from, proto::ErrorDetails* to) {
   if (from.code) to->set_code(*from.code);
@@ -322,9 +330,25 @@ void WorkerService::dispatch(InFlight job) {
   for (const auto& h : config_->input.headers) req.headers.push_back(h);
   for (auto& h : endpoints::endpoint_headers(*endpoint_, ep.api_key, config_->input.headers))
     req.headers.push_back(std::move(h));
-  req.headers.emplace_back("Content-Type", "application/json");
+  // Form-data types (image_edit, audio_transcription) encode the payload as multipart with a
+  // fresh boundary per request, as aiohttp does.
+  endpoints::WireBody wire;
+  try {
+    wire = endpoints::wire_body(*endpoint_, job.payload, endpoint_->requires_form_data ? form_boundary() : "");
+  } catch (const std::invalid_argument& e) {  // e.g. a file field that is not base64: an error record
+    const uint64_t key = next_key_++;
+    in_flight_.emplace(key, std::move(job));
+    http::Result failed;
+    failed.start_perf_ns = failed.end_perf_ns = steady_now_ns();
+    failed.start_wall_ns = wall_now_ns();
+    failed.error = http::Error{std::nullopt, "ValueError", e.what()};
+    finish(key, std::move(failed));
+    schedule_returns();
+    return;
+  }
+  req.headers.emplace_back("Content-Type", std::move(wire.content_type));
   req.headers.emplace_back("Accept", ep.streaming ? "text/event-stream" : "application/json");
-  req.body = job.payload;
+  req.body = std::move(wire.body);
 
   http::SendOptions sopts;
   sopts.timeout_seconds = ep.timeout_seconds;
@@ -467,6 +491,7 @@ void WorkerService::finish(uint64_t key, http::Result&& result) {
   rec.set_input_text(std::move(job.input_text));
   if (!job.sent_turns.empty() && job.sent_turns.back()->has_max_tokens())
     rec.set_requested_osl(job.sent_turns.back()->max_tokens());
+  if (auto images = endpoints::image_count(*endpoint_, job.sent_turns)) rec.set_num_images(*images);
   if (job.credit.num_turns() > 1) remember_turn(job, rec);
   // The body travels for the raw export, and for --apply-chat-template, whose ISL is counted on
   // the messages of what was sent.

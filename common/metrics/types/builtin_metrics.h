@@ -48,6 +48,9 @@ MetricDescriptor http_req_chunks_received();
 MetricDescriptor http_req_connection_overhead();
 MetricDescriptor http_req_duration();
 MetricDescriptor http_req_total();
+MetricDescriptor num_images();
+MetricDescriptor image_throughput();
+MetricDescriptor image_latency();
 // Overlap metrics.
 MetricDescriptor peak_in_flight_requests();
 // Aggregate metrics.

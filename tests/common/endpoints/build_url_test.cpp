@@ -21,7 +21,8 @@ TEST_CASE("endpoint table has chat and completions with spec values") {
   CHECK(aiperf::endpoints::endpoint_type_names() ==
         std::vector<std::string>{"chat", "completions", "embeddings", "chat_embeddings", "nim_embeddings",
                                  "nim_rankings", "cohere_rankings", "hf_tei_rankings", "huggingface_generate",
-                                 "image_generation", "solido_rag", "template", "responses", "messages", "raw", "generate"});
+                                 "image_generation", "solido_rag", "template", "responses", "messages", "raw", "generate",
+                                 "image_retrieval", "image_edit", "audio_transcription"});
   const EndpointInfo* embeddings = find_endpoint("embeddings");
   REQUIRE(embeddings);
   CHECK_FALSE(embeddings->supports_streaming);
