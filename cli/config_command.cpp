@@ -141,7 +141,8 @@ Loaded load(const std::string& file, const ProfileArgsCheck& check) {
   std::vector<std::string> argv{"aiperf", "profile"};
   const std::vector<std::string> words = cf::to_args(l.translation);
   argv.insert(argv.end(), words.begin(), words.end());
-  l.extracted = sweep::extract_lists(argv);
+  l.extracted = sweep::extract_lists(argv, cf::swept_options(l.translation));
+  cf::retype_sweep(l.translation, l.extracted);
   if (!l.extracted.parameters.empty())
     l.points = sweep::expand(l.extracted.parameters, l.translation.has_sweep ? l.translation.sweep_type : "grid");
   try {

@@ -755,12 +755,21 @@ class Walker {
           const YAML::Node& list = x->second;
           if (!list.IsSequence() || list.size() == 0) fail(list, xp, "expected a non-empty list of values");
           std::string joined;
+          std::vector<nlohmann::json> typed;
           for (const auto& e : list) {
             const std::string text = str(e, xp);
             if (text.find(',') != std::string::npos) fail(e, xp, "a value may not contain ','");
             joined += (joined.empty() ? "" : ",") + text;
+            long long i = 0;
+            const auto r = std::from_chars(text.data(), text.data() + text.size(), i);
+            if (r.ec == std::errc() && r.ptr == text.data() + text.size()) {
+              typed.emplace_back(i);
+            } else {
+              typed.emplace_back(std::strtod(text.c_str(), nullptr));
+            }
           }
-          // One element is still a sweep of one point (the reference's single variation).
+          t_.sweep_values[option] = typed;
+          // One element is still a sweep dimension (swept_options() tells extract_lists).
           if (list.size() == 1) joined += ",";
           set(option, joined, list, xp);
         }
@@ -861,9 +870,26 @@ std::vector<std::string> merge(Translation& t, const std::vector<std::string>& c
                                         std::find(cli_args.begin(), cli_args.end(), "--no-fixed-schedule") != cli_args.end());
                               }),
                t.args.end());
+  for (auto it = t.sweep_values.begin(); it != t.sweep_values.end();) {
+    const CLI::Option* o = app.get_option_no_throw(it->first);
+    it = o != nullptr && given.count(o) ? t.sweep_values.erase(it) : std::next(it);
+  }
   std::vector<std::string> out = to_args(t);
   out.insert(out.end(), cli_args.begin(), cli_args.end());
   return out;
+}
+
+std::vector<std::string> swept_options(const Translation& t) {
+  std::vector<std::string> out;
+  for (const auto& [option, values] : t.sweep_values) out.push_back(option);
+  return out;
+}
+
+void retype_sweep(const Translation& t, sweep::Extracted& extracted) {
+  for (sweep::Parameter& p : extracted.parameters) {
+    const auto it = t.sweep_values.find(p.option);
+    if (it != t.sweep_values.end() && it->second.size() == p.values.size()) p.values = it->second;
+  }
 }
 
 std::string annotate(const std::string& message, const Translation& t) {

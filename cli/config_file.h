@@ -7,10 +7,15 @@
 // listed in docs/user-guide.md; any other key is an error naming file:line and the key path.
 #pragma once
 #include <functional>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sweep_plan.h"
 
 namespace CLI {
 class App;
@@ -37,6 +42,9 @@ struct Translation {
   std::vector<std::string> warnings;  // keys accepted and ignored, said once each
   bool has_sweep = false;
   std::string sweep_type;             // "grid" or "zip" when has_sweep
+  // Each swept option's values typed as the YAML wrote them (5 stays an integer on a float
+  // option: the reference names that point "rate_5", where `--request-rate 5,10` gives "rate_5.0").
+  std::map<std::string, std::vector<nlohmann::json>> sweep_values;
 };
 
 // Reads an environment variable (nullopt when unset); tests pass a map.
@@ -60,6 +68,11 @@ std::optional<std::string> take_config_option(std::vector<std::string>& args);
 // of an option's names, as `app` registers them), then the command line's own words. The
 // overridden options are removed from `t` (so annotate() blames only what the file set).
 std::vector<std::string> merge(Translation& t, const std::vector<std::string>& cli_args, const CLI::App& app);
+
+// The options the file's sweep block lists (a one-value list among them stays a sweep).
+std::vector<std::string> swept_options(const Translation& t);
+// Gives the lists of `extracted` that came from the file's sweep block the file's typing.
+void retype_sweep(const Translation& t, sweep::Extracted& extracted);
 
 // `message` plus " (from FILE:LINE (key))" when it names an option the file set.
 std::string annotate(const std::string& message, const Translation& t);

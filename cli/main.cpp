@@ -177,7 +177,9 @@ int main(int argc, char** argv) {
   }
   if (argc > 1 && cmdline[1] == "profile") {
     try {
-      sweep_lists = aiperf::cli::sweep::extract_lists(cmdline);
+      sweep_lists = aiperf::cli::sweep::extract_lists(
+          cmdline, file_config ? aiperf::cli::config_file::swept_options(*file_config) : std::vector<std::string>{});
+      if (file_config) aiperf::cli::config_file::retype_sweep(*file_config, sweep_lists);
     } catch (const aiperf::cli::sweep::SweepError& e) {
       std::cerr << "Error: " << e.what() << "\n";
       return 2;

@@ -132,7 +132,9 @@ std::string python_str(const nlohmann::json& v) {
   return v.dump();
 }
 
-Extracted extract_lists(const std::vector<std::string>& args) {
+Extracted extract_lists(const std::vector<std::string>& args) { return extract_lists(args, {}); }
+
+Extracted extract_lists(const std::vector<std::string>& args, const std::vector<std::string>& one_value_lists) {
   Extracted x;
   x.args = args;
   for (size_t i = 0; i < x.args.size(); ++i) {
@@ -172,7 +174,8 @@ Extracted extract_lists(const std::vector<std::string>& args) {
     }
     const std::string first = parts.empty() ? text : parts.front();
     x.args[slot] = eq != std::string::npos ? name + "=" + first : first;
-    if (parts.size() < 2) continue;  // "4," is the plain value 4
+    const bool keep_one = std::find(one_value_lists.begin(), one_value_lists.end(), name) != one_value_lists.end();
+    if (parts.size() < 2 && !(keep_one && parts.size() == 1)) continue;  // "4," is the plain value 4
     for (const Parameter& other : x.parameters)
       if (other.path == p.path) throw SweepError(name + ": given twice as a list (also as " + other.option + ")");
     x.parameters.push_back(std::move(p));

@@ -41,6 +41,9 @@ struct Extracted {
 // Scans `args` (argv of `aiperf profile ...`). Throws SweepError for a list element that is
 // not a number of the option's type ("--concurrency: invalid value 'x' in the list '1,x'").
 Extracted extract_lists(const std::vector<std::string>& args);
+// The same, where a one-element list ("4,") on an option spelled as in `one_value_lists` is
+// still a parameter (a sweep of one value): a config file's sweep block, as the reference.
+Extracted extract_lists(const std::vector<std::string>& args, const std::vector<std::string>& one_value_lists);
 
 // One sweep point (AIPerf's "variation").
 struct Point {

@@ -240,3 +240,43 @@ TEST_CASE("config templates: every template translates; overrides keep comments"
   CHECK(args_of(out)[1] == "mymodel");
   CHECK(aiperf::cli::config_templates::find("nope") == nullptr);
 }
+
+TEST_CASE("config file: swept values keep the YAML's typing in point names, as the reference", "[config_file]") {
+  const std::string yaml = std::string(kMinimal) + "sweep:\n  parameters:\n    rate: [2.5, 5]\n    concurrency: [3]\n";
+  const cf::Translation t = cf::translate_text(yaml, "cfg.yaml", env());
+  CHECK(nlohmann::json(t.sweep_values.at("--request-rate")).dump() == "[2.5,5]");
+  std::vector<std::string> argv{"aiperf", "profile"};
+  const std::vector<std::string> words = cf::to_args(t);
+  argv.insert(argv.end(), words.begin(), words.end());
+  // On a command line "3," is the plain value 3; from a sweep block it is a sweep of one value.
+  CHECK(aiperf::cli::sweep::extract_lists(argv).parameters.size() == 1);
+  aiperf::cli::sweep::Extracted lists = aiperf::cli::sweep::extract_lists(argv, cf::swept_options(t));
+  REQUIRE(lists.parameters.size() == 2);
+  // The command line's typing: a float option's 5 is 5.0.
+  CHECK(aiperf::cli::sweep::expand(lists.parameters, "grid")[1].dir_name == "concurrency_3__rate_5.0");
+  cf::retype_sweep(t, lists);
+  const auto points = aiperf::cli::sweep::expand(lists.parameters, "grid");
+  REQUIRE(points.size() == 2);
+  CHECK(points[0].dir_name == "concurrency_3__rate_2.5");
+  CHECK(points[1].dir_name == "concurrency_3__rate_5");
+  CHECK(points[1].label == "phases.profiling.concurrency=3, phases.profiling.rate=5");
+}
+
+TEST_CASE("config file: a list on the command line replaces the file's sweep list", "[config_file]") {
+  CLI::App app;
+  std::string rate, concurrency;
+  app.add_option("--request-rate", rate);
+  app.add_option("--concurrency", concurrency);
+  cf::Translation t = cf::translate_text(
+      std::string(kMinimal) + "sweep:\n  parameters:\n    rate: [2.5, 5]\n    concurrency: [3]\n", "cfg.yaml", env());
+  const std::vector<std::string> merged = cf::merge(t, {"--request-rate", "1,2"}, app);
+  CHECK(cf::swept_options(t) == std::vector<std::string>{"--concurrency"});
+  std::vector<std::string> argv{"aiperf", "profile"};
+  argv.insert(argv.end(), merged.begin(), merged.end());
+  aiperf::cli::sweep::Extracted lists = aiperf::cli::sweep::extract_lists(argv, cf::swept_options(t));
+  cf::retype_sweep(t, lists);
+  const auto points = aiperf::cli::sweep::expand(lists.parameters, "grid");
+  REQUIRE(points.size() == 2);
+  CHECK(points[0].dir_name == "concurrency_3__rate_1.0");  // the command line's list, its typing
+  CHECK(points[1].dir_name == "concurrency_3__rate_2.0");
+}
