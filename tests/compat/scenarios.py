@@ -198,6 +198,14 @@ SCENARIOS = {
         "truth": {**streaming_truth(), "benchmark_duration": (1100 + LAT_MS) / 1000.0,
                   "request_throughput": 12 / ((1100 + LAT_MS) / 1000.0)},
     },
+    "trace_detected": {
+        "about": "streaming chat, a timestamped mooncake trace whose type is detected: no fixed schedule, "
+                 "the default load (concurrency 1, 10 requests)",
+        "args": ["--endpoint-type", "chat", "--streaming",
+                 "--input-file", str(DATA / "fixed_schedule.jsonl"), *EXACT_OSL],
+        "requests": 10,
+        "truth": {**streaming_truth(), **concurrency_truth(1, 10, LAT_MS)},
+    },
     "burst_gpt": {
         "about": "streaming chat, a BurstGPT CSV (detected) replayed with --fixed-schedule",
         "args": ["--endpoint-type", "chat", "--streaming", "--input-file", str(DATA / "burst_gpt.csv"),
