@@ -63,6 +63,7 @@ struct ParsedRecord {
   std::optional<int64_t> reasoning_tokens;    // tokens of "".join(reasoning)
   std::optional<int64_t> requested_osl;       // turn max_tokens
   std::optional<int64_t> num_images;          // images sent, as the endpoint counts them (endpoints::image_count)
+  std::optional<double> audio_duration_seconds;  // input audio length (synthetic audio), seconds
   std::optional<proto::ErrorDetails> error;   // set => error record
   std::optional<HttpTiming> http;             // absent: the transport recorded no trace
 

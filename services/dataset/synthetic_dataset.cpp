@@ -103,7 +103,10 @@ std::vector<proto::Conversation> synthesize_conversations(const config::RunConfi
       if (include_audio) {
         proto::Text* audios = turn->add_audios();
         audios->set_name("input_audio");
-        for (uint32_t b = 0; b < in.audio_batch_size; ++b) audios->add_contents(synthesize_audio(in, audio_rng));
+        double seconds = 0;
+        for (uint32_t b = 0; b < in.audio_batch_size; ++b)
+          audios->add_contents(synthesize_audio(in, audio_rng, b == 0 ? &seconds : nullptr));
+        if (in.audio_batch_size > 0) turn->set_audio_duration_seconds(seconds);  // the clip ASR sends
       }
       if (pair) {
         turn->set_max_tokens(pair->second);

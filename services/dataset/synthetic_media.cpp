@@ -139,7 +139,7 @@ std::string encode_mp3(const AudioClip& clip) {
 #endif
 }
 
-std::string synthesize_audio(const config::InputConfig& in, std::mt19937_64& rng) {
+std::string synthesize_audio(const config::InputConfig& in, std::mt19937_64& rng, double* seconds_out) {
   double seconds = in.audio_length_mean;
   if (in.audio_length_stddev > 0) {
     std::normal_distribution<double> gauss(in.audio_length_mean, in.audio_length_stddev);
@@ -147,6 +147,7 @@ std::string synthesize_audio(const config::InputConfig& in, std::mt19937_64& rng
     for (int i = 0; i < 10000 && seconds <= 0; ++i) seconds = gauss(rng);
     if (seconds <= 0) seconds = in.audio_length_mean;
   }
+  if (seconds_out) *seconds_out = seconds;
   AudioClip clip;
   const double khz = in.audio_sample_rates.at(std::uniform_int_distribution<size_t>(0, in.audio_sample_rates.size() - 1)(rng));
   clip.sample_rate = static_cast<uint32_t>(std::lround(khz * 1000.0));

@@ -37,7 +37,8 @@ std::string encode_mp3(const AudioClip& clip);
 bool mp3_supported();
 
 // One clip per call: duration ~ N(length mean, stddev) seconds (redrawn until > 0), sample
-// rate and depth drawn from the option lists, Gaussian noise samples. Returns "<format>,<base64>".
-std::string synthesize_audio(const config::InputConfig& in, std::mt19937_64& rng);
+// rate and depth drawn from the option lists, Gaussian noise samples. Returns "<format>,<base64>";
+// the drawn duration goes to `seconds` when given.
+std::string synthesize_audio(const config::InputConfig& in, std::mt19937_64& rng, double* seconds = nullptr);
 
 }  // namespace aiperf::dataset

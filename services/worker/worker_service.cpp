@@ -492,6 +492,9 @@ void WorkerService::finish(uint64_t key, http::Result&& result) {
   if (!job.sent_turns.empty() && job.sent_turns.back()->has_max_tokens())
     rec.set_requested_osl(job.sent_turns.back()->max_tokens());
   if (auto images = endpoints::image_count(*endpoint_, job.sent_turns)) rec.set_num_images(*images);
+  // AIPerf hoists the first turn's audio length (ASR requests are single-turn).
+  if (!job.sent_turns.empty() && job.sent_turns.front()->has_audio_duration_seconds())
+    rec.set_audio_duration_seconds(job.sent_turns.front()->audio_duration_seconds());
   if (job.credit.num_turns() > 1) remember_turn(job, rec);
   // The body travels for the raw export, and for --apply-chat-template, whose ISL is counted on
   // the messages of what was sent.

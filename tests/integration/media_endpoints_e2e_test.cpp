@@ -95,7 +95,7 @@ TEST_CASE("image_edit: multipart prompt and PNG upload, ISL of the prompt, serve
   CHECK(payload["response_format"] == "b64_json");
 }
 
-TEST_CASE("audio_transcription: multipart WAV upload, transcripts, no tokenizer", "[e2e][endpoint_types]") {
+TEST_CASE("audio_transcription: multipart WAV upload, transcripts, audio duration and RTFx, no tokenizer", "[e2e][endpoint_types]") {
   CapturedRun run = run_media({"--endpoint-type", "audio_transcription", "--request-count", "3",
                                "--audio-length-mean", "0.5", "--audio-format", "wav", "--audio-sample-rates", "16"});
   check_clean(run, 3);
@@ -110,6 +110,15 @@ TEST_CASE("audio_transcription: multipart WAV upload, transcripts, no tokenizer"
   }
   const json s = run.summary();
   CHECK(s["request_count"]["avg"] == 3);
+  // Synthetic clips of exactly 0.5 s (no stddev): audio_duration, and RTFx = 0.5 s / latency.
+  CHECK(s["audio_duration"]["avg"] == 0.5);
+  CHECK(s["audio_duration"]["unit"] == "sec");
+  CHECK(s["rtfx"]["unit"] == "ratio");
+  for (const json& rec : run.records()) {
+    const json& m = rec["metrics"];
+    CHECK(m["audio_duration"]["value"] == 0.5);
+    CHECK(m["rtfx"]["value"].get<double>() == Approx(0.5 / (m["request_latency"]["value"].get<double>() / 1000)));
+  }
   CHECK_FALSE(s.contains("input_sequence_length"));
   CHECK_FALSE(s.contains("output_sequence_length"));
   CHECK(run.inputs()["data"][0]["payloads"][0]["file"]["filename"] == "audio.wav");

@@ -51,6 +51,8 @@ MetricDescriptor http_req_total();
 MetricDescriptor num_images();
 MetricDescriptor image_throughput();
 MetricDescriptor image_latency();
+MetricDescriptor audio_duration();
+MetricDescriptor rtfx();
 // Overlap metrics.
 MetricDescriptor peak_in_flight_requests();
 // Aggregate metrics.

@@ -140,6 +140,7 @@ TEST_CASE("images and audio: batch sizes, sizes and formats in every turn", "[da
     const auto h = aiperf::test::wav_header(aiperf::test::base64_decode(turn.audios(0).contents(0).substr(4)));
     CHECK(h.sample_rate == 8000);
     CHECK(h.data_size == 800 * 2);
+    CHECK(turn.audio_duration_seconds() == 0.1);  // the first clip's drawn length (stddev 0)
     REQUIRE(turn.texts_size() == 1);  // text stays on (ISL > 0)
   }
 
@@ -148,6 +149,8 @@ TEST_CASE("images and audio: batch sizes, sizes and formats in every turn", "[da
   const auto media_only = synthesize_conversations(c, prompts());
   CHECK(media_only[0].turns(0).texts_size() == 0);
   CHECK(media_only[0].turns(0).images(0).contents_size() == 3);
+  c.input.audio_length_mean = 0;  // no audio: no duration
+  CHECK_FALSE(synthesize_conversations(c, prompts())[0].turns(0).has_audio_duration_seconds());
 }
 
 TEST_CASE("same seed gives identical conversations with every feature on, another seed does not",

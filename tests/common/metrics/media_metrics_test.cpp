@@ -1,4 +1,5 @@
-// num_images, image_throughput and image_latency (AIPerf's image metrics, SUPPORTS_IMAGE_ONLY).
+// The media metrics: num_images, image_throughput and image_latency (SUPPORTS_IMAGE_ONLY), audio_duration
+// and rtfx (SUPPORTS_AUDIO_ONLY).
 #include <catch2/catch.hpp>
 #include <map>
 
@@ -54,4 +55,24 @@ TEST_CASE("image metrics: no value without images, nor for endpoints without ima
   r.num_images = 2;
   MetricContext chat;
   CHECK(compute(r, chat).count("num_images") == 0);  // supports_images false
+}
+
+TEST_CASE("audio metrics: duration and RTFx of a transcription record") {
+  MetricContext asr;
+  asr.produces_tokens = false;
+  asr.tokenizes_input = false;
+  asr.supports_audio = true;
+  ParsedRecord r = streamed({250}, 0, 0);  // request latency 250 ms
+  r.output_tokens.reset();
+  r.input_tokens.reset();
+  r.audio_duration_seconds = 2.5;
+  const auto v = compute(r, asr);
+  CHECK(v.at("audio_duration") == 2.5);
+  CHECK(v.at("rtfx") == Approx(10.0).epsilon(1e-12));  // 2.5 s of audio in 0.25 s
+  r.audio_duration_seconds = 0;
+  CHECK(compute(r, asr).count("audio_duration") == 0);
+  CHECK(compute(r, asr).count("rtfx") == 0);
+  r.audio_duration_seconds = 2.5;
+  MetricContext no_audio;
+  CHECK(compute(r, no_audio).count("rtfx") == 0);
 }
