@@ -94,7 +94,7 @@ class Walker {
   const EnvLookup& env_;
   Translation t_;
   int profiling_phases_ = 0;
-  bool saw_endpoint_ = false, saw_dataset_ = false;
+  bool saw_endpoint_ = false, saw_dataset_ = false, saw_phase_ = false;
 
   int line(const YAML::Node& n) const { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
   std::string where(const YAML::Node& n, const std::string& path) const {
@@ -313,6 +313,7 @@ class Walker {
   void check_body_complete(const YAML::Node& b, const std::string& path) {
     if (!saw_endpoint_) fail(b, join(path, "endpoint"), "field required");
     if (!saw_dataset_) fail(b, join(path, "datasets"), "field required (dataset: or datasets:)");
+    if (!saw_phase_) fail(b, join(path, "phases"), "field required (phases:, or warmup: / profiling:)");
   }
 
   void models(const YAML::Node& v, const std::string& p) {
@@ -528,6 +529,11 @@ class Walker {
     }
     if (type.empty()) fail(ph, join(path, "type"), "field required (concurrency, poisson, gamma, constant, user_centric or fixed_schedule)");
     if (kind.empty()) kind = (name == "warmup" || excluded) ? "warmup" : "profiling";
+    saw_phase_ = true;
+    // As the reference: a phase must say when it ends (a fixed schedule ends with its trace).
+    if (type != "fixed_schedule" && !ph["requests"] && !ph["duration"] && !ph["sessions"])
+      fail(ph, path, "Phase '" + (name.empty() ? kind : name) +
+                         "': at least one of 'requests', 'duration', or 'sessions' must be specified");
     const bool warm = kind == "warmup";
     if (!warm && ++profiling_phases_ > 1)
       fail(ph, path, "more than one profiling phase: aiperf (C++) runs one warmup and one profiling phase");

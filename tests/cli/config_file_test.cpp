@@ -122,6 +122,7 @@ TEST_CASE("config file: a phases list picks the warmup by name or excludeFromRes
     - name: w
       type: constant
       rate: 5
+      duration: 10
       excludeFromResults: true
     - name: main
       type: gamma
@@ -132,7 +133,7 @@ TEST_CASE("config file: a phases list picks the warmup by name or excludeFromRes
   CHECK(args_of(yaml) == std::vector<std::string>{"--model-selection-strategy", "random", "--model", "a", "--model", "b",
                                                    "--url", "http://h:1", "--input-file", "data.jsonl",
                                                    "--custom-dataset-type", "multi_turn", "--warmup-arrival-pattern",
-                                                   "constant", "--warmup-request-rate", "5", "--arrival-pattern", "gamma",
+                                                   "constant", "--warmup-request-rate", "5", "--warmup-duration", "10", "--arrival-pattern", "gamma",
                                                    "--request-rate", "10", "--arrival-smoothness", "2",
                                                    "--request-count", "50"});
 }
@@ -186,6 +187,13 @@ TEST_CASE("config file: errors name file:line and the key path", "[config_file]"
         "cfg.yaml:16: benchmark.gpuTelemetry: an AIPerf 0.13 key that aiperf (C++) does not support in config files");
   CHECK(error_of(std::string(kMinimal) + "sweep:\n  parameters:\n    endpoint.timeout: [1, 2]\n")
             .rfind("cfg.yaml:18: sweep.parameters.endpoint.timeout: sweep parameter not supported", 0) == 0);
+  std::string endless = kMinimal;
+  endless.replace(endless.find("    requests: 100\n"), 18, "");
+  CHECK(error_of(endless) ==
+        "cfg.yaml:13: benchmark.phases: Phase 'profiling': at least one of 'requests', 'duration', or 'sessions' must be "
+        "specified");
+  CHECK(error_of("benchmark:\n  endpoint: {url: x}\n  dataset: {type: synthetic}\n") ==
+        "cfg.yaml:2: benchmark.phases: field required (phases:, or warmup: / profiling:)");
   CHECK(error_of("schemaVersion: \"1.0\"\n") == "cfg.yaml:1: schemaVersion: unsupported schema version '1.0' (expected \"2.0\")");
   CHECK_THROWS_WITH(cf::translate_file("/nonexistent/x.yaml", env()), "Configuration file not found: /nonexistent/x.yaml");
 }
@@ -202,11 +210,11 @@ TEST_CASE("config file: the command line wins over the file, by any of an option
   app.add_flag("--streaming", streaming);
   cf::Translation t = cf::translate_text(
       "benchmark:\n  model: a\n  endpoint: {urls: [http://x:1, http://y:2], streaming: true}\n  dataset: {type: synthetic}\n"
-      "  phases: {type: poisson, rate: 5, concurrency: 8}\n",
+      "  phases: {type: poisson, rate: 5, concurrency: 8, requests: 3}\n",
       "cfg.yaml", env());
   const std::vector<std::string> merged = cf::merge(t, {"--model-names", "b", "-u=http://z:3", "--concurrency=2"}, app);
   CHECK(merged == std::vector<std::string>{"--streaming", "--arrival-pattern", "poisson", "--request-rate", "5",
-                                           "--model-names", "b", "-u=http://z:3", "--concurrency=2"});
+                                           "--request-count", "3", "--model-names", "b", "-u=http://z:3", "--concurrency=2"});
   // Only what the file still sets is blamed on it.
   CHECK(cf::annotate("--request-rate: must be > 0", t) == "--request-rate: must be > 0 (set by cfg.yaml:5 (benchmark.phases.rate))");
   CHECK(cf::annotate("--concurrency: must be >= 1", t) == "--concurrency: must be >= 1");

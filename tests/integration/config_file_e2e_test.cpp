@@ -97,6 +97,20 @@ TEST_CASE("config file: a profile run takes the file's values, the command line 
     CHECK(run.records().size() == 6);
     CHECK_FALSE(fs::exists(tmp + "/from_file"));
   }
+  SECTION("a sweep block runs one point per value, in the reference's folders") {
+    write(tmp + "/sweep.yaml", config_for(mock.url(), tmp + "/swept") + "sweep:\n  parameters:\n    concurrency: [1, 3]\n");
+    const Result r = run_aiperf({"profile", "-f", tmp + "/sweep.yaml", "--request-count", "4", "--ui", "none"}, tmp, "sweep");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    for (int c : {1, 3}) {
+      aiperf::test::ProfileRun point{0, "", "", tmp + "/swept/concurrency_" + std::to_string(c)};
+      const auto s = point.summary();
+      CHECK(s["request_count"]["avg"].get<double>() == 4);
+      CHECK(s["input_config"]["loadgen"]["concurrency"] == c);
+    }
+    CHECK(fs::exists(tmp + "/swept/sweep_aggregate/profile_export_aiperf_sweep.json"));
+    CHECK_FALSE(fs::exists(tmp + "/swept/concurrency_2"));
+  }
 }
 
 TEST_CASE("config file: a bad file exits 2 naming file:line:key and writes nothing", "[e2e][config_file]") {
