@@ -75,8 +75,10 @@ struct WireBody {
 WireBody wire_body(const EndpointInfo& info, const std::string& payload, std::string_view boundary);
 
 // The images a request carries as AIPerf counts them for num_images: image_retrieval's input
-// parts (every non-empty image content of the last turn); nullopt for the other types, whose
-// records get no num_images.
+// parts (every non-empty image content of the last turn); for chat, responses, messages and
+// chat_embeddings the image parts of every turn sent (history included); nullopt for the other
+// types (image_edit's form and nim_embeddings' strings hold no part AIPerf counts), for verbatim
+// bodies and for trace messages.
 std::optional<int64_t> image_count(const EndpointInfo& info, const std::vector<const proto::Turn*>& turns);
 
 // The text AIPerf counts as a request's input tokens (ISL): the system message, the user

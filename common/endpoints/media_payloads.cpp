@@ -174,13 +174,29 @@ ordered_json audio_transcription_payload(const std::vector<const proto::Turn*>& 
 
 namespace aiperf::endpoints {
 
-std::optional<int64_t> image_count(const EndpointInfo& info, const std::vector<const proto::Turn*>& turns) {
-  if (info.type != "image_retrieval" || turns.empty()) return std::nullopt;
+namespace {
+int64_t non_empty_images(const proto::Turn& turn) {
   int64_t count = 0;
-  for (const auto& batch : turns.back()->images()) {
+  for (const auto& batch : turn.images()) {
     for (const std::string& content : batch.contents()) count += content.empty() ? 0 : 1;
   }
   return count;
+}
+}  // namespace
+
+std::optional<int64_t> image_count(const EndpointInfo& info, const std::vector<const proto::Turn*>& turns) {
+  if (turns.empty()) return std::nullopt;
+  const std::string_view t = info.type;
+  if (t == "image_retrieval") return non_empty_images(*turns.back());
+  // Chat-shaped bodies: one image part per non-empty image of every turn sent, history included.
+  // Verbatim bodies and trace messages are not walked.
+  if (t == "chat" || t == "responses" || t == "messages" || t == "chat_embeddings") {
+    if (!turns.back()->raw_payload().empty() || !turns.back()->raw_messages().empty()) return std::nullopt;
+    int64_t count = 0;
+    for (const proto::Turn* turn : turns) count += non_empty_images(*turn);
+    return count;
+  }
+  return std::nullopt;
 }
 
 }  // namespace aiperf::endpoints

@@ -124,6 +124,25 @@ TEST_CASE("audio_transcription: multipart WAV upload, transcripts, audio duratio
   CHECK(run.inputs()["data"][0]["payloads"][0]["file"]["filename"] == "audio.wav");
 }
 
+TEST_CASE("chat with synthetic images and audio: num_images, image and audio metrics as AIPerf reports them",
+          "[e2e][endpoint_types]") {
+  CapturedRun run = run_media({"--endpoint-type", "chat", "--tokenizer", "gpt2", "--request-count", "2", "--isl", "5",
+                               "--osl", "3", "--image-width-mean", "8", "--image-height-mean", "8", "--image-format",
+                               "png", "--image-batch-size", "2", "--audio-length-mean", "0.2", "--audio-format", "wav"});
+  check_clean(run, 2);
+  for (const auto& r : run.requests) {
+    int images = 0;
+    for (const json& part : r.body["messages"][0]["content"]) images += part["type"] == "image_url";
+    CHECK(images == 2);
+  }
+  const json s = run.summary();
+  CHECK(s["num_images"]["avg"] == 2);
+  CHECK(s["image_latency"]["avg"].get<double>() == Approx(s["request_latency"]["avg"].get<double>() / 2));
+  CHECK(s["audio_duration"]["avg"] == 0.2);
+  CHECK(s.contains("rtfx"));
+  CHECK(s["output_sequence_length"]["avg"] == 3);
+}
+
 TEST_CASE("media endpoints: options AIPerf refuses for them exit 2", "[e2e][endpoint_types]") {
   const std::string tmp = make_temp_dir();
   ProfileRun tok = run_named(tmp, "tok", {"--endpoint-type", "audio_transcription", "--url", "http://127.0.0.1:9"});

@@ -109,7 +109,20 @@ TEST_CASE("image_retrieval: the reference's body, extras merged, image count") {
   const json extras = {{"threshold", 0.5}, {"input", "override"}};
   CHECK(build_m("image_retrieval", turn, &extras) == R"({"input":"override","threshold":0.5})");
   CHECK(endpoints::image_count(*find_endpoint("image_retrieval"), {&turn}) == 2);
-  CHECK_FALSE(endpoints::image_count(*find_endpoint("chat"), {&turn}));
+  CHECK_FALSE(endpoints::image_count(*find_endpoint("image_edit"), {&turn}));
+  CHECK_FALSE(endpoints::image_count(*find_endpoint("nim_embeddings"), {&turn}));
+  // Chat-shaped bodies count every turn sent.
+  const proto::Turn earlier = media_turn({"a"}, {"x"});
+  CHECK(endpoints::image_count(*find_endpoint("chat"), {&earlier, &turn}) == 3);
+  CHECK(endpoints::image_count(*find_endpoint("responses"), {&turn}) == 2);
+  CHECK(endpoints::image_count(*find_endpoint("messages"), {&turn}) == 2);
+  CHECK(endpoints::image_count(*find_endpoint("chat"), {&earlier}) == 1);
+  proto::Turn raw = turn;
+  raw.set_raw_payload("{}");
+  CHECK_FALSE(endpoints::image_count(*find_endpoint("chat"), {&raw}));
+  CHECK(find_endpoint("chat")->supports_images);
+  CHECK(find_endpoint("chat")->supports_audio);
+  CHECK_FALSE(find_endpoint("completions")->supports_images);
 }
 
 TEST_CASE("image_retrieval: refusals with AIPerf's reasons") {
