@@ -741,11 +741,12 @@ class Walker {
     require_map(s, path);
     const YAML::Node type = s["type"];
     t_.has_sweep = true;
-    t_.sweep_type = type ? choice(type, join(path, "type"), {"grid", "zip", "scenarios", "sobol", "latin_hypercube", "adaptive_search"})
-                         : "grid";
+    // Required, as the reference (its sweep union is discriminated by type).
+    if (!type) fail(s, join(path, "type"), "field required (grid or zip)");
+    t_.sweep_type = choice(type, join(path, "type"), {"grid", "zip", "scenarios", "sobol", "latin_hypercube", "adaptive_search"});
     if (t_.sweep_type != "grid" && t_.sweep_type != "zip")
       fail(type, join(path, "type"), "sweep type '" + t_.sweep_type + "' is not supported by aiperf (C++) (grid or zip)");
-    set("--sweep-type", t_.sweep_type, type ? type : s, join(path, "type"));
+    set("--sweep-type", t_.sweep_type, type, join(path, "type"));
     bool has_parameters = false;
     for (auto it = s.begin(); it != s.end(); ++it) {
       const std::string k = snake(it->first.Scalar());
@@ -775,6 +776,10 @@ class Walker {
             }
           }
           t_.sweep_values[option] = typed;
+          const std::string key = x->first.Scalar();
+          t_.sweep_paths[option] = key.find('.') == std::string::npos && key != "isl" && key != "osl"
+                                       ? "phases.profiling." + key
+                                       : key;
           // One element is still a sweep dimension (swept_options() tells extract_lists).
           if (list.size() == 1) joined += ",";
           set(option, joined, list, xp);
@@ -894,7 +899,9 @@ std::vector<std::string> swept_options(const Translation& t) {
 void retype_sweep(const Translation& t, sweep::Extracted& extracted) {
   for (sweep::Parameter& p : extracted.parameters) {
     const auto it = t.sweep_values.find(p.option);
-    if (it != t.sweep_values.end() && it->second.size() == p.values.size()) p.values = it->second;
+    if (it == t.sweep_values.end() || it->second.size() != p.values.size()) continue;
+    p.values = it->second;
+    if (const auto path = t.sweep_paths.find(p.option); path != t.sweep_paths.end()) p.path = path->second;
   }
 }
 

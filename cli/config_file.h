@@ -45,6 +45,9 @@ struct Translation {
   // Each swept option's values typed as the YAML wrote them (5 stays an integer on a float
   // option: the reference names that point "rate_5", where `--request-rate 5,10` gives "rate_5.0").
   std::map<std::string, std::vector<nlohmann::json>> sweep_values;
+  // Each swept option's path as the file names it (bare `concurrency` is
+  // phases.profiling.concurrency): the point labels and folders use it, as the reference.
+  std::map<std::string, std::string> sweep_paths;
 };
 
 // Reads an environment variable (nullopt when unset); tests pass a map.
@@ -71,7 +74,7 @@ std::vector<std::string> merge(Translation& t, const std::vector<std::string>& c
 
 // The options the file's sweep block lists (a one-value list among them stays a sweep).
 std::vector<std::string> swept_options(const Translation& t);
-// Gives the lists of `extracted` that came from the file's sweep block the file's typing.
+// Gives the lists of `extracted` that came from the file's sweep block the file's typing and paths.
 void retype_sweep(const Translation& t, sweep::Extracted& extracted);
 
 // `message` plus " (from FILE:LINE (key))" when it names an option the file set.

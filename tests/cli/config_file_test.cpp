@@ -155,7 +155,7 @@ TEST_CASE("config file: a sweep block becomes comma lists on the swept options",
                                                     "--request-count", "100", "--sweep-type", "zip",
                                                     "--parameter-sweep-mode", "independent"});
   // A one-value list stays a (one-point) sweep.
-  const std::string one = std::string(kMinimal) + "sweep:\n  parameters:\n    phases.profiling.rate: [5]\n";
+  const std::string one = std::string(kMinimal) + "sweep:\n  type: grid\n  parameters:\n    phases.profiling.rate: [5]\n";
   CHECK(args_of(one) == std::vector<std::string>{"--model", "m1", "--url", "http://h:1", "--num-dataset-entries", "100",
                                                   "--isl", "512", "--osl", "128", "--concurrency", "8", "--request-count",
                                                   "100", "--sweep-type", "grid", "--request-rate", "5,"});
@@ -185,8 +185,10 @@ TEST_CASE("config file: errors name file:line and the key path", "[config_file]"
         "cfg.yaml:2: benchmark.model: environment variable NOPE is not set (and has no ${NOPE:default})");
   CHECK(error_of(std::string(kMinimal) + "  gpuTelemetry: {enabled: true}\n") ==
         "cfg.yaml:16: benchmark.gpuTelemetry: an AIPerf 0.13 key that aiperf (C++) does not support in config files");
-  CHECK(error_of(std::string(kMinimal) + "sweep:\n  parameters:\n    endpoint.timeout: [1, 2]\n")
-            .rfind("cfg.yaml:18: sweep.parameters.endpoint.timeout: sweep parameter not supported", 0) == 0);
+  CHECK(error_of(std::string(kMinimal) + "sweep:\n  parameters:\n    concurrency: [1, 2]\n") ==
+        "cfg.yaml:17: sweep.type: field required (grid or zip)");
+  CHECK(error_of(std::string(kMinimal) + "sweep:\n  type: grid\n  parameters:\n    endpoint.timeout: [1, 2]\n")
+            .rfind("cfg.yaml:19: sweep.parameters.endpoint.timeout: sweep parameter not supported", 0) == 0);
   std::string endless = kMinimal;
   endless.replace(endless.find("    requests: 100\n"), 18, "");
   CHECK(error_of(endless) ==
@@ -250,7 +252,7 @@ TEST_CASE("config templates: every template translates; overrides keep comments"
 }
 
 TEST_CASE("config file: swept values keep the YAML's typing in point names, as the reference", "[config_file]") {
-  const std::string yaml = std::string(kMinimal) + "sweep:\n  parameters:\n    rate: [2.5, 5]\n    concurrency: [3]\n";
+  const std::string yaml = std::string(kMinimal) + "sweep:\n  type: grid\n  parameters:\n    rate: [2.5, 5]\n    concurrency: [3]\n";
   const cf::Translation t = cf::translate_text(yaml, "cfg.yaml", env());
   CHECK(nlohmann::json(t.sweep_values.at("--request-rate")).dump() == "[2.5,5]");
   std::vector<std::string> argv{"aiperf", "profile"};
@@ -268,6 +270,20 @@ TEST_CASE("config file: swept values keep the YAML's typing in point names, as t
   CHECK(points[0].dir_name == "concurrency_3__rate_2.5");
   CHECK(points[1].dir_name == "concurrency_3__rate_5");
   CHECK(points[1].label == "phases.profiling.concurrency=3, phases.profiling.rate=5");
+
+  // A dataset path keeps the file's spelling (the command line's --isl is datasets.main.prompts.isl.mean).
+  const cf::Translation d = cf::translate_text(
+      std::string(kMinimal) + "sweep:\n  type: grid\n  parameters:\n    datasets.default.prompts.isl: [128, 512]\n",
+      "cfg.yaml", env());
+  std::vector<std::string> dargv{"aiperf", "profile"};
+  const std::vector<std::string> dwords = cf::to_args(d);
+  dargv.insert(dargv.end(), dwords.begin(), dwords.end());
+  aiperf::cli::sweep::Extracted dlists = aiperf::cli::sweep::extract_lists(dargv, cf::swept_options(d));
+  cf::retype_sweep(d, dlists);
+  const auto dpoints = aiperf::cli::sweep::expand(dlists.parameters, "grid");
+  REQUIRE(dpoints.size() == 2);
+  CHECK(dpoints[1].dir_name == "isl_512");
+  CHECK(dpoints[1].label == "datasets.default.prompts.isl=512");
 }
 
 TEST_CASE("config file: a list on the command line replaces the file's sweep list", "[config_file]") {
@@ -276,7 +292,7 @@ TEST_CASE("config file: a list on the command line replaces the file's sweep lis
   app.add_option("--request-rate", rate);
   app.add_option("--concurrency", concurrency);
   cf::Translation t = cf::translate_text(
-      std::string(kMinimal) + "sweep:\n  parameters:\n    rate: [2.5, 5]\n    concurrency: [3]\n", "cfg.yaml", env());
+      std::string(kMinimal) + "sweep:\n  type: grid\n  parameters:\n    rate: [2.5, 5]\n    concurrency: [3]\n", "cfg.yaml", env());
   const std::vector<std::string> merged = cf::merge(t, {"--request-rate", "1,2"}, app);
   CHECK(cf::swept_options(t) == std::vector<std::string>{"--concurrency"});
   std::vector<std::string> argv{"aiperf", "profile"};

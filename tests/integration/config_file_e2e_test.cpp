@@ -98,7 +98,7 @@ TEST_CASE("config file: a profile run takes the file's values, the command line 
     CHECK_FALSE(fs::exists(tmp + "/from_file"));
   }
   SECTION("a sweep block runs one point per value, in the reference's folders") {
-    write(tmp + "/sweep.yaml", config_for(mock.url(), tmp + "/swept") + "sweep:\n  parameters:\n    concurrency: [1, 3]\n");
+    write(tmp + "/sweep.yaml", config_for(mock.url(), tmp + "/swept") + "sweep:\n  type: grid\n  parameters:\n    concurrency: [1, 3]\n");
     const Result r = run_aiperf({"profile", "-f", tmp + "/sweep.yaml", "--request-count", "4", "--ui", "none"}, tmp, "sweep");
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
