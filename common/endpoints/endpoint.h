@@ -87,6 +87,11 @@ std::optional<int64_t> image_count(const EndpointInfo& info, const std::vector<c
 std::string input_text(const std::vector<const proto::Turn*>& turns, const std::string& system_message,
                        const std::string& user_context_message);
 
+// input_text as endpoint `info` sends it: image_edit's body carries only its prompt (the last
+// turn's first text), which is all AIPerf tokenizes for it; the other types as input_text.
+std::string input_text_for(const EndpointInfo& info, const std::vector<const proto::Turn*>& turns,
+                           const std::string& system_message, const std::string& user_context_message);
+
 struct ParseResult {
   std::vector<metrics::ContentResponse> responses;  // content responses, in arrival order
   std::optional<metrics::Usage> usage;               // last usage block seen

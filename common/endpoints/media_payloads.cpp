@@ -184,6 +184,15 @@ int64_t non_empty_images(const proto::Turn& turn) {
 }
 }  // namespace
 
+std::string input_text_for(const EndpointInfo& info, const std::vector<const proto::Turn*>& turns,
+                           const std::string& system_message, const std::string& user_context_message) {
+  if (info.type == "image_edit" && !turns.empty() && turns.back()->raw_payload().empty()) {
+    const proto::Turn& last = *turns.back();
+    return last.texts().empty() || last.texts(0).contents().empty() ? std::string() : last.texts(0).contents(0);
+  }
+  return input_text(turns, system_message, user_context_message);
+}
+
 std::optional<int64_t> image_count(const EndpointInfo& info, const std::vector<const proto::Turn*>& turns) {
   if (turns.empty()) return std::nullopt;
   const std::string_view t = info.type;

@@ -315,7 +315,8 @@ void WorkerService::dispatch(InFlight job) {
   } else {
     job.payload = endpoints::build_payload(*endpoint_, popts, job.sent_turns, conv.system_message(),
                                            conv.user_context_message());
-    job.input_text = endpoints::input_text(job.sent_turns, conv.system_message(), conv.user_context_message());
+    job.input_text =
+        endpoints::input_text_for(*endpoint_, job.sent_turns, conv.system_message(), conv.user_context_message());
     if (cached) *cached = Prepared{job.payload, job.input_text};
   }
   job.x_request_id = util::uuid4();

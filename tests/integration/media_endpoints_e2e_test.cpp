@@ -69,7 +69,9 @@ TEST_CASE("image_edit: multipart prompt and PNG upload, ISL of the prompt, serve
           "[e2e][endpoint_types]") {
   CapturedRun run = run_media({"--endpoint-type", "image_edit", "--tokenizer", "gpt2", "--request-count", "2",
                                "--isl", "5", "--isl-stddev", "0", "--image-width-mean", "4", "--image-height-mean",
-                               "4", "--image-format", "png", "--extra-inputs", "size:256x256"});
+                               "4", "--image-format", "png", "--extra-inputs", "size:256x256",
+                               // The body has no system prompt, so the ISL stays the prompt's.
+                               "--shared-system-prompt-length", "7"});
   check_clean(run, 2);
   CHECK(has(run.out, "NVIDIA AIPerf | Image Edit Metrics"));
   for (const auto& r : run.requests) {
@@ -84,7 +86,7 @@ TEST_CASE("image_edit: multipart prompt and PNG upload, ISL of the prompt, serve
     CHECK(body.substr(body.size() - 4) == "--\r\n");
   }
   const json s = run.summary();
-  CHECK(s["input_sequence_length"]["avg"] == 5);
+  CHECK(s["input_sequence_length"]["avg"] == 5);  // the prompt alone, not the 7-token system prompt
   CHECK(s["usage_prompt_tokens"]["avg"].get<double>() > 0);
   CHECK_FALSE(s.contains("num_images"));  // AIPerf counts no image part in this body
   CHECK_FALSE(s.contains("output_sequence_length"));

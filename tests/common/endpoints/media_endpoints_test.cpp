@@ -195,6 +195,16 @@ TEST_CASE("image_edit: url images, sniffed types, reserved extras, refusals") {
   CHECK_THROWS_WITH(build_m("image_edit", media_turn({"p"}, {""})), "Reference image content is empty.");
 }
 
+TEST_CASE("image_edit: the ISL text is the prompt alone, as the body carries it") {
+  proto::Turn turn = media_turn({"first", "second"}, {"AAAA"});
+  turn.add_texts()->add_contents("third");
+  const auto& edit = *find_endpoint("image_edit");
+  CHECK(endpoints::input_text_for(edit, {&turn}, "system", "context") == "first");
+  CHECK(endpoints::input_text_for(*find_endpoint("chat"), {&turn}, "system", "context") ==
+        "system context firstsecond third");
+  CHECK(endpoints::input_text_for(edit, {&turn}, "", "") != endpoints::input_text({&turn}, "", ""));
+}
+
 TEST_CASE("image_edit: any non-empty object is content, usage read") {
   auto ok = parse("image_edit", "application/json",
                   R"({"created":1,"data":[{"b64_json":"iVBORw0KGgo="}],"usage":{"input_tokens":5,"output_tokens":7,"total_tokens":12}})");
