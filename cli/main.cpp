@@ -217,7 +217,8 @@ int main(int argc, char** argv) {
   try {
     if (!sweep_lists.parameters.empty())
       sweep_points = aiperf::cli::sweep::expand(sweep_lists.parameters, profile.multi_run.sweep_type);
-    config = aiperf::cli::build_run_config(profile, args);
+    // The command echoed on the console is the one typed (`-f FILE`, not what the file set).
+    config = aiperf::cli::build_run_config(profile, std::vector<std::string>(argv, argv + argc));
   } catch (const aiperf::control::ReadinessTimeout& e) {
     std::cerr << "Error: " << e.what() << "\n";  // the server, not the options: exit 1 as the reference
     return 1;

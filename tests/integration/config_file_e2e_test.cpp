@@ -81,6 +81,8 @@ TEST_CASE("config file: a profile run takes the file's values, the command line 
     CHECK(ic["loadgen"]["concurrency"] == 2);
     CHECK(ic["input"]["random_seed"] == 7);
     CHECK(run.records().size() == 10);
+    // The command as typed, as the reference echoes it.
+    CHECK(r.out.find("CLI Command: aiperf profile -f '" + cfg + "' --ui 'none'\n") != std::string::npos);
   }
   SECTION("command-line options override the file's") {
     // --artifact-dir (run_profile) beats artifacts.dir, --request-count beats requests,
