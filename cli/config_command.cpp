@@ -57,22 +57,21 @@ void print_list(const std::vector<const tpl::Template*>& items, bool verbose) {
     first = false;
     const size_t total = 80;
     const size_t left = cat.size() < total ? (total - cat.size()) / 2 : 0;
-    std::cout << std::string(left, ' ') << cat << "\n";
+    std::cout << pad(std::string(left, ' ') + cat, total) << "\n";
     std::vector<std::string> head{"Name", "Title", "Description"};
     if (verbose) head.push_back("Tags");
     for (size_t i = 0; i < head.size(); ++i) std::cout << pad(head[i], widths[i]);
     std::cout << "\n";
     for (const auto* t : items) {
       if (t->category != cat) continue;
-      std::vector<std::vector<std::string>> cols{{t->name}, wrap(t->title, widths[1] - 2), wrap(t->description, widths[2] - 1)};
+      std::vector<std::vector<std::string>> cols{{t->name}, wrap(t->title, widths[1] - 1), wrap(t->description, widths[2])};
       if (verbose) cols.push_back(wrap(t->tags, widths[3] - 1));
       size_t rows = 0;
       for (const auto& c : cols) rows = std::max(rows, c.size());
       for (size_t r = 0; r < rows; ++r) {
         std::string line;
         for (size_t i = 0; i < cols.size(); ++i) line += pad(r < cols[i].size() ? cols[i][r] : "", widths[i]);
-        while (!line.empty() && line.back() == ' ') line.pop_back();
-        std::cout << line << "\n";
+        std::cout << pad(line, 80) << "\n";
       }
     }
   }
@@ -92,7 +91,10 @@ int run_init(const ConfigArgs& a) {
       items.push_back(&t);
     }
     if (items.empty()) {
-      std::cout << "No templates found" << (needle.empty() ? "" : " matching '" + a.search + "'") << ".\n";
+      if (!needle.empty())
+        std::cout << "No templates match '" << a.search << "'.\nRun 'aiperf config init --list' to see all templates.\n";
+      else
+        std::cout << "No templates in category '" << a.category << "'.\n";
       return 0;
     }
     print_list(items, a.verbose);
