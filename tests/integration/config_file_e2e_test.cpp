@@ -193,4 +193,20 @@ TEST_CASE("config validate / expand / init", "[e2e][config_file]") {
   CHECK(unknown.exit_code == 1);
   const Result bare = run_aiperf({"config", "init"}, tmp, "init_bare");
   CHECK(bare.exit_code == 2);
+  // The reference's listing, byte for byte for a category both have whole.
+  const Result list = run_aiperf({"config", "init", "--list", "--category", "Getting Started"}, tmp, "init_list");
+  CHECK(list.exit_code == 0);
+  const std::string pad80 = std::string(80, ' ');
+  auto row = [&](const std::string& text) { return text + pad80.substr(text.size()) + "\n"; };
+  CHECK(list.out == row("                                Getting Started") +
+                        row("Name                        Title                      Description") +
+                        row("minimal                     Minimal Configuration      Bare minimum config using") +
+                        row("                                                       shorthand forms -- the") +
+                        row("                                                       fastest way to get") +
+                        row("                                                       started.") +
+                        row("warmup_profiling            Warmup + Profiling         Proper benchmark setup:") +
+                        row("                            (Two-Phase)                warmup phase for") +
+                        row("                                                       JIT/cache, then clean") +
+                        row("                                                       profiling.") +
+                        "\nUse 'aiperf config init --template <name>' to generate a template.\n");
 }
