@@ -681,13 +681,16 @@ def leaf_commands(tool: dict) -> list[str]:
                   if any(o["names"] for s in c["sections"] for o in s["options"]) or not c["subcommands"])
 
 
-def other_commands(tool: dict, skip: set[str], aiperf: list[str]) -> dict:
+def other_commands(tool: dict, skip: set[str], aiperf: list[str], under: list[str] = ()) -> dict:
+    """Each leaf command of `tool` against ours of the same path, below `under` (GenAI-Perf's
+    commands are not AIPerf's: `genai-perf config` is checked as `aiperf genai-perf config`)."""
+    under = list(under)
     ours_root = ours_help(aiperf, []) or {"subcommands": []}
     out = {}
     for path in leaf_commands(tool):
         if path in skip:
             continue
-        words = path.split()
+        words = under + path.split()
         have = words[0] in ours_root["subcommands"]
         ours = ours_help(aiperf, words) if have else None
         cov = help_coverage(tool["commands"][path], ours)
@@ -880,7 +883,8 @@ def render(data: dict) -> str:
     L += ["", "| `genai-perf` subcommand | ours | options |", "|---|---|---|"]
     for path, c in g_others.items():
         n_ok = sum(o["accepted"] for o in c["options"])
-        L.append(f"| `{path}` | {'`aiperf ' + path + '`' if c['ours'] else 'missing'} | {pct(n_ok, len(c['options']))} |")
+        L.append(f"| `{path}` | {'`aiperf genai-perf ' + path + '`' if c['ours'] else 'missing'} | "
+                 f"{pct(n_ok, len(c['options']))} |")
     L.append("")
 
     L += ["## Missing in `aiperf profile`", "",
@@ -996,7 +1000,7 @@ def main() -> int:
         "profile": summarize(ref["aiperf"]["commands"]["profile"], prof_cases, set(ours_profile["options"])),
         "genai_perf_profile": summarize(ref["genai-perf"]["commands"]["profile"], gp_cases, set(ours_gp["options"])),
         "others": other_commands(ref["aiperf"], {"profile"}, aiperf),
-        "genai_perf_others": other_commands(ref["genai-perf"], {"profile"}, aiperf),
+        "genai_perf_others": other_commands(ref["genai-perf"], {"profile"}, aiperf, ["genai-perf"]),
         "genai_perf_ours": " ".join(["aiperf"] + gp_ours[1:]) if gp_ours[0] == aiperf[0] else " ".join(gp_ours),
     }
     if args.json:
