@@ -18,22 +18,19 @@
 #include "bus/zap_handler.h"
 #include "log/log.h"
 #include "time/clock.h"
+#include "test_files.h"
 
 namespace fs = std::filesystem;
 using namespace aiperf;
 using namespace aiperf::bus;
 
+using aiperf::test::slurp;
 namespace {
 
 std::string temp_dir() {
   char tmpl[] = "/tmp/aiperf-curve-XXXXXX";
   REQUIRE(mkdtemp(tmpl) != nullptr);
   return tmpl;
-}
-
-std::string slurp(const std::string& p) {
-  std::ifstream in(p);
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 size_t count_of(const std::string& text, const std::string& needle) {

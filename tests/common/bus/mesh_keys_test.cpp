@@ -9,19 +9,17 @@
 #include <fstream>
 
 #include "bus/mesh_keys.h"
+#include "test_files.h"
 
 namespace fs = std::filesystem;
 using namespace aiperf::bus;
 
+using aiperf::test::slurp;
 namespace {
 std::string temp_dir() {
   char tmpl[] = "/tmp/aiperf-mesh-keys-XXXXXX";
   REQUIRE(mkdtemp(tmpl) != nullptr);
   return tmpl;
-}
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 unsigned mode_of(const fs::path& p) {
   struct stat st {};

@@ -11,6 +11,7 @@
 #include "endpoint_test_util.h"
 #include "endpoints/endpoint.h"
 #include "endpoints/multipart.h"
+#include "test_files.h"
 
 using namespace aiperf;
 using namespace aiperf::endpoints::test;
@@ -21,11 +22,9 @@ using nlohmann::ordered_json;
 
 namespace {
 
-std::string slurp(const std::string& name) {
-  std::ifstream in(std::string(AIPERF_TEST_DATA) + "/multipart/" + name, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+// A request body captured from AIPerf 0.13 (tests/data/multipart).
+std::string captured(const std::string& name) {
+  return aiperf::test::slurp(std::string(AIPERF_TEST_DATA) + "/multipart/" + name);
 }
 
 struct RefCapture {
@@ -37,11 +36,11 @@ struct RefCapture {
 
 RefCapture ref(const std::string& name) {
   RefCapture r;
-  const ordered_json doc = ordered_json::parse(slurp(name + "_ref.json"));
+  const ordered_json doc = ordered_json::parse(captured(name + "_ref.json"));
   r.payload = doc["payload"];
   r.content_type = doc["content_type"];
   r.boundary = r.content_type.substr(r.content_type.find("boundary=") + 9);
-  r.body = slurp(name + "_ref.body");
+  r.body = captured(name + "_ref.body");
   return r;
 }
 

@@ -11,17 +11,12 @@
 #include "export/summary_json.h"
 #include "metrics/aggregator.h"
 #include "metrics/record_metrics.h"
+#include "test_files.h"
 
 using namespace aiperf;
 
+using aiperf::test::slurp;
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::vector<std::string> split(const std::string& s, const std::string& sep) {
   std::vector<std::string> out;

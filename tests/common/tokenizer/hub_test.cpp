@@ -12,6 +12,7 @@
 
 #include "fake_hub.h"
 #include "tokenizer/tokenizer.h"
+#include "test_files.h"
 
 using aiperf::tok::TokenId;
 using aiperf::tok::TokenizerError;
@@ -19,17 +20,11 @@ using aiperf::test::FakeHub;
 using aiperf::test::FakeRoute;
 namespace fs = std::filesystem;
 
+using aiperf::test::slurp;
 namespace {
 
 const std::string kData = std::string(AIPERF_TEST_DATA) + "/tokenizer/";
 const std::string kSha = "0123456789abcdef0123456789abcdef01234567";
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // A fresh, empty HF cache for one test, selected through HF_HUB_CACHE.
 fs::path fresh_cache(const std::string& name) {

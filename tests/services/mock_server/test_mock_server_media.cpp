@@ -10,6 +10,7 @@
 #include "scripted_apis.h"
 #include "server_fixture.h"
 #include "token_budget.h"
+#include "test_files.h"
 
 using namespace aiperf::mock;
 using namespace aiperf::mock::test;
@@ -17,17 +18,15 @@ using nlohmann::json;
 
 namespace {
 
-std::string slurp(const std::string& name) {
-  std::ifstream in(std::string(AIPERF_TEST_DATA) + "/multipart/" + name, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+// A file captured from AIPerf 0.13's requests (tests/data/multipart).
+std::string capture_file(const std::string& name) {
+  return aiperf::test::slurp(std::string(AIPERF_TEST_DATA) + "/multipart/" + name);
 }
 
 // The reference's captured request: Content-Type and body.
 std::pair<std::string, std::string> captured(const std::string& name) {
-  const json doc = json::parse(slurp(name + "_ref.json"));
-  return {doc["content_type"], slurp(name + "_ref.body")};
+  const json doc = json::parse(capture_file(name + "_ref.json"));
+  return {doc["content_type"], capture_file(name + "_ref.body")};
 }
 
 Request form_post(const std::string& target, const std::string& content_type, std::string body) {
@@ -114,7 +113,7 @@ TEST_CASE("image edit: the reference's multipart request answered with an image 
   const json answer = json::parse(response.body());
   REQUIRE(answer["data"].size() == 1);
   CHECK(answer["data"][0]["b64_json"].get<std::string>().rfind("iVBORw0KGgo", 0) == 0);
-  const json payload = json::parse(slurp("image_edit_ref.json"))["payload"];
+  const json payload = json::parse(capture_file("image_edit_ref.json"))["payload"];
   const int prompt_tokens = count_prompt_tokens(payload["prompt"].get<std::string>());
   CHECK(answer["usage"]["input_tokens"] == prompt_tokens);
   CHECK(answer["usage"]["output_tokens"] == 272);
