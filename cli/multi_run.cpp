@@ -19,6 +19,7 @@
 #include "util/output_paths.h"
 #include "util/uuid.h"
 #include "util/version.h"
+#include "time/clock.h"
 
 namespace aiperf::cli {
 namespace fs = std::filesystem;
@@ -101,8 +102,8 @@ void note_stop_signal(int sig) {
 }
 
 bool cooldown(double seconds) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (!g_signal && std::chrono::steady_clock::now() < until)
+  const Nanos until = steady_now_ns() + static_cast<Nanos>(seconds * 1e9);
+  while (!g_signal && steady_now_ns() < until)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   return !g_signal;
 }
@@ -151,11 +152,7 @@ int run_multi(const config::RunConfig& base, const ProfileOptions::MultiRun& m) 
                 << *m.convergence_metric << ")\n";
       break;
     }
-    if (trial < m.num_runs && m.cooldown_seconds > 0) {
-      const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(m.cooldown_seconds);
-      while (!g_signal && std::chrono::steady_clock::now() < until)
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
+    if (trial < m.num_runs && m.cooldown_seconds > 0) cooldown(m.cooldown_seconds);
   }
 
   const int interrupted = g_signal ? 128 + g_signal : 0;

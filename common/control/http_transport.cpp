@@ -5,6 +5,7 @@
 
 #include "control_transport.h"
 #include "http/http_client.h"
+#include "time/clock.h"
 
 namespace aiperf::control {
 namespace {
@@ -45,7 +46,7 @@ class HttpTransport final : public ControlTransport {
 class SteadyClock final : public ProbeClock {
  public:
   double now_s() override {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return static_cast<double>(steady_now_ns()) / 1e9;
   }
   void sleep_s(double s) override {
     if (s > 0) std::this_thread::sleep_for(std::chrono::duration<double>(s));

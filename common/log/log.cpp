@@ -9,6 +9,8 @@
 #include <ctime>
 #include <mutex>
 
+#include "time/clock.h"
+
 namespace aiperf::log {
 namespace {
 
@@ -61,8 +63,8 @@ bool enabled(Level level) { return static_cast<int>(level) >= state().level.load
 
 void write(Level level, std::string_view message) {
   State& s = state();
-  timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
+  const Nanos now = wall_now_ns();
+  const timespec ts{static_cast<time_t>(now / 1'000'000'000), static_cast<long>(now % 1'000'000'000)};
   tm local;
   localtime_r(&ts.tv_sec, &local);
   char stamp[32];

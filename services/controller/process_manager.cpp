@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "time/clock.h"
+
 namespace aiperf::controller {
 namespace {
 int decode_status(int status) {
@@ -62,8 +64,8 @@ std::vector<ChildExit> ProcessManager::reap() {
 
 void ProcessManager::stop_all(int grace_ms) {
   for (const auto& c : children_) kill(c.pid, SIGTERM);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(grace_ms);
-  while (!children_.empty() && std::chrono::steady_clock::now() < deadline) {
+  const Nanos deadline = steady_now_ns() + Nanos(grace_ms) * 1'000'000;
+  while (!children_.empty() && steady_now_ns() < deadline) {
     reap();
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <chrono>
 #include <cstdio>
+
+#include "time/clock.h"
 
 namespace aiperf::mock {
 namespace {
@@ -21,10 +22,7 @@ constexpr GpuModel kModels[] = {
 
 constexpr int kInstances = 2;
 
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
+int64_t now_ns() { return aiperf::steady_now_ns(); }
 
 struct Field {
   const char* name;

@@ -1,9 +1,9 @@
 #include "live_metrics.h"
 
 #include <algorithm>
-#include <chrono>
 
 #include "log/log.h"
+#include "time/clock.h"
 
 namespace aiperf::records {
 
@@ -28,12 +28,12 @@ int64_t LiveMetrics::publish_if_new() {
   const uint64_t count = count_();
   if (count == published_count_) return 0;
   // Wall time of the computation on this thread, which is what the bound above limits.
-  const auto t0 = std::chrono::steady_clock::now();
+  const Nanos t0 = steady_now_ns();
   proto::BusMessage msg;
   *msg.mutable_live_metrics() = snapshot_();
   publish_(msg);
   published_count_ = count;
-  const int64_t cost = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
+  const int64_t cost = steady_now_ns() - t0;
   AIPERF_LOG(kDebug) << "live metrics: snapshot of " << count << " records took " << cost / 1000 << " us";
   return cost;
 }

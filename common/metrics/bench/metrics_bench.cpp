@@ -4,13 +4,13 @@
 // Usage: metrics_bench [records]
 #include <sys/resource.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
 
 #include "metrics/aggregator.h"
 #include "metrics/record_metrics.h"
+#include "time/clock.h"
 
 using namespace aiperf;
 
@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
   }
 
   // Per-record computation cost (record processor side), over 100k records.
-  const auto c0 = std::chrono::steady_clock::now();
+  const auto c0 = aiperf::steady_now_ns();
   constexpr int kComputeRecords = 100'000;
   std::size_t computed = 0;
   for (int i = 0; i < kComputeRecords; ++i) {
@@ -65,22 +65,22 @@ int main(int argc, char** argv) {
     metrics::compute_record_metrics(synthetic_record(rng, i), ctx, &out);
     computed += static_cast<std::size_t>(out.size());
   }
-  const auto c1 = std::chrono::steady_clock::now();
+  const auto c1 = aiperf::steady_now_ns();
 
   metrics::Aggregator agg(ctx);
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = aiperf::steady_now_ns();
   for (int64_t i = 0; i < n; ++i) {
     proto::MetricRecord& rec = samples[static_cast<std::size_t>(i) % samples.size()];
     rec.mutable_metadata()->set_request_start_ns(1'700'000'000'000'000'000 + i * 1'000'000);
     agg.add(rec);
   }
-  const auto t1 = std::chrono::steady_clock::now();
+  const auto t1 = aiperf::steady_now_ns();
   proto::ProfileResults results = agg.finalize();
-  const auto t2 = std::chrono::steady_clock::now();
+  const auto t2 = aiperf::steady_now_ns();
 
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  const auto secs = [](auto d) { return std::chrono::duration<double>(d).count(); };
+  const auto secs = [](aiperf::Nanos d) { return static_cast<double>(d) / 1e9; };
   std::printf("compute_us_per_record=%.2f (values=%zu)\n",
               secs(c1 - c0) * 1e6 / kComputeRecords, computed);
   std::printf("records=%lld metrics=%d add_s=%.3f finalize_s=%.3f total_s=%.3f peak_rss_mib=%.1f\n",
