@@ -59,7 +59,7 @@ class Walker {
     for (auto it = root.begin(); it != root.end(); ++it) {
       const std::string key = it->first.Scalar();
       const std::string k = snake(key);
-      const YAML::Node& v = it->second;
+      const YAML::Node v = it->second;  // a copy: a reference into the iterator's pair would dangle (ASan)
       if (k == "schema_version") {
         const std::string s = str(v, key);
         if (s != "2.0") fail(v, key, "unsupported schema version '" + s + "' (expected \"2.0\")");
@@ -357,7 +357,7 @@ class Walker {
       const std::string key = it->first.Scalar();
       const std::string k = snake(key);
       const std::string p = join(path, key);
-      const YAML::Node& v = it->second;
+      const YAML::Node v = it->second;
       if (null(v)) continue;
       if (k == "url" || k == "urls") {
         if (v.IsSequence()) {
@@ -443,7 +443,7 @@ class Walker {
       const std::string key = it->first.Scalar();
       const std::string k = snake(key);
       const std::string p = join(path, key);
-      const YAML::Node& v = it->second;
+      const YAML::Node v = it->second;
       if (null(v) || k == "type" || k == "name") continue;
       if (k == "entries") {
         set("--num-dataset-entries", integer_text(v, p, 1), v, p);
@@ -491,7 +491,7 @@ class Walker {
     for (auto it = v.begin(); it != v.end(); ++it) {
       const std::string k = snake(it->first.Scalar());
       const std::string p = join(path, it->first.Scalar());
-      const YAML::Node& x = it->second;
+      const YAML::Node x = it->second;
       if (null(x)) continue;
       if (k == "isl") {
         mean_stddev(x, p, "--isl", "--isl-stddev", true);
@@ -545,7 +545,7 @@ class Walker {
     for (auto it = ph.begin(); it != ph.end(); ++it) {
       const std::string k = snake(it->first.Scalar());
       const std::string p = join(path, it->first.Scalar());
-      const YAML::Node& v = it->second;
+      const YAML::Node v = it->second;
       if (null(v) || k == "type" || k == "name" || k == "kind" || k == "exclude_from_results") continue;
       auto opt = [&](const char* profiling, const char* warmup) -> std::string {
         const char* o = warm ? warmup : profiling;
@@ -615,7 +615,7 @@ class Walker {
     for (auto it = a.begin(); it != a.end(); ++it) {
       const std::string k = snake(it->first.Scalar());
       const std::string p = join(path, it->first.Scalar());
-      const YAML::Node& v = it->second;
+      const YAML::Node v = it->second;
       if (null(v)) continue;
       if (k == "dir") {
         set("--artifact-dir", str(v, p), v, p);
@@ -645,7 +645,7 @@ class Walker {
     for (auto it = v.begin(); it != v.end(); ++it) {
       const std::string k = snake(it->first.Scalar());
       const std::string p = join(path, it->first.Scalar());
-      const YAML::Node& x = it->second;
+      const YAML::Node x = it->second;
       if (null(x)) continue;
       if (k == "name") {
         set("--tokenizer", str(x, p), x, p);
@@ -666,7 +666,7 @@ class Walker {
     for (auto it = m.begin(); it != m.end(); ++it) {
       const std::string k = snake(it->first.Scalar());
       const std::string p = join(path, it->first.Scalar());
-      const YAML::Node& v = it->second;
+      const YAML::Node v = it->second;
       if (null(v)) continue;
       if (k == "num_runs") {
         set("--num-profile-runs", integer_text(v, p, 1), v, p);
@@ -751,7 +751,7 @@ class Walker {
     for (auto it = s.begin(); it != s.end(); ++it) {
       const std::string k = snake(it->first.Scalar());
       const std::string p = join(path, it->first.Scalar());
-      const YAML::Node& v = it->second;
+      const YAML::Node v = it->second;
       if (k == "type") continue;
       if (k == "parameters") {
         require_map(v, p);
@@ -759,7 +759,7 @@ class Walker {
         for (auto x = v.begin(); x != v.end(); ++x) {
           const std::string xp = join(p, x->first.Scalar());
           const std::string option = sweep_option(x->first, x->first.Scalar(), xp);
-          const YAML::Node& list = x->second;
+          const YAML::Node list = x->second;
           if (!list.IsSequence() || list.size() == 0) fail(list, xp, "expected a non-empty list of values");
           std::string joined;
           std::vector<nlohmann::json> typed;
