@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -104,9 +105,14 @@ std::string make_temp_dir() {
 }
 
 int free_port_range(int count) {
+  // Below the kernel's ephemeral range: a port found free there can be taken, before the test
+  // binds it, as the source port of any connection another test opens ("Address already in use").
+  int ephemeral_low = 32768;
+  std::ifstream("/proc/sys/net/ipv4/ip_local_port_range") >> ephemeral_low;
+  const int low = 10000, high = std::max(low + 1000, ephemeral_low - count);
   std::mt19937 rng(std::random_device{}());
   for (int attempt = 0; attempt < 200; ++attempt) {
-    const int base = std::uniform_int_distribution<int>(20000, 60000)(rng);
+    const int base = std::uniform_int_distribution<int>(low, high)(rng);
     bool ok = true;
     for (int p = base; p < base + count && ok; ++p) {
       int fd = socket(AF_INET, SOCK_STREAM, 0);
