@@ -83,9 +83,10 @@ net::awaitable<void> ClientCore::run(std::shared_ptr<RequestState> st) {
   if (!co_await acquire_slot(s)) co_return finish(s);
 
   // Pooled connections the server closed while idle are dropped before use. One whose write
-  // fails (the server's RST came first, so nothing was received) is retried on a fresh one;
-  // fresh ones are never stale, so the loop runs at most twice. A request once written is
-  // never sent again: a reset after that is the server's answer and becomes an error record.
+  // fails (the server's RST came first, so nothing was received), or that the server closes
+  // (FIN) before any byte of answer, is retried on a fresh one; fresh ones are never stale, so
+  // the loop runs at most twice. A reset (RST) after the request was written is the server's
+  // answer: never sent again, it becomes an error record.
   for (bool fresh_only = options_.reuse == ConnectionReuse::kNever;; fresh_only = true) {
     std::unique_ptr<Connection> conn;
     if (!fresh_only) {
@@ -257,6 +258,15 @@ net::awaitable<ClientCore::Outcome> ClientCore::exchange(RequestState& s, Connec
     const int64_t now = steady_now_ns();
     if (s.aborted()) co_return Outcome::kFailed;
     if (ec) {
+      // A FIN before any byte of answer: the server closed the connection without reading or
+      // answering (llama.cpp does so after each stream, though it said keep-alive). On a
+      // reused connection that is the idle-close race, retried on a fresh one; a reset (RST)
+      // is an answer and is not retried.
+      if (is_eof(ec) && !parser.got_some()) {
+        if (reused) co_return Outcome::kStale;
+        r.error = io_error(ec);
+        co_return Outcome::kFailed;
+      }
       error_code eof_ec;
       if (is_eof(ec)) parser.put_eof(eof_ec);
       if (is_eof(ec) && !eof_ec && parser.is_done()) {

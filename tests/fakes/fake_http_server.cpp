@@ -107,6 +107,12 @@ struct FakeHttpServer::Session {
         ++server.closed_;
         co_return;
       }
+      if (response.close_without_answer) {
+        boost::system::error_code ignored;
+        stream.lowest_layer().shutdown(tcp::socket::shutdown_both, ignored);
+        ++server.closed_;
+        co_return;
+      }
       if (response.never_answer) {
         char byte;
         for (;;) {  // hold the connection until the client gives up

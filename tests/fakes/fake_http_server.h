@@ -43,6 +43,8 @@ struct FakeResponse {
   bool http10 = false;                  // HTTP/1.0, no length: closing delimits the body
   bool never_answer = false;            // read the request, then wait until the client leaves
   bool reset_without_answer = false;    // read the request, then reset the connection (RST)
+  bool close_without_answer = false;    // read the request, then close gracefully (FIN), as a
+                                        // server closing a kept-alive connection does
 };
 
 // PEM certificate chain and private key for the TLS mode.

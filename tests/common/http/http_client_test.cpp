@@ -216,6 +216,43 @@ TEST_CASE("a request reset after it was written is an error record, never sent a
   CHECK(server.connections_accepted() == 1);
 }
 
+// llama.cpp's server closes the connection after each streamed response although it advertised
+// keep-alive; a request written in that moment gets a FIN and no byte of answer.
+TEST_CASE("a kept-alive connection closed (FIN) without an answer is retried once on a fresh one") {
+  std::atomic<int> n{0};
+  FakeHttpServer server([&](const FakeRequest&) {
+    auto r = ok("answer " + std::to_string(n));
+    if (n++ == 1) r.close_without_answer = true;
+    return r;
+  });
+  boost::asio::io_context io;
+  http::HttpClient client(io, {});
+  REQUIRE_FALSE(run_request(io, client, post(server)).error);
+  const auto second = run_request(io, client, post(server));
+  REQUIRE_FALSE(second.error);
+  CHECK(body_of(second) == "answer 2");
+  CHECK_FALSE(second.connection_reused);
+  CHECK(server.requests().size() == 3);
+  CHECK(server.connections_accepted() == 2);
+}
+
+TEST_CASE("a fresh connection closed (FIN) without an answer is ServerDisconnectedError, not retried") {
+  FakeHttpServer server([&](const FakeRequest&) {
+    auto r = ok("never");
+    r.close_without_answer = true;
+    return r;
+  });
+  boost::asio::io_context io;
+  http::HttpClient client(io, {});
+  const auto r = run_request(io, client, post(server));
+  REQUIRE(r.error);
+  CHECK_FALSE(r.error->code);
+  CHECK(r.error->type == "ServerDisconnectedError");
+  CHECK(r.error->message == "Server disconnected");
+  CHECK(r.status == 0);
+  CHECK(server.requests().size() == 1);
+}
+
 TEST_CASE("connection refused is a ClientConnectorError naming host and port") {
   boost::asio::io_context io;
   uint16_t port;
