@@ -12,6 +12,7 @@
 #include "config_command.h"
 #include "config_file.h"
 #include "controller.h"
+#include "genai_perf_command.h"
 #include "log/log.h"
 #include "mesh_keys_command.h"
 #include "multi_run.h"
@@ -115,6 +116,8 @@ void check_profile_args(const std::vector<std::string>& words) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // `genai-perf ...` (this binary under that name) and `aiperf genai-perf ...`: GenAI-Perf's CLI.
+  if (const int rc = aiperf::cli::genai_perf::maybe_run(argc, argv, kVersion); rc >= 0) return rc;
   CLI::App app{"aiperf: benchmark LLM inference servers (AIPerf-compatible, native)", "aiperf"};
   app.set_version_flag("--version", std::string("aiperf ") + kVersion);
   app.require_subcommand(1);

@@ -1,0 +1,544 @@
+#include "genai_perf_options.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <sstream>
+
+namespace aiperf::cli::genai_perf {
+namespace {
+
+// How many values an option takes, as GenAI-Perf's argparse declares it.
+enum class Arity { kFlag, kOne, kOneOrMore, kAny };
+
+// One option of `genai-perf profile --help`. `unsupported` says why this front end refuses it
+// for now (empty: supported).
+struct Spec {
+  std::vector<std::string> names;  // first is the canonical long name
+  Arity arity;
+  std::string unsupported;
+};
+
+const std::string kLater = "not supported yet by aiperf's genai-perf front end";
+
+const std::vector<Spec>& specs() {
+  static const std::vector<Spec> s = {
+      // Audio Input, Image Input: multimodal payloads come in a later increment.
+      {{"--audio-length-mean"}, Arity::kOne, kLater + " (audio inputs)"},
+      {{"--audio-length-stddev"}, Arity::kOne, kLater + " (audio inputs)"},
+      {{"--audio-format"}, Arity::kOne, kLater + " (audio inputs)"},
+      {{"--audio-depths"}, Arity::kAny, kLater + " (audio inputs)"},
+      {{"--audio-sample-rates"}, Arity::kAny, kLater + " (audio inputs)"},
+      {{"--audio-num-channels"}, Arity::kOne, kLater + " (audio inputs)"},
+      {{"--image-width-mean"}, Arity::kOne, kLater + " (image inputs)"},
+      {{"--image-width-stddev"}, Arity::kOne, kLater + " (image inputs)"},
+      {{"--image-height-mean"}, Arity::kOne, kLater + " (image inputs)"},
+      {{"--image-height-stddev"}, Arity::kOne, kLater + " (image inputs)"},
+      {{"--image-format"}, Arity::kOne, kLater + " (image inputs)"},
+      {{"--batch-size-audio"}, Arity::kOne, kLater + " (audio inputs)"},
+      {{"--batch-size-image"}, Arity::kOne, kLater + " (image inputs)"},
+      // Endpoint
+      {{"--model", "-m"}, Arity::kOneOrMore, ""},
+      {{"--model-selection-strategy"}, Arity::kOne, ""},
+      {{"--backend"}, Arity::kOne, ""},
+      {{"--endpoint"}, Arity::kOne, ""},
+      {{"--endpoint-type"}, Arity::kOne, ""},
+      {{"--server-metrics-url", "--server-metrics-urls"}, Arity::kOneOrMore, kLater + " (Triton/DCGM telemetry)"},
+      {{"--streaming"}, Arity::kFlag, ""},
+      {{"--url", "-u"}, Arity::kOne, ""},
+      // Input
+      {{"--batch-size-text", "--batch-size", "-b"}, Arity::kOne, ""},
+      {{"--extra-inputs"}, Arity::kOne, ""},
+      {{"--goodput", "-g"}, Arity::kOneOrMore, kLater + " (goodput)"},
+      {{"--header", "-H"}, Arity::kOne, ""},
+      {{"--input-file"}, Arity::kOne, kLater + " (input files and payload traces)"},
+      {{"--num-dataset-entries", "--num-prompts"}, Arity::kOne, ""},
+      {{"--num-prefix-prompts"}, Arity::kOne, ""},
+      {{"--output-tokens-mean", "--osl"}, Arity::kOne, ""},
+      {{"--output-tokens-mean-deterministic"}, Arity::kFlag, ""},
+      {{"--output-tokens-stddev"}, Arity::kOne, ""},
+      {{"--random-seed"}, Arity::kOne, ""},
+      {{"--grpc-method"}, Arity::kOne, kLater + " (dynamic gRPC)"},
+      {{"--synthetic-input-tokens-mean", "--isl"}, Arity::kOne, ""},
+      {{"--synthetic-input-tokens-stddev"}, Arity::kOne, ""},
+      {{"--prefix-prompt-length"}, Arity::kOne, ""},
+      {{"--warmup-request-count", "--num-warmup-requests"}, Arity::kOne, ""},
+      // Other
+      {{"--verbose", "-v"}, Arity::kFlag, ""},
+      // Output
+      {{"--artifact-dir"}, Arity::kOne, ""},
+      {{"--checkpoint-dir"}, Arity::kOne, ""},
+      {{"--generate-plots"}, Arity::kFlag, kLater + " (plots)"},
+      {{"--enable-checkpointing"}, Arity::kFlag, kLater + " (checkpointing)"},
+      {{"--profile-export-file"}, Arity::kOne, ""},
+      // Profiling
+      {{"--concurrency"}, Arity::kOne, ""},
+      {{"--measurement-interval", "-p"}, Arity::kOne, kLater + " (perf_analyzer measurement windows)"},
+      {{"--request-count", "--num-requests"}, Arity::kOne, ""},
+      {{"--request-rate"}, Arity::kOne, ""},
+      {{"--fixed-schedule"}, Arity::kOne, kLater + " (fixed schedule)"},
+      {{"--stability-percentage", "-s"}, Arity::kOne, kLater + " (perf_analyzer measurement windows)"},
+      // Session
+      {{"--num-sessions"}, Arity::kOne, kLater + " (sessions)"},
+      {{"--session-concurrency"}, Arity::kOne, kLater + " (sessions)"},
+      {{"--session-delay-ratio"}, Arity::kOne, kLater + " (sessions)"},
+      {{"--session-turn-delay-mean"}, Arity::kOne, kLater + " (sessions)"},
+      {{"--session-turn-delay-stddev"}, Arity::kOne, kLater + " (sessions)"},
+      {{"--session-turns-mean"}, Arity::kOne, kLater + " (sessions)"},
+      {{"--session-turns-stddev"}, Arity::kOne, kLater + " (sessions)"},
+      // Tokenizer
+      {{"--tokenizer"}, Arity::kOne, ""},
+      {{"--tokenizer-revision"}, Arity::kOne, ""},
+      {{"--tokenizer-trust-remote-code"}, Arity::kFlag, ""},
+      {{"--help", "-h"}, Arity::kFlag, ""},
+  };
+  return s;
+}
+
+const std::vector<std::string> kEndpointTypes = {
+    "chat",   "completions", "dynamic_grpc", "embeddings", "huggingface_generate", "image_retrieval",    "nvclip",
+    "rankings", "multimodal", "generate",     "kserve",     "template",             "tensorrtllm_engine", "vision"};
+const std::vector<std::string> kSupportedTypes = {"chat", "completions", "embeddings"};
+
+// The spec an option word names: exact spelling, else a unique prefix of a long spelling
+// (argparse's allow_abbrev).
+const Spec& find_spec(const std::string& word) {
+  for (const Spec& s : specs())
+    for (const std::string& n : s.names)
+      if (n == word) return s;
+  std::vector<const Spec*> hits;
+  std::vector<std::string> spellings;
+  if (word.rfind("--", 0) == 0) {
+    for (const Spec& s : specs())
+      for (const std::string& n : s.names)
+        if (n.rfind("--", 0) == 0 && n.rfind(word, 0) == 0) {
+          if (std::find(hits.begin(), hits.end(), &s) == hits.end()) hits.push_back(&s);
+          spellings.push_back(n);
+        }
+  }
+  if (hits.size() == 1) return *hits.front();
+  if (hits.size() > 1) {
+    std::string list;
+    for (const std::string& n : spellings) list += (list.empty() ? "" : ", ") + n;
+    throw GenAiPerfOptionError("ambiguous option: " + word + " could match " + list);
+  }
+  throw GenAiPerfOptionError("unrecognized arguments: " + word);
+}
+
+int64_t to_int(const std::string& option, const std::string& v) {
+  try {
+    size_t used = 0;
+    const long long n = std::stoll(v, &used);
+    if (used == v.size()) return n;
+  } catch (const std::exception&) {
+  }
+  throw GenAiPerfOptionError("argument " + option + ": invalid int value: '" + v + "'");
+}
+
+double to_float(const std::string& option, const std::string& v) {
+  try {
+    size_t used = 0;
+    const double d = std::stod(v, &used);
+    if (used == v.size()) return d;
+  } catch (const std::exception&) {
+  }
+  throw GenAiPerfOptionError("argument " + option + ": invalid float value: '" + v + "'");
+}
+
+bool is_option_word(const std::string& w) {
+  // argparse treats "-5" as a value when no option looks like a negative number.
+  if (w.size() < 2 || w[0] != '-') return false;
+  return !(std::isdigit(static_cast<unsigned char>(w[1])) || w[1] == '.');
+}
+
+int64_t positive(const std::string& option, int64_t v) {
+  if (v <= 0) throw GenAiPerfOptionError("argument " + option + ": must be a positive integer, got " + std::to_string(v));
+  return v;
+}
+
+int64_t non_negative(const std::string& option, int64_t v) {
+  if (v < 0) throw GenAiPerfOptionError("argument " + option + ": must be non-negative, got " + std::to_string(v));
+  return v;
+}
+
+}  // namespace
+
+std::string python_float(double v) {
+  // Python prints the shortest repr that round-trips, with ".0" for integral values.
+  char buf[64];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::stod(buf) == v) break;
+  }
+  std::string s = buf;
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+  return s;
+}
+
+ProfileArgs parse_profile_args(const std::vector<std::string>& words) {
+  ProfileArgs a;
+  std::vector<std::string> refused;
+  std::map<std::string, std::vector<std::string>> seen;  // canonical name -> values (last wins)
+  std::vector<std::string> order;
+  bool measurement_interval = false;
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (!is_option_word(w)) throw GenAiPerfOptionError("unrecognized arguments: " + w);
+    std::string name = w;
+    std::optional<std::string> inline_value;
+    if (w.rfind("--", 0) == 0) {
+      if (const size_t eq = w.find('='); eq != std::string::npos) {
+        name = w.substr(0, eq);
+        inline_value = w.substr(eq + 1);
+      }
+    } else if (w.size() > 2) {  // -mVALUE
+      name = w.substr(0, 2);
+      inline_value = w.substr(2);
+    }
+    const Spec& spec = find_spec(name);
+    const std::string& canonical = spec.names.front();
+    std::vector<std::string> values;
+    if (spec.arity == Arity::kFlag) {
+      if (inline_value) throw GenAiPerfOptionError("argument " + canonical + ": ignored explicit argument '" + *inline_value + "'");
+    } else if (inline_value) {
+      values.push_back(*inline_value);
+    } else {
+      while (i + 1 < words.size() && !is_option_word(words[i + 1])) {
+        values.push_back(words[++i]);
+        if (spec.arity == Arity::kOne) break;
+      }
+      if (values.empty() && spec.arity != Arity::kAny)
+        throw GenAiPerfOptionError("argument " + canonical + ": expected " +
+                                   (spec.arity == Arity::kOne ? "one argument" : "at least one argument"));
+    }
+    if (!spec.unsupported.empty()) {
+      if (std::find(refused.begin(), refused.end(), canonical) == refused.end()) refused.push_back(canonical);
+      if (canonical == "--measurement-interval") measurement_interval = true;
+      continue;
+    }
+    if (canonical == "--help") {
+      a.help = true;
+      continue;
+    }
+    // Repeatable options accumulate (argparse action="append").
+    if (canonical == "--extra-inputs") {
+      a.extra_inputs.push_back(values.front());
+      continue;
+    }
+    if (canonical == "--header") {
+      a.headers.push_back(values.front());
+      continue;
+    }
+    if (!seen.count(canonical)) order.push_back(canonical);
+    seen[canonical] = values;
+  }
+  if (a.help) return a;
+  if (measurement_interval && seen.count("--request-count"))
+    throw GenAiPerfOptionError("argument --request-count/--num-requests: not allowed with argument "
+                               "--measurement-interval/-p");
+  if (!refused.empty()) {
+    std::string list;
+    for (const std::string& n : refused) list += (list.empty() ? "" : ", ") + n;
+    std::string why;
+    for (const Spec& s : specs())
+      if (s.names.front() == refused.front()) why = s.unsupported;
+    throw GenAiPerfOptionError(list + ": " + why + " (see docs/user-guide.md, \"Coming from GenAI-Perf\")");
+  }
+  const auto one = [&](const std::string& n) { return seen.at(n).front(); };
+  for (const std::string& n : order) {
+    if (n == "--model") {
+      a.models = seen.at(n);
+    } else if (n == "--model-selection-strategy") {
+      a.model_selection_strategy = one(n);
+      if (a.model_selection_strategy != "round_robin" && a.model_selection_strategy != "random")
+        throw GenAiPerfOptionError("argument --model-selection-strategy: invalid choice: '" + one(n) +
+                                   "' (choose from 'round_robin', 'random')");
+    } else if (n == "--backend") {
+      a.backend = one(n);
+      if (a.backend != "tensorrtllm" && a.backend != "vllm")
+        throw GenAiPerfOptionError("argument --backend: invalid choice: '" + one(n) +
+                                   "' (choose from 'tensorrtllm', 'vllm')");
+    } else if (n == "--endpoint") {
+      a.custom_endpoint = one(n);
+    } else if (n == "--endpoint-type") {
+      a.endpoint_type = one(n);
+      if (std::find(kEndpointTypes.begin(), kEndpointTypes.end(), a.endpoint_type) == kEndpointTypes.end())
+        throw GenAiPerfOptionError("argument --endpoint-type: invalid choice: '" + one(n) + "'");
+    } else if (n == "--streaming") {
+      a.streaming = true;
+    } else if (n == "--url") {
+      a.url = one(n);
+    } else if (n == "--batch-size-text") {
+      a.batch_size_text = positive("--batch-size-text", to_int(n, one(n)));
+      a.batch_size_text_set = true;
+    } else if (n == "--num-dataset-entries") {
+      a.num_dataset_entries = positive("--num-dataset-entries", to_int(n, one(n)));
+    } else if (n == "--num-prefix-prompts") {
+      a.num_prefix_prompts = non_negative(n, to_int(n, one(n)));
+    } else if (n == "--output-tokens-mean") {
+      a.output_tokens_mean = positive(n, to_int(n, one(n)));
+    } else if (n == "--output-tokens-mean-deterministic") {
+      a.output_tokens_deterministic = true;
+    } else if (n == "--output-tokens-stddev") {
+      a.output_tokens_stddev = non_negative(n, to_int(n, one(n)));
+    } else if (n == "--random-seed") {
+      a.random_seed = to_int(n, one(n));
+    } else if (n == "--synthetic-input-tokens-mean") {
+      a.synthetic_tokens_mean = positive(n, to_int(n, one(n)));
+    } else if (n == "--synthetic-input-tokens-stddev") {
+      a.synthetic_tokens_stddev = non_negative(n, to_int(n, one(n)));
+    } else if (n == "--prefix-prompt-length") {
+      a.prefix_prompt_length = positive(n, to_int(n, one(n)));
+    } else if (n == "--warmup-request-count") {
+      a.warmup_request_count = non_negative(n, to_int(n, one(n)));
+    } else if (n == "--verbose") {
+      a.verbose = true;
+    } else if (n == "--artifact-dir") {
+      a.artifact_dir = one(n);
+    } else if (n == "--checkpoint-dir") {
+      a.checkpoint_dir = one(n);
+    } else if (n == "--profile-export-file") {
+      a.profile_export_file = one(n);
+    } else if (n == "--concurrency") {
+      a.concurrency = positive(n, to_int(n, one(n)));
+    } else if (n == "--request-count") {
+      a.request_count = positive(n, to_int(n, one(n)));
+    } else if (n == "--request-rate") {
+      a.request_rate = to_float(n, one(n));
+      if (!(*a.request_rate > 0)) throw GenAiPerfOptionError("argument --request-rate: must be greater than 0");
+    } else if (n == "--tokenizer") {
+      a.tokenizer = one(n);
+    } else if (n == "--tokenizer-revision") {
+      a.tokenizer_revision = one(n);
+    } else if (n == "--tokenizer-trust-remote-code") {
+      a.tokenizer_trust_remote_code = true;
+    }
+  }
+  if (a.models.empty()) throw GenAiPerfOptionError("the following arguments are required: -m/--model");
+  if (a.concurrency && a.request_rate)
+    throw GenAiPerfOptionError("--concurrency and --request-rate cannot be used together (choose one load)");
+  if (std::find(kSupportedTypes.begin(), kSupportedTypes.end(), a.endpoint_type) == kSupportedTypes.end())
+    throw GenAiPerfOptionError("--endpoint-type " + a.endpoint_type + (seen.count("--endpoint-type") ? "" : " (GenAI-Perf's default)") +
+                               ": " + kLater + "; supported: chat, completions, embeddings");
+  if (a.streaming && a.endpoint_type == "embeddings")
+    throw GenAiPerfOptionError("--streaming: the embeddings endpoint type does not support streaming");
+  return a;
+}
+
+std::string service_kind(const ProfileArgs&) { return "openai"; }
+
+std::string endpoint_path(const ProfileArgs& a) {
+  if (!a.custom_endpoint.empty()) return a.custom_endpoint;
+  if (a.endpoint_type == "chat") return "v1/chat/completions";
+  if (a.endpoint_type == "completions") return "v1/completions";
+  return "v1/embeddings";
+}
+
+int64_t request_count(const ProfileArgs& a) {
+  if (a.request_count) return *a.request_count;
+  return std::max<int64_t>(10, 2 * (a.request_rate ? 0 : a.concurrency.value_or(1)));
+}
+
+std::string artifact_directory(const ProfileArgs& a) {
+  std::string model = a.models.front() + (a.models.size() > 1 ? "_multi" : "");
+  std::replace(model.begin(), model.end(), '/', '_');
+  std::string name = model + "-" + service_kind(a) + "-" + a.endpoint_type + "-";
+  name += a.request_rate ? "request_rate" + python_float(*a.request_rate)
+                         : "concurrency" + std::to_string(a.concurrency.value_or(1));
+  std::string dir = a.artifact_dir;
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  return dir + "/" + name;
+}
+
+std::string profile_export_path(const ProfileArgs& a) {
+  if (!a.profile_export_file.empty() && a.profile_export_file.front() == '/') return a.profile_export_file;
+  return artifact_directory(a) + "/" + a.profile_export_file;
+}
+
+std::vector<std::string> to_aiperf_args(const ProfileArgs& a, const std::string& artifact_dir) {
+  std::vector<std::string> v;
+  for (const std::string& m : a.models) v.insert(v.end(), {"--model", m});
+  if (a.models.size() > 1) v.insert(v.end(), {"--model-selection-strategy", a.model_selection_strategy});
+  v.insert(v.end(), {"--endpoint-type", a.endpoint_type});
+  if (!a.custom_endpoint.empty()) v.insert(v.end(), {"--endpoint", a.custom_endpoint});
+  if (a.streaming) v.push_back("--streaming");
+  // perf_analyzer's default server for HTTP.
+  v.insert(v.end(), {"--url", a.url.value_or("localhost:8000")});
+  if (a.request_rate) {
+    // perf_analyzer's --request-rate-range sends at a constant interval.
+    v.insert(v.end(), {"--request-rate", python_float(*a.request_rate), "--arrival-pattern", "constant"});
+  } else {
+    v.insert(v.end(), {"--concurrency", std::to_string(a.concurrency.value_or(1))});
+  }
+  v.insert(v.end(), {"--request-count", std::to_string(request_count(a))});
+  if (a.warmup_request_count > 0) v.insert(v.end(), {"--warmup-request-count", std::to_string(a.warmup_request_count)});
+  v.insert(v.end(), {"--num-dataset-entries", std::to_string(a.num_dataset_entries)});
+  v.insert(v.end(), {"--synthetic-input-tokens-mean", std::to_string(a.synthetic_tokens_mean),
+                     "--synthetic-input-tokens-stddev", std::to_string(a.synthetic_tokens_stddev)});
+  if (a.output_tokens_mean) {
+    v.insert(v.end(), {"--output-tokens-mean", std::to_string(*a.output_tokens_mean), "--output-tokens-stddev",
+                       std::to_string(a.output_tokens_stddev)});
+    // GenAI-Perf asks chat for max_tokens (AIPerf: max_completion_tokens).
+    if (a.endpoint_type == "chat") v.push_back("--use-legacy-max-tokens");
+  }
+  if (a.num_prefix_prompts > 0)
+    v.insert(v.end(), {"--num-prefix-prompts", std::to_string(a.num_prefix_prompts), "--prefix-prompt-length",
+                       std::to_string(a.prefix_prompt_length)});
+  if (a.batch_size_text_set) v.insert(v.end(), {"--batch-size-text", std::to_string(a.batch_size_text)});
+  v.insert(v.end(), {"--random-seed", std::to_string(a.random_seed)});
+  for (const std::string& e : a.extra_inputs) v.insert(v.end(), {"--extra-inputs", e});
+  for (const std::string& h : a.headers) v.insert(v.end(), {"--header", h});
+  if (!a.tokenizer.empty()) v.insert(v.end(), {"--tokenizer", a.tokenizer});
+  if (a.tokenizer_revision != "main") v.insert(v.end(), {"--tokenizer-revision", a.tokenizer_revision});
+  if (a.tokenizer_trust_remote_code) v.push_back("--tokenizer-trust-remote-code");
+  if (a.verbose) v.push_back("--verbose");
+  v.insert(v.end(), {"--artifact-dir", artifact_dir, "--export-level", "raw", "--ui", "none"});
+  return v;
+}
+
+namespace {
+// --extra-inputs values as GenAI-Perf echoes them: name:value pairs with JSON-typed values, or a
+// JSON object merged in.
+nlohmann::ordered_json extra_json(const std::vector<std::string>& extra) {
+  if (extra.empty()) return nullptr;
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const std::string& e : extra) {
+    if (!e.empty() && e.front() == '{') {
+      const auto j = nlohmann::ordered_json::parse(e, nullptr, false);
+      if (j.is_object())
+        for (auto it = j.begin(); it != j.end(); ++it) out[it.key()] = it.value();
+      continue;
+    }
+    const size_t colon = e.find(':');
+    if (colon == std::string::npos) continue;
+    const std::string key = e.substr(0, colon), value = e.substr(colon + 1);
+    if (value == "true" || value == "false") {
+      out[key] = value == "true";
+    } else {
+      try {
+        size_t used = 0;
+        const long long n = std::stoll(value, &used);
+        if (used == value.size()) {
+          out[key] = n;
+          continue;
+        }
+        const double d = std::stod(value, &used);
+        if (used == value.size()) {
+          out[key] = d;
+          continue;
+        }
+      } catch (const std::exception&) {
+      }
+      out[key] = value;
+    }
+  }
+  return out;
+}
+}  // namespace
+
+nlohmann::ordered_json input_config(const ProfileArgs& a) {
+  using J = nlohmann::ordered_json;
+  J stimulus = J::object();
+  if (a.request_rate)
+    stimulus["request_rate"] = *a.request_rate;
+  else
+    stimulus["concurrency"] = a.concurrency.value_or(1);
+  std::string output_format = a.endpoint_type == "chat"          ? "openai_chat_completions"
+                              : a.endpoint_type == "completions" ? "openai_completions"
+                                                                 : "openai_embeddings";
+  J models = J::array();
+  for (const std::string& m : a.models) models.push_back(m);
+  std::string header;
+  for (const std::string& h : a.headers) header += (header.empty() ? "" : " ") + h;
+  return J{
+      {"model_names", models},
+      {"subcommand", "profile"},
+      {"verbose", a.verbose},
+      {"template_filename", "genai_perf_config.yaml"},
+      {"analyze", {{"sweep_parameters", {{"concurrency", {{"min", 1}, {"max", 1024}}}}}}},
+      {"endpoint",
+       {{"model_selection_strategy", a.model_selection_strategy},
+        {"backend", a.backend},
+        {"custom", endpoint_path(a)},
+        {"type", a.endpoint_type},
+        {"streaming", a.streaming},
+        {"server_metrics_urls", J::array({"http://localhost:9400/metrics"})},
+        {"url", a.url.value_or("localhost:8001")},
+        {"grpc_method", ""},
+        {"service_kind", service_kind(a)},
+        {"output_format", output_format}}},
+      {"perf_analyzer",
+       {{"path", "perf_analyzer"},
+        {"verbose", a.verbose},
+        {"stimulus", stimulus},
+        {"stability_percentage", 999},
+        {"measurement", {{"mode", "request_count"}, {"num", request_count(a)}}},
+        {"warmup_request_count", a.warmup_request_count}}},
+      {"input",
+       {{"batch_size", a.batch_size_text},
+        {"extra", extra_json(a.extra_inputs)},
+        {"goodput", ""},
+        {"header", header},
+        {"file", ""},
+        {"num_dataset_entries", a.num_dataset_entries},
+        {"random_seed", a.random_seed},
+        {"audio",
+         {{"batch_size", 1},
+          {"length", {{"mean", 0}, {"stddev", 0}}},
+          {"format", "wav"},
+          {"depths", J::array({16})},
+          {"sample_rates", J::array({16})},
+          {"num_channels", 1}}},
+        {"image",
+         {{"width", {{"mean", 0}, {"stddev", 0}}},
+          {"height", {{"mean", 0}, {"stddev", 0}}},
+          {"batch_size", 1},
+          {"format", "png"}}},
+        {"output_tokens",
+         {{"mean", a.output_tokens_mean ? J(*a.output_tokens_mean) : J(nullptr)},
+          {"deterministic", a.output_tokens_deterministic},
+          {"stddev", a.output_tokens_stddev}}},
+        {"synthetic_tokens", {{"mean", a.synthetic_tokens_mean}, {"stddev", a.synthetic_tokens_stddev}}},
+        {"prefix_prompt", {{"num", a.num_prefix_prompts}, {"length", a.prefix_prompt_length}}},
+        {"sessions",
+         {{"num", 0},
+          {"turns", {{"mean", 1}, {"stddev", 0}}},
+          {"turn_delay", {{"mean", 0}, {"ratio", 1.0}, {"stddev", 0}}}}},
+        {"prompt_source", "synthetic"},
+        {"synthetic_files", J::array()},
+        {"payload_file", ""}}},
+      {"output",
+       {{"artifact_directory", a.artifact_dir},
+        {"checkpoint_directory", a.checkpoint_dir},
+        {"profile_export_file", a.profile_export_file},
+        {"generate_plots", false},
+        {"enable_checkpointing", false}}},
+      {"tokenizer",
+       {{"name", a.tokenizer.empty() ? a.models.front() : a.tokenizer},
+        {"revision", a.tokenizer_revision},
+        {"trust_remote_code", a.tokenizer_trust_remote_code},
+        {"_enable_debug_logging", true}}},
+      {"process", {{"input_path", "aggregated"}}},
+  };
+}
+
+std::string profile_help() {
+  std::ostringstream o;
+  o << "usage: genai-perf profile -m MODEL [MODEL ...] --endpoint-type {chat,completions,embeddings} [options]\n\n"
+       "GenAI-Perf 0.0.16's `profile` command line, run by aiperf's engine; writes GenAI-Perf's files\n"
+       "(profile_export.json, profile_export_genai_perf.json/.csv, inputs.json) under\n"
+       "<artifact-dir>/<model>-openai-<endpoint-type>-<load>/.\n\noptions:\n";
+  for (const Spec& s : specs()) {
+    std::string names;
+    for (const std::string& n : s.names) names += (names.empty() ? "" : ", ") + n;
+    o << "  " << names;
+    if (!s.unsupported.empty()) o << "   [" << s.unsupported << "]";
+    o << "\n";
+  }
+  return o.str();
+}
+
+}  // namespace aiperf::cli::genai_perf

@@ -1,0 +1,87 @@
+// `genai-perf profile` (GenAI-Perf 0.0.16) command line: parsed as GenAI-Perf's argparse parser
+// does (long options, unique prefixes, `--opt=value`, `-mVALUE`, multi-value options), then
+// mapped onto `aiperf profile` arguments so the run goes through our one engine. Options we
+// cannot honour yet are refused by name (GenAiPerfOptionError), never ignored.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace aiperf::cli::genai_perf {
+
+class GenAiPerfOptionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Every value of a `genai-perf profile` command line, with GenAI-Perf's defaults.
+struct ProfileArgs {
+  std::vector<std::string> models;
+  std::string model_selection_strategy = "round_robin";
+  std::string backend = "tensorrtllm";
+  std::string endpoint_type = "kserve";  // GenAI-Perf's default (refused: not supported yet)
+  std::string custom_endpoint;           // --endpoint; empty: the type's default path
+  bool streaming = false;
+  std::optional<std::string> url;
+  std::optional<int64_t> concurrency;
+  std::optional<double> request_rate;
+  std::optional<int64_t> request_count;
+  int64_t num_dataset_entries = 100;
+  int64_t synthetic_tokens_mean = 550;
+  int64_t synthetic_tokens_stddev = 0;
+  std::optional<int64_t> output_tokens_mean;
+  int64_t output_tokens_stddev = 0;
+  bool output_tokens_deterministic = false;
+  int64_t random_seed = 0;
+  int64_t warmup_request_count = 0;
+  int64_t batch_size_text = 1;
+  bool batch_size_text_set = false;
+  int64_t num_prefix_prompts = 0;
+  int64_t prefix_prompt_length = 100;
+  std::vector<std::string> extra_inputs;
+  std::vector<std::string> headers;
+  std::string tokenizer;  // empty: the model name (GenAI-Perf's and our default)
+  std::string tokenizer_revision = "main";
+  bool tokenizer_trust_remote_code = false;
+  std::string artifact_dir = "artifacts";
+  std::string checkpoint_dir = "checkpoint";
+  std::string profile_export_file = "profile_export.json";
+  bool verbose = false;
+  bool help = false;
+};
+
+// Parses the words after `profile`. Throws GenAiPerfOptionError naming the option for an unknown
+// or ambiguous option, a missing or malformed value, a conflict GenAI-Perf refuses, or an option
+// (or endpoint type) this front end does not support yet.
+ProfileArgs parse_profile_args(const std::vector<std::string>& words);
+
+// "openai" for the endpoint types we run (chat, completions, embeddings).
+std::string service_kind(const ProfileArgs& a);
+// The endpoint path GenAI-Perf sends to: --endpoint, else the type's OpenAI path.
+std::string endpoint_path(const ProfileArgs& a);
+// The request count GenAI-Perf asks perf_analyzer for: --request-count, else
+// max(10, 2 * concurrency).
+int64_t request_count(const ProfileArgs& a);
+// GenAI-Perf's artifact directory: <artifact-dir>/<model>-<service kind>-<type>-<load>, the
+// model's '/' turned into '_' (a second model adds "_multi"), load "concurrency<N>" or
+// "request_rate<R>" (R printed as Python prints a float: 5.0, 2.5).
+std::string artifact_directory(const ProfileArgs& a);
+// Where perf_analyzer's profile export goes: <artifact directory>/<--profile-export-file>.
+std::string profile_export_path(const ProfileArgs& a);
+// The `aiperf profile` arguments (without "profile") of the same run: our engine writes its
+// files (raw records included) into `artifact_dir`, which the front end then turns into
+// GenAI-Perf's files.
+std::vector<std::string> to_aiperf_args(const ProfileArgs& a, const std::string& artifact_dir);
+// GenAI-Perf's `input_config` block of profile_export_genai_perf.json for this command line.
+nlohmann::ordered_json input_config(const ProfileArgs& a);
+// Python's str(float): 5.0, 2.5, 0.1.
+std::string python_float(double v);
+
+// The usage text of `genai-perf profile --help`: every option, and which are not supported yet.
+std::string profile_help();
+
+}  // namespace aiperf::cli::genai_perf
