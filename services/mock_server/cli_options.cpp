@@ -44,6 +44,10 @@ void add_mock_options(CLI::App& app, MockConfig& config) {
           ->capture_default_str(),
       "ITL");
   env(app.add_flag("--fast,-f", config.fast, "All latencies 0"), "FAST");
+  env(app.add_flag("--close-after-stream", config.close_after_stream,
+                   "Imitate llama.cpp's server: after each streamed response, read the next request and "
+                   "close the connection without answering (FIN), although the response said keep-alive"),
+      "CLOSE_AFTER_STREAM");
   const auto latency = [&](const char* name, double& target, const char* help, const char* env_name) {
     env(app.add_option(name, target, help)->check(CLI::NonNegativeNumber)->capture_default_str(), env_name);
   };

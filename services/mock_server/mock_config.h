@@ -25,6 +25,9 @@ struct MockConfig {
   double ttft_ms = 20.0;
   double itl_ms = 5.0;
   bool fast = false;  // overrides every latency with 0
+  // Imitates llama.cpp's server: the connection ends after each streamed response although the
+  // response said keep-alive (the next request is read and discarded, then FIN).
+  bool close_after_stream = false;
   // Embeddings/rankings answer after base + per_item * inputs (passages), ms (spec §8.1).
   double embedding_base_latency_ms = 10.0;
   double embedding_per_input_latency_ms = 2.0;

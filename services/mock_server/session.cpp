@@ -86,6 +86,9 @@ void Session::handle_request() {
     case Route::image_edits:
     case Route::audio_transcriptions:
       return handle_scripted_route();
+    case Route::videos:
+    case Route::video_job:
+      return handle_video();
     case Route::models:
       return respond(200, kJson, state_.models_body);
     case Route::health:
@@ -243,7 +246,9 @@ void Session::finish_generation() {
   leave_engine();
   metrics_.request_latency.observe_ns((Clock::now() - arrival_).count());
   metrics_.running.add(-1);
+  const bool streamed = completion_->request().stream;
   completion_.reset();
+  if (streamed && mode_.keep_alive && state_.config.close_after_stream) return drain_then_close();
   next_request();
 }
 

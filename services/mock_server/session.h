@@ -38,6 +38,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void handle_generation(Api api, bool stream = false);
   void handle_retrieval(RetrievalApi api);
   void handle_scripted_route();  // the routes answered by scripted_apis.h
+  void handle_video();           // /v1/videos jobs (video_api.h), answered at once
 
   // A ScriptedReply's pieces, each at its deadline (session_scripted.cpp).
   void start_scripted(ScriptedOrBad reply);
@@ -80,6 +81,8 @@ class Session : public std::enable_shared_from_this<Session> {
   void write_then(Step next);
   void next_request();
   void close();
+  void drain_then_close();  // --close-after-stream (session_quirks.cpp)
+  void drain_some();
   void log_access(int status) const;
 
   boost::asio::ip::tcp::socket socket_;

@@ -129,3 +129,16 @@ TEST_CASE("fault matrix: a seeded mix: every credit one record, every error name
   const json summary = o.run.summary();
   CHECK(summary["error_request_count"]["avg"].get<int>() + summary["request_count"]["avg"].get<int>() == 20);
 }
+
+// llama.cpp's server closes the connection after each stream although it said keep-alive, so a
+// request written on the kept-alive connection meets a FIN (tests/real_server found it). The mock
+// imitates it; every request must still succeed.
+TEST_CASE("server quirk: closed after each stream despite keep-alive, every request succeeds", "[e2e][faults]") {
+  const Outcome o = run_against({"--close-after-stream"}, {"--streaming"}, 40);
+  INFO(o.run.out << o.run.err);
+  CHECK(o.run.exit_code == 0);
+  const auto records = o.run.records();
+  REQUIRE(records.size() == 40);
+  for (const json& r : records) CHECK_FALSE(r.contains("error"));
+  CHECK(o.run.summary()["request_count"]["avg"].get<int>() == 40);
+}
