@@ -5,6 +5,7 @@
 // config/control_hooks.py). What each does: docs/user-guide.md "Server readiness and control hooks".
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 
 #include <iostream>
 #include <sstream>
@@ -68,6 +69,8 @@ void add_control_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--session-header", e.session_header,
                  "Header carrying the session id (default X-Correlation-ID)")->group(g);
   app.add_flag("--uuid-and-strip", e.uuid_and_strip, "vLLM multimodal cache image stripping (chat only)")->group(g);
+  app.add_flag("--download-video-content", e.download_video_content,
+               "video_generation: download each completed video (its time counts in the request)")->group(g);
   add_optional(app, "--stats-interval", c.stats_interval, "Seconds between realtime stats publishes (0 to 1000)")
       ->check(number_check(0, false, 1000, "a number from 0 to 1000"))->group("Service");
   app.add_flag("--zmq-dual-bind", c.zmq_dual_bind, "AIPerf's IPC + TCP ZeroMQ backend (accepted; no effect here)")
@@ -119,6 +122,15 @@ void finalize_control_options(ProfileOptions& o) {
     throw OptionError("--request-content-type: request_content_type=multipart/form-data is only supported for "
                       "endpoint types that accept form-data (e.g. image_edit, video_generation); endpoint type " +
                       e.type + " does not.");
+  // The reference's poll interval of video jobs (its Environment.HTTP setting, 0.001 to 10 s).
+  if (const char* interval = std::getenv("AIPERF_HTTP_VIDEO_POLL_INTERVAL"); interval && *interval) {
+    char* end = nullptr;
+    const double v = std::strtod(interval, &end);
+    if (*end != '\0' || !(v >= 0.001 && v <= 10))
+      throw OptionError(std::string("AIPERF_HTTP_VIDEO_POLL_INTERVAL: must be a number of seconds from 0.001 to 10 (got '") +
+                        interval + "')");
+    e.video_poll_interval_seconds = v;
+  }
   if (e.uuid_and_strip)
     AIPERF_LOG(kWarning) << "--uuid-and-strip: image stripping is not implemented here; every request carries its images";
 }

@@ -45,6 +45,8 @@ struct EndpointConfig {
   std::string request_content_type;             // "" = application/json
   bool uuid_and_strip = false;
   bool per_chunk_usage = false;                 // stream_options.continuous_usage_stats
+  bool download_video_content = false;          // video_generation: GET the video once the job completes
+  double video_poll_interval_seconds = 0.1;     // AIPERF_HTTP_VIDEO_POLL_INTERVAL (0.001 to 10)
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EndpointConfig, model_names, model_selection_strategy,
@@ -56,6 +58,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EndpointConfig, model_names, mod
                                                 reset_kv_cache_timeout_seconds, reset_kv_cache_path, server_profiler,
                                                 server_profiler_timeout_seconds, server_profiler_start_path,
                                                 server_profiler_stop_path, session_header, request_content_type,
-                                                uuid_and_strip, per_chunk_usage)
+                                                uuid_and_strip, per_chunk_usage, download_video_content,
+                                                video_poll_interval_seconds)
 
 }  // namespace aiperf::config

@@ -29,6 +29,11 @@ struct EndpointInfo {
   // SUPPORTS_IMAGE_ONLY / SUPPORTS_AUDIO_ONLY metrics apply (num_images, image_*; audio).
   bool supports_images = false;
   bool supports_audio = false;
+  // An async job API (video_generation): the worker submits the body, then polls
+  // <url>/<job id> until the job completes or fails (services/worker/video_job.h).
+  bool requires_polling = false;
+  // PRODUCES_VIDEO_ONLY metrics apply (video_inference_time, video_peak_memory).
+  bool produces_videos = false;
 };
 
 // nullptr for an unknown type.
@@ -99,6 +104,9 @@ struct ParseResult {
   // completion_tokens of the first event carrying both content and usage (OpenAI chat and
   // completions), as AIPerf's first_content_chunk_completion_tokens.
   std::optional<int64_t> first_content_chunk_tokens;
+  // video_generation: the first inference_time_s / peak_memory_mb a job response reported.
+  std::optional<double> video_inference_time_s;
+  std::optional<double> video_peak_memory_mb;
 };
 
 class JsonPath;

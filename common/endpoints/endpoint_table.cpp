@@ -9,7 +9,7 @@ namespace aiperf::endpoints {
 
 namespace {
 
-constexpr std::array<EndpointInfo, 19> kEndpoints = {{
+constexpr std::array<EndpointInfo, 20> kEndpoints = {{
     // The media flags follow AIPerf 0.13's plugin metadata (supports_images / supports_audio).
     {"chat", "/v1/chat/completions", "", "LLM Metrics", true, true, true, false, true, true},
     {"completions", "/v1/completions", "", "LLM Metrics", true, true, true},
@@ -41,6 +41,9 @@ constexpr std::array<EndpointInfo, 19> kEndpoints = {{
     {"image_edit", "/v1/images/edits", "", "Image Edit Metrics", false, false, true, true, true, false},
     {"audio_transcription", "/v1/audio/transcriptions", "", "Audio Transcription Metrics", false, false, false, true,
      false, true},
+    // Async job API: POST the form, poll /v1/videos/<id> (services/worker/video_job.h).
+    {"video_generation", "/v1/videos", "", "Video Generation Metrics", false, false, true, true, false, false, true,
+     true},
 }};
 
 }  // namespace

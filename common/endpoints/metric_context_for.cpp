@@ -11,9 +11,12 @@ metrics::MetricContext metric_context_for(const config::RunConfig& config, const
   ctx.tokenizes_input = endpoint.tokenizes_input;
   ctx.supports_images = endpoint.supports_images;
   ctx.supports_audio = endpoint.supports_audio;
+  ctx.produces_video = endpoint.produces_videos;
   ctx.use_server_token_count = config.endpoint.use_server_token_count;
   ctx.per_chunk_usage = config.endpoint.per_chunk_usage;
-  ctx.http_trace = true;  // the HTTP client traces every request, like AIPerf's aiohttp transport
+  // The HTTP client traces every request, like AIPerf's aiohttp transport; a polled job's record
+  // spans several requests and, as in AIPerf, carries no trace.
+  ctx.http_trace = !endpoint.requires_polling;
   if (config.output.goodput) {
     ctx.goodput_slos = metrics::parse_goodput(*config.output.goodput, ctx);
     ctx.goodput = true;

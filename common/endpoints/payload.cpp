@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "endpoints/video_generation.h"
 #include "endpoints/endpoint.h"
 #include "endpoints/payload_builders.h"
 
@@ -260,6 +261,7 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
   }
   if (info.type == "image_edit") return image_edit_payload(turns, model, options.extra_inputs).dump();
   if (info.type == "audio_transcription") return audio_transcription_payload(turns, model, options.extra_inputs).dump();
+  if (info.type == "video_generation") return video_generation_payload(turns, model, options.extra_inputs).dump();
   if (info.type == "messages") {
     ordered_json payload = messages_payload(turns, model, options.streaming, system_message, user_context_message);
     merge_extra_inputs(payload, options.extra_inputs);

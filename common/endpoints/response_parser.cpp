@@ -11,6 +11,7 @@
 #include "endpoints/prompt_content.h"
 #include "endpoints/responses_content.h"
 #include "endpoints/template_content.h"
+#include "endpoints/video_generation.h"
 #include "sse/sse_parser.h"
 
 namespace aiperf::endpoints {
@@ -57,7 +58,7 @@ std::string excerpt(std::string_view data) {
 struct Context {
   enum class Family {
     openai, other, responses, image, solido, triton, template_, messages,
-    image_retrieval, image_edit, transcription
+    image_retrieval, image_edit, transcription, video
   } family;
   ResponseKind openai = ResponseKind::kChat;
   OtherKind other = OtherKind::embeddings;
@@ -91,6 +92,8 @@ Context make_context(const EndpointInfo& info, const ParseOptions& options) {
     ctx.family = F::image_edit;
   } else if (t == "audio_transcription") {
     ctx.family = F::transcription;
+  } else if (t == "video_generation") {
+    ctx.family = F::video;
   } else if (t == "template" || t == "raw") {  // raw parses like template (auto-detect or response_field)
     ctx.family = F::template_;
     ctx.response_field = options.response_field.get();
@@ -139,6 +142,7 @@ bool parse_json(Context& ctx, std::string_view data, int64_t perf_ns, ParseResul
     case F::image_retrieval: extract_image_retrieval_content(j, perf_ns, out); break;
     case F::image_edit: extract_image_edit_content(j, perf_ns, out); break;
     case F::transcription: extract_transcription_content(j, data, perf_ns, out); break;
+    case F::video: extract_video_content(j, perf_ns, out); break;
   }
   if (error) {
     out.error = std::move(*error);
@@ -192,7 +196,14 @@ ParseResult parse_response(const EndpointInfo& info, const proto::RawRecord& raw
     return out;
   }
   Context kind = make_context(info, options);
-  if (starts_with_nocase(raw.content_type(), "text/event-stream")) {
+  if (info.requires_polling) {
+    // A job's record holds one whole response body per chunk (the submit answer, then the
+    // completed poll answer): each is its own document, stamped when it arrived.
+    for (const proto::BodyChunk& chunk : raw.chunks()) {
+      if (chunk.data().find_first_not_of(" \t\r\n") == std::string::npos) continue;
+      if (!parse_json(kind, chunk.data(), chunk.perf_ns(), out)) break;
+    }
+  } else if (starts_with_nocase(raw.content_type(), "text/event-stream")) {
     parse_sse(kind, raw, out);
   } else {
     parse_body(kind, raw, out);

@@ -16,6 +16,7 @@ inline constexpr std::string_view kPercent = "%";
 inline constexpr std::string_view kRatio = "ratio";
 inline constexpr std::string_view kBytes = "B";
 inline constexpr std::string_view kKilobytes = "KB";
+inline constexpr std::string_view kMegabytes = "MB";
 inline constexpr std::string_view kRequestsPerSecond = "requests/sec";
 inline constexpr std::string_view kTokensPerSecond = "tokens/sec";
 inline constexpr std::string_view kTokensPerSecondPerUser = "tokens/sec/user";

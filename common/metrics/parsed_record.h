@@ -64,6 +64,8 @@ struct ParsedRecord {
   std::optional<int64_t> requested_osl;       // turn max_tokens
   std::optional<int64_t> num_images;          // images sent, as the endpoint counts them (endpoints::image_count)
   std::optional<double> audio_duration_seconds;  // input audio length (synthetic audio), seconds
+  std::optional<double> video_inference_time_s;  // video job: server-reported inference_time_s
+  std::optional<double> video_peak_memory_mb;    // video job: server-reported peak_memory_mb
   std::optional<proto::ErrorDetails> error;   // set => error record
   std::optional<HttpTiming> http;             // absent: the transport recorded no trace
 

@@ -28,6 +28,7 @@ Route match_route(boost::beast::http::verb method, std::string_view target) {
       {"/v1/infer", verb::post, Route::image_retrieval},
       {"/v1/images/edits", verb::post, Route::image_edits},
       {"/v1/audio/transcriptions", verb::post, Route::audio_transcriptions},
+      {"/v1/videos", verb::post, Route::videos},
       {"/v1/images/generations", verb::post, Route::image_generations},
       {"/rag/api/prompt", verb::post, Route::solido_rag},
       {"/v1/models", verb::get, Route::models},
@@ -47,6 +48,8 @@ Route match_route(boost::beast::http::verb method, std::string_view target) {
       }
     }
   }
+  // Video jobs name the job in the path.
+  if (path.starts_with("/v1/videos/") && path.size() > 11) return method == verb::get ? Route::video_job : Route::method_not_allowed;
   // /metrics, /vllm/metrics and the fake DCGM exporters' /dcgm<N>/metrics.
   if (is_metrics_path(path)) return method == verb::get ? Route::metrics : Route::method_not_allowed;
   for (const Entry& entry : kTable) {

@@ -26,6 +26,8 @@ enum class Route {
   image_retrieval,         // /v1/infer (NIM)
   image_edits,
   audio_transcriptions,
+  videos,                  // POST /v1/videos (video_api.h)
+  video_job,               // GET /v1/videos/{id}[/content]
   models,
   health,
   root,
@@ -40,7 +42,7 @@ inline constexpr std::array<std::string_view, kRouteCount> kRouteLabels = {
     "/v1/chat/completions", "/v1/completions", "/v1/embeddings", "/v1/ranking", "/rerank", "/v2/rerank",
     "/generate", "/generate_stream", "/v1/responses", "/v1/images/generations", "/rag/api/prompt",
     "/v2/models/generate", "/v2/models/generate_stream", "/v1/messages", "/v1/infer", "/v1/images/edits",
-    "/v1/audio/transcriptions", "/v1/models", "/health", "/", "/metrics", "not_found",
+    "/v1/audio/transcriptions", "/v1/videos", "/v1/videos/{id}", "/v1/models", "/health", "/", "/metrics", "not_found",
     "method_not_allowed"};
 static_assert(kRouteLabels.back() == "method_not_allowed", "one label per route, in enum order");
 

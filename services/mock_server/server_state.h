@@ -15,6 +15,7 @@
 #include "mock_config.h"
 #include "request_recorder.h"
 #include "text_pool.h"
+#include "video_api.h"
 
 namespace aiperf::mock {
 
@@ -44,6 +45,7 @@ struct ServerState {
   RequestRecorder recorder;
   ControlRoutes control{config.control};  // control hooks, readiness, header counts
   std::atomic<uint64_t> next_response_id{1};
+  VideoJobs videos;  // /v1/videos jobs
   // --engine-slots: the engine model pacing generation requests; null when off.
   const std::unique_ptr<EngineDriver> engine;
 };

@@ -80,6 +80,8 @@ void process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& 
   if (raw.has_requested_osl()) r.requested_osl = raw.requested_osl();
   if (raw.has_num_images()) r.num_images = raw.num_images();
   if (raw.has_audio_duration_seconds()) r.audio_duration_seconds = raw.audio_duration_seconds();
+  r.video_inference_time_s = parsed.video_inference_time_s;
+  r.video_peak_memory_mb = parsed.video_peak_memory_mb;
 
   if (endpoint.tokenizes_input) {
     if (use_server_token_count) {

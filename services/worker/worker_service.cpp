@@ -124,6 +124,13 @@ void WorkerService::configure(const config::RunConfig& config, const endpoints::
     if (auto direct = endpoints().raw_direct(i)) bus::connect(raw_, *direct);
   }
   client_ = std::make_unique<http::HttpClient>(io_, opts);
+  if (endpoint_->requires_polling) {
+    VideoJobSettings video;
+    video.timeout_seconds = config.endpoint.timeout_seconds;
+    video.poll_interval_ns = static_cast<Nanos>(config.endpoint.video_poll_interval_seconds * 1e9);
+    video.download_content = config.endpoint.download_video_content;
+    video_jobs_ = std::make_unique<VideoJobRunner>(*client_, io_, video);
+  }
   proto::CreditMessage ready;
   ready.set_version(proto::PROTO_VERSION_CURRENT);
   ready.mutable_ready()->set_worker_id(identity().id);
@@ -438,12 +445,15 @@ void WorkerService::send_request(uint64_t key, const proto::Credit& credit, http
       });
     };
   }
-  auto handle = client_->send(std::move(req), std::move(sopts), [this, key, credit_id, policy_cancelled](http::Result&& result) {
+  auto on_done = [this, key, credit_id, policy_cancelled](http::Result&& result) {
     cancels_.erase(key);
     credit_to_key_.erase(credit_id);
     if (auto t = cancel_timers_.extract(key); !t.empty()) t.mapped()->cancel();
     complete(key, std::move(result), *policy_cancelled);
-  });
+  };
+  // A polled job type submits, polls and downloads as one request (video_job.h).
+  auto handle = video_jobs_ ? video_jobs_->run(std::move(req), std::move(sopts), std::move(on_done))
+                            : client_->send(std::move(req), std::move(sopts), std::move(on_done));
   // A request that failed at once has already finished (and must leave no handle behind).
   if (in_flight_.count(key)) cancels_[key] = std::move(handle);
 }

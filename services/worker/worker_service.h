@@ -30,6 +30,7 @@
 #include "raw_record.pb.h"
 #include "service/service.h"
 #include "time/send_lead.h"
+#include "video_job_runner.h"
 #include "zmq_watch.h"
 
 namespace aiperf::worker {
@@ -122,6 +123,7 @@ class WorkerService final : public service::Service {
   std::unique_ptr<ZmqWatch> credit_watch_;
   std::unique_ptr<ZmqWatch> dataset_watch_;
   std::unique_ptr<http::HttpClient> client_;
+  std::unique_ptr<VideoJobRunner> video_jobs_;  // polled job types (video_generation); after client_: ends first
   std::unordered_map<uint64_t, http::CancelHandlePtr> cancels_;
   std::unordered_map<uint64_t, uint64_t> credit_to_key_;
   std::unordered_map<uint64_t, std::shared_ptr<boost::asio::steady_timer>> cancel_timers_;

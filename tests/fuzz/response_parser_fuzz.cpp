@@ -1,10 +1,11 @@
 // Each endpoint's response parser and what the record processor makes of its result: the bytes
 // a server sent, as process_record gets them (parse_response, token counts, usage, then every
 // record metric). Byte 0 picks the endpoint type (low 4 bits, plus 16 when bit 5 is set, modulo
-// the 19 types in endpoint_table.cpp order: 0 chat, 1 completions, 2 embeddings, 3 chat_embeddings,
+// the 20 types in endpoint_table.cpp order: 0 chat, 1 completions, 2 embeddings, 3 chat_embeddings,
 // 4 nim_embeddings, 5 nim_rankings, 6 cohere_rankings, 7 hf_tei_rankings, 8 huggingface_generate,
 // 9 image_generation, 10 solido_rag, 11 template, 12 responses, 13 messages, 14 raw,
-// 15 generate, 16 image_retrieval, 17 image_edit, 18 audio_transcription) and, in bit 4,
+// 15 generate, 16 image_retrieval, 17 image_edit, 18 audio_transcription, 19 video_generation:
+// each chunk is one job response) and, in bit 4,
 // --use-server-token-count. Byte 1 picks the framing (bit 0: SSE, else a plain body), the chunk
 // size (bits 1-4) and, for the template and raw endpoints, the response_field (bits 5-7). The rest is the
 // body, cut into chunks as socket reads would deliver it.

@@ -53,6 +53,8 @@ MetricDescriptor image_throughput();
 MetricDescriptor image_latency();
 MetricDescriptor audio_duration();
 MetricDescriptor rtfx();
+MetricDescriptor video_inference_time();
+MetricDescriptor video_peak_memory();
 // Overlap metrics.
 MetricDescriptor peak_in_flight_requests();
 // Aggregate metrics.

@@ -22,7 +22,8 @@ TEST_CASE("endpoint table has chat and completions with spec values") {
         std::vector<std::string>{"chat", "completions", "embeddings", "chat_embeddings", "nim_embeddings",
                                  "nim_rankings", "cohere_rankings", "hf_tei_rankings", "huggingface_generate",
                                  "image_generation", "solido_rag", "template", "responses", "messages", "raw", "generate",
-                                 "image_retrieval", "image_edit", "audio_transcription"});
+                                 "image_retrieval", "image_edit", "audio_transcription",
+                                 "video_generation"});
   const EndpointInfo* embeddings = find_endpoint("embeddings");
   REQUIRE(embeddings);
   CHECK_FALSE(embeddings->supports_streaming);
