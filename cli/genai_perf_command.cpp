@@ -92,9 +92,9 @@ int convert(const ProfileArgs& a, const fs::path& dir, const std::string& versio
   }
   std::ifstream raw_in(raw), records_in(records);
   const std::vector<PaRequest> requests = requests_from_exports(raw_in, records_in);
-  const nlohmann::json ours_inputs = fs::exists(dir / "inputs.json")
-                                         ? nlohmann::json::parse(std::ifstream(dir / "inputs.json"), nullptr, false)
-                                         : nlohmann::json();
+  const nlohmann::ordered_json ours_inputs =
+      fs::exists(dir / "inputs.json") ? nlohmann::ordered_json::parse(std::ifstream(dir / "inputs.json"), nullptr, false)
+                                      : nlohmann::ordered_json();
   for (const char* name : {"profile_export_raw.jsonl", "profile_export.jsonl", "profile_export_aiperf.json",
                            "profile_export_aiperf.csv", "server_metrics_export.json", "server_metrics_export.csv",
                            "inputs.json"})

@@ -201,12 +201,12 @@ J pa_profile_export(const std::vector<PaRequest>& requests, const std::string& m
            {"endpoint", endpoint}};
 }
 
-J genai_inputs(const nlohmann::json& aiperf_inputs) {
+J genai_inputs(const J& aiperf_inputs) {
   J data = J::array();
   if (aiperf_inputs.is_object() && aiperf_inputs.contains("data") && aiperf_inputs["data"].is_array()) {
-    for (const nlohmann::json& session : aiperf_inputs["data"]) {
+    for (const J& session : aiperf_inputs["data"]) {
       if (!session.is_object() || !session.contains("payloads")) continue;
-      for (const nlohmann::json& p : session["payloads"]) data.push_back(J{{"payload", J::array({J::parse(p.dump())})}});
+      for (const J& p : session["payloads"]) data.push_back(J{{"payload", J::array({p})}});
     }
   }
   return J{{"data", data}};

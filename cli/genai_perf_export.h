@@ -30,7 +30,7 @@ nlohmann::ordered_json pa_profile_export(const std::vector<PaRequest>& requests,
                                          const std::string& endpoint, const std::string& version);
 
 // GenAI-Perf's inputs.json from ours ({"data": [{"session_id", "payloads": [...]}]}).
-nlohmann::ordered_json genai_inputs(const nlohmann::json& aiperf_inputs);
+nlohmann::ordered_json genai_inputs(const nlohmann::ordered_json& aiperf_inputs);
 
 // The CSV file's text. `streaming` decides, as in GenAI-Perf, whether the streaming-only rows
 // (TTFT, TTST, ITL, per-user throughput) appear (embeddings show every row they have).

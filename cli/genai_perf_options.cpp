@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -27,41 +28,41 @@ const std::string kLater = "not supported yet by aiperf's genai-perf front end";
 const std::vector<Spec>& specs() {
   static const std::vector<Spec> s = {
       // Audio Input, Image Input: multimodal payloads come in a later increment.
-      {{"--audio-length-mean"}, Arity::kOne, kLater + " (audio inputs)"},
-      {{"--audio-length-stddev"}, Arity::kOne, kLater + " (audio inputs)"},
-      {{"--audio-format"}, Arity::kOne, kLater + " (audio inputs)"},
-      {{"--audio-depths"}, Arity::kAny, kLater + " (audio inputs)"},
-      {{"--audio-sample-rates"}, Arity::kAny, kLater + " (audio inputs)"},
-      {{"--audio-num-channels"}, Arity::kOne, kLater + " (audio inputs)"},
-      {{"--image-width-mean"}, Arity::kOne, kLater + " (image inputs)"},
-      {{"--image-width-stddev"}, Arity::kOne, kLater + " (image inputs)"},
-      {{"--image-height-mean"}, Arity::kOne, kLater + " (image inputs)"},
-      {{"--image-height-stddev"}, Arity::kOne, kLater + " (image inputs)"},
-      {{"--image-format"}, Arity::kOne, kLater + " (image inputs)"},
-      {{"--batch-size-audio"}, Arity::kOne, kLater + " (audio inputs)"},
-      {{"--batch-size-image"}, Arity::kOne, kLater + " (image inputs)"},
+      {{"--audio-length-mean"}, Arity::kOne, "audio inputs"},
+      {{"--audio-length-stddev"}, Arity::kOne, "audio inputs"},
+      {{"--audio-format"}, Arity::kOne, "audio inputs"},
+      {{"--audio-depths"}, Arity::kAny, "audio inputs"},
+      {{"--audio-sample-rates"}, Arity::kAny, "audio inputs"},
+      {{"--audio-num-channels"}, Arity::kOne, "audio inputs"},
+      {{"--image-width-mean"}, Arity::kOne, "image inputs"},
+      {{"--image-width-stddev"}, Arity::kOne, "image inputs"},
+      {{"--image-height-mean"}, Arity::kOne, "image inputs"},
+      {{"--image-height-stddev"}, Arity::kOne, "image inputs"},
+      {{"--image-format"}, Arity::kOne, "image inputs"},
+      {{"--batch-size-audio"}, Arity::kOne, "audio inputs"},
+      {{"--batch-size-image"}, Arity::kOne, "image inputs"},
       // Endpoint
       {{"--model", "-m"}, Arity::kOneOrMore, ""},
       {{"--model-selection-strategy"}, Arity::kOne, ""},
       {{"--backend"}, Arity::kOne, ""},
       {{"--endpoint"}, Arity::kOne, ""},
       {{"--endpoint-type"}, Arity::kOne, ""},
-      {{"--server-metrics-url", "--server-metrics-urls"}, Arity::kOneOrMore, kLater + " (Triton/DCGM telemetry)"},
+      {{"--server-metrics-url", "--server-metrics-urls"}, Arity::kOneOrMore, "Triton/DCGM telemetry"},
       {{"--streaming"}, Arity::kFlag, ""},
       {{"--url", "-u"}, Arity::kOne, ""},
       // Input
       {{"--batch-size-text", "--batch-size", "-b"}, Arity::kOne, ""},
       {{"--extra-inputs"}, Arity::kOne, ""},
-      {{"--goodput", "-g"}, Arity::kOneOrMore, kLater + " (goodput)"},
+      {{"--goodput", "-g"}, Arity::kOneOrMore, "goodput"},
       {{"--header", "-H"}, Arity::kOne, ""},
-      {{"--input-file"}, Arity::kOne, kLater + " (input files and payload traces)"},
+      {{"--input-file"}, Arity::kOne, "input files and payload traces"},
       {{"--num-dataset-entries", "--num-prompts"}, Arity::kOne, ""},
       {{"--num-prefix-prompts"}, Arity::kOne, ""},
       {{"--output-tokens-mean", "--osl"}, Arity::kOne, ""},
       {{"--output-tokens-mean-deterministic"}, Arity::kFlag, ""},
       {{"--output-tokens-stddev"}, Arity::kOne, ""},
       {{"--random-seed"}, Arity::kOne, ""},
-      {{"--grpc-method"}, Arity::kOne, kLater + " (dynamic gRPC)"},
+      {{"--grpc-method"}, Arity::kOne, "dynamic gRPC"},
       {{"--synthetic-input-tokens-mean", "--isl"}, Arity::kOne, ""},
       {{"--synthetic-input-tokens-stddev"}, Arity::kOne, ""},
       {{"--prefix-prompt-length"}, Arity::kOne, ""},
@@ -71,24 +72,24 @@ const std::vector<Spec>& specs() {
       // Output
       {{"--artifact-dir"}, Arity::kOne, ""},
       {{"--checkpoint-dir"}, Arity::kOne, ""},
-      {{"--generate-plots"}, Arity::kFlag, kLater + " (plots)"},
-      {{"--enable-checkpointing"}, Arity::kFlag, kLater + " (checkpointing)"},
+      {{"--generate-plots"}, Arity::kFlag, "plots"},
+      {{"--enable-checkpointing"}, Arity::kFlag, "checkpointing"},
       {{"--profile-export-file"}, Arity::kOne, ""},
       // Profiling
       {{"--concurrency"}, Arity::kOne, ""},
-      {{"--measurement-interval", "-p"}, Arity::kOne, kLater + " (perf_analyzer measurement windows)"},
+      {{"--measurement-interval", "-p"}, Arity::kOne, "perf_analyzer measurement windows"},
       {{"--request-count", "--num-requests"}, Arity::kOne, ""},
       {{"--request-rate"}, Arity::kOne, ""},
-      {{"--fixed-schedule"}, Arity::kOne, kLater + " (fixed schedule)"},
-      {{"--stability-percentage", "-s"}, Arity::kOne, kLater + " (perf_analyzer measurement windows)"},
+      {{"--fixed-schedule"}, Arity::kOne, "fixed schedule"},
+      {{"--stability-percentage", "-s"}, Arity::kOne, "perf_analyzer measurement windows"},
       // Session
-      {{"--num-sessions"}, Arity::kOne, kLater + " (sessions)"},
-      {{"--session-concurrency"}, Arity::kOne, kLater + " (sessions)"},
-      {{"--session-delay-ratio"}, Arity::kOne, kLater + " (sessions)"},
-      {{"--session-turn-delay-mean"}, Arity::kOne, kLater + " (sessions)"},
-      {{"--session-turn-delay-stddev"}, Arity::kOne, kLater + " (sessions)"},
-      {{"--session-turns-mean"}, Arity::kOne, kLater + " (sessions)"},
-      {{"--session-turns-stddev"}, Arity::kOne, kLater + " (sessions)"},
+      {{"--num-sessions"}, Arity::kOne, "sessions"},
+      {{"--session-concurrency"}, Arity::kOne, "sessions"},
+      {{"--session-delay-ratio"}, Arity::kOne, "sessions"},
+      {{"--session-turn-delay-mean"}, Arity::kOne, "sessions"},
+      {{"--session-turn-delay-stddev"}, Arity::kOne, "sessions"},
+      {{"--session-turns-mean"}, Arity::kOne, "sessions"},
+      {{"--session-turns-stddev"}, Arity::kOne, "sessions"},
       // Tokenizer
       {{"--tokenizer"}, Arity::kOne, ""},
       {{"--tokenizer-revision"}, Arity::kOne, ""},
@@ -167,15 +168,18 @@ int64_t non_negative(const std::string& option, int64_t v) {
 }  // namespace
 
 std::string python_float(double v) {
-  // Python prints the shortest repr that round-trips, with ".0" for integral values.
+  // Python's repr: the shortest digits that round-trip; fixed notation for exponents in
+  // [-4, 16), scientific otherwise; ".0" on integral values.
   char buf[64];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::stod(buf) == v) break;
-  }
-  std::string s = buf;
-  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
-  return s;
+  auto sci = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+  const std::string s(buf, sci.ptr);
+  const size_t e = s.find('e');
+  const int exponent = e == std::string::npos ? 0 : std::stoi(s.substr(e + 1));
+  if (exponent < -4 || exponent >= 16) return s;
+  auto fixed = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
+  std::string f(buf, fixed.ptr);
+  if (f.find_first_of(".n") == std::string::npos) f += ".0";
+  return f;
 }
 
 ProfileArgs parse_profile_args(const std::vector<std::string>& words) {
@@ -241,11 +245,10 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words) {
                                "--measurement-interval/-p");
   if (!refused.empty()) {
     std::string list;
-    for (const std::string& n : refused) list += (list.empty() ? "" : ", ") + n;
-    std::string why;
-    for (const Spec& s : specs())
-      if (s.names.front() == refused.front()) why = s.unsupported;
-    throw GenAiPerfOptionError(list + ": " + why + " (see docs/user-guide.md, \"Coming from GenAI-Perf\")");
+    for (const std::string& n : refused)
+      for (const Spec& s : specs())
+        if (s.names.front() == n) list += (list.empty() ? "" : ", ") + n + " (" + s.unsupported + ")";
+    throw GenAiPerfOptionError(kLater + ": " + list + "; see docs/user-guide.md, \"Coming from GenAI-Perf\"");
   }
   const auto one = [&](const std::string& n) { return seen.at(n).front(); };
   for (const std::string& n : order) {
@@ -403,7 +406,7 @@ namespace {
 // --extra-inputs values as GenAI-Perf echoes them: name:value pairs with JSON-typed values, or a
 // JSON object merged in.
 nlohmann::ordered_json extra_json(const std::vector<std::string>& extra) {
-  if (extra.empty()) return nullptr;
+  if (extra.empty()) return "";  // GenAI-Perf echoes an unset value (None) as ""
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
   for (const std::string& e : extra) {
     if (!e.empty() && e.front() == '{') {
@@ -475,7 +478,8 @@ nlohmann::ordered_json input_config(const ProfileArgs& a) {
         {"verbose", a.verbose},
         {"stimulus", stimulus},
         {"stability_percentage", 999},
-        {"measurement", {{"mode", "request_count"}, {"num", request_count(a)}}},
+        // GenAI-Perf echoes the count only when given (perf_analyzer gets the derived one).
+        {"measurement", {{"mode", "request_count"}, {"num", a.request_count ? J(*a.request_count) : J("")}}},
         {"warmup_request_count", a.warmup_request_count}}},
       {"input",
        {{"batch_size", a.batch_size_text},
@@ -498,7 +502,7 @@ nlohmann::ordered_json input_config(const ProfileArgs& a) {
           {"batch_size", 1},
           {"format", "png"}}},
         {"output_tokens",
-         {{"mean", a.output_tokens_mean ? J(*a.output_tokens_mean) : J(nullptr)},
+         {{"mean", a.output_tokens_mean ? J(*a.output_tokens_mean) : J("")},
           {"deterministic", a.output_tokens_deterministic},
           {"stddev", a.output_tokens_stddev}}},
         {"synthetic_tokens", {{"mean", a.synthetic_tokens_mean}, {"stddev", a.synthetic_tokens_stddev}}},
@@ -535,7 +539,7 @@ std::string profile_help() {
     std::string names;
     for (const std::string& n : s.names) names += (names.empty() ? "" : ", ") + n;
     o << "  " << names;
-    if (!s.unsupported.empty()) o << "   [" << s.unsupported << "]";
+    if (!s.unsupported.empty()) o << "   [not supported yet: " << s.unsupported << "]";
     o << "\n";
   }
   return o.str();

@@ -1,0 +1,156 @@
+// End-to-end: `genai-perf profile ...` run through the `genai-perf` symlink beside `aiperf` (and
+// `aiperf genai-perf profile ...`) against the mock: GenAI-Perf's directory, files, keys and
+// numbers; its statistics agree with the perf_analyzer-layout records it wrote; refused options
+// exit 2 and write nothing.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "process.h"
+
+using aiperf::test::MockServer;
+using aiperf::test::Process;
+using aiperf::test::read_file;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+Run genai_perf(const std::string& tmp, const std::vector<std::string>& args, const std::string& name,
+               bool through_aiperf = false) {
+  std::vector<std::string> full;
+  if (through_aiperf) full.push_back("genai-perf");
+  full.push_back("profile");
+  full.insert(full.end(), args.begin(), args.end());
+  Process p(std::string(AIPERF_BIN_DIR) + (through_aiperf ? "/aiperf" : "/genai-perf"), full, tmp, name);
+  const auto rc = p.wait(180);
+  REQUIRE(rc.has_value());
+  return {*rc, p.out(), p.err()};
+}
+
+std::vector<std::string> files_under(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) out.push_back(fs::relative(e.path(), dir).string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The latency GenAI-Perf derives from a perf_analyzer record: last response with content.
+double last_content_latency_ms(const json& request) {
+  const auto& ts = request["response_timestamps"];
+  const auto& outs = request["response_outputs"];
+  for (size_t i = ts.size(); i-- > 0;) {
+    const std::string r = outs[i]["response"].get<std::string>();
+    if (r.find("\"content\":\"") != std::string::npos)
+      return static_cast<double>(ts[i].get<int64_t>() - request["timestamp"].get<int64_t>()) / 1e6;
+  }
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("genai-perf profile (symlink) writes GenAI-Perf's files for streaming chat", "[e2e][genai_perf]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--ttft", "40", "--itl", "5"}, tmp);
+  REQUIRE(fs::is_symlink(std::string(AIPERF_BIN_DIR) + "/genai-perf"));
+  const Run r = genai_perf(tmp,
+                           {"-m", "org/m", "--endpoint-type", "chat", "--streaming", "-u", mock.url(), "--concurrency",
+                            "2", "--request-count", "8", "--synthetic-input-tokens-mean", "20",
+                            "--synthetic-input-tokens-stddev", "0", "--output-tokens-mean", "4", "--extra-inputs",
+                            "ignore_eos:true", "--tokenizer", "gpt2", "--artifact-dir", tmp + "/arts"},
+                           "chat");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string dir = tmp + "/arts/org_m-openai-chat-concurrency2";
+  CHECK(files_under(dir) == std::vector<std::string>{"inputs.json", "logs/aiperf.log", "profile_export.json",
+                                                     "profile_export_genai_perf.csv",
+                                                     "profile_export_genai_perf.json"});
+  const json stats = json::parse(read_file(dir + "/profile_export_genai_perf.json"));
+  CHECK(stats["request_count"]["avg"] == 8.0);
+  for (const char* s : {"avg", "min", "max", "p50"}) {
+    CHECK(stats["input_sequence_length"][s] == 20.0);
+    CHECK(stats["output_sequence_length"][s] == 4.0);
+  }
+  CHECK(stats["time_to_first_token"]["min"].get<double>() >= 40.0);
+  CHECK(stats["inter_token_latency"]["unit"] == "ms");
+  CHECK(stats["input_config"]["endpoint"]["type"] == "chat");
+  CHECK(stats["input_config"]["perf_analyzer"]["measurement"]["num"] == 8);
+
+  // perf_analyzer's layout, and the statistics are those of its records.
+  const json pa = json::parse(read_file(dir + "/profile_export.json"));
+  CHECK(pa["service_kind"] == "openai");
+  CHECK(pa["endpoint"] == "v1/chat/completions");
+  CHECK(pa["experiments"][0]["experiment"] == json{{"mode", "concurrency"}, {"value", 2}});
+  const json& requests = pa["experiments"][0]["requests"];
+  REQUIRE(requests.size() == 8);
+  std::vector<double> lat;
+  for (const json& q : requests) {
+    CHECK(json::parse(q["request_inputs"]["payload"].get<std::string>())["max_tokens"] == 4);
+    lat.push_back(last_content_latency_ms(q));
+  }
+  std::sort(lat.begin(), lat.end());
+  CHECK(stats["request_latency"]["avg"].get<double>() ==
+        Approx(std::accumulate(lat.begin(), lat.end(), 0.0) / 8).epsilon(1e-9));
+  CHECK(stats["request_latency"]["max"].get<double>() == Approx(lat.back()).epsilon(1e-9));
+
+  const std::string csv = read_file(dir + "/profile_export_genai_perf.csv");
+  CHECK(csv.rfind("Metric,avg,min,max,p99,p95,p90,p75,p50,p25,p10,p5,p1\r\nTime To First Token (ms),", 0) == 0);
+  CHECK(csv.find("\r\n\r\nMetric,Value\r\nOutput Token Throughput (tokens/sec),") != std::string::npos);
+  CHECK(csv.find("Request Count (count),8.00\r\n") != std::string::npos);
+  CHECK(json::parse(read_file(dir + "/inputs.json"))["data"][0]["payload"].size() == 1);
+  CHECK(r.out.find("NVIDIA GenAI-Perf | LLM Metrics") != std::string::npos);
+  CHECK(r.out.find("│  Request Count (count) │   8.00 │") != std::string::npos);
+}
+
+TEST_CASE("aiperf genai-perf profile: embeddings at a request rate, named as GenAI-Perf names it", "[e2e][genai_perf]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--embedding-base-latency", "20"}, tmp);
+  const Run r = genai_perf(tmp,
+                           {"-m", "e", "--endpoint-type", "embeddings", "-u", mock.url(), "--request-rate", "50",
+                            "--request-count", "5", "--synthetic-input-tokens-mean", "10", "--tokenizer", "gpt2",
+                            "--artifact-dir", tmp + "/arts", "--profile-export-file", "run.json"},
+                           "embeddings", true);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string dir = tmp + "/arts/e-openai-embeddings-request_rate50.0";
+  CHECK(files_under(dir) ==
+        std::vector<std::string>{"inputs.json", "logs/aiperf.log", "run.json", "run_genai_perf.csv", "run_genai_perf.json"});
+  const json stats = json::parse(read_file(dir + "/run_genai_perf.json"));
+  std::vector<std::string> keys;
+  for (auto it = stats.begin(); it != stats.end(); ++it) keys.push_back(it.key());
+  std::sort(keys.begin(), keys.end());
+  CHECK(keys == std::vector<std::string>{"input_config", "request_count", "request_latency", "request_throughput"});
+  CHECK(stats["request_count"]["avg"] == 5.0);
+  CHECK(stats["request_latency"]["min"].get<double>() >= 20.0);
+  const json pa = json::parse(read_file(dir + "/run.json"));
+  CHECK(pa["experiments"][0]["experiment"] == json{{"mode", "request_rate"}, {"value", 50.0}});
+  CHECK(read_file(dir + "/run_genai_perf.csv").find("Request Latency (ms),") != std::string::npos);
+  CHECK(r.out.find("NVIDIA GenAI-Perf | Embeddings Metrics") != std::string::npos);
+}
+
+TEST_CASE("genai-perf refuses what it cannot honour yet: exit 2, nothing written", "[e2e][genai_perf]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  const Run kserve = genai_perf(tmp, {"-m", "m", "--artifact-dir", tmp + "/arts"}, "kserve");
+  CHECK(kserve.exit_code == 2);
+  CHECK(kserve.err.find("--endpoint-type kserve (GenAI-Perf's default): not supported yet") != std::string::npos);
+  const Run windows = genai_perf(
+      tmp, {"-m", "m", "--endpoint-type", "chat", "--measurement-interval", "500", "--artifact-dir", tmp + "/arts"},
+      "windows");
+  CHECK(windows.exit_code == 2);
+  CHECK(windows.err.find("--measurement-interval (perf_analyzer measurement windows)") != std::string::npos);
+  const Run analyze = genai_perf(tmp, {}, "analyze");  // `genai-perf profile` with no model
+  CHECK(analyze.exit_code == 2);
+  CHECK(analyze.err.find("-m/--model") != std::string::npos);
+  CHECK_FALSE(fs::exists(tmp + "/arts"));
+}
