@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""GenAI-Perf's files: the reference genai-perf 0.0.16 (driving perf_analyzer) and ours
+(`genai-perf`, our aiperf binary under that name), same command lines, same mock server.
+
+For each scenario this starts our mock server (fixed TTFT/ITL, exact output lengths), runs
+`genai-perf profile <args>` with both tools, each in its own empty working directory and
+without --artifact-dir (so GenAI-Perf's directory naming is compared too), then compares:
+
+  dir     artifact directory names (artifacts/<model>-<service kind>-<type>-<load>)
+  file    the relative file sets
+  key     key trees (keys, nesting, JSON types) of every .json file both wrote, lists merged
+          over their elements; the embedded request payload strings of profile_export.json are
+          parsed and compared the same way
+  config  input_config of profile_export_genai_perf.json, value for value
+  csv     profile_export_genai_perf.csv: sections, header rows and row labels
+  console the console table's row labels (first column) and title
+  pa      profile_export.json: experiment, service_kind, endpoint, request count, responses per
+          request
+  value   the statistics of profile_export_genai_perf.json: counts, ISL and OSL exactly (every
+          statistic); latencies (avg, p50) within 1 % or 0.3 ms; throughputs (avg) within 2 %
+  run     exit status 0 for both
+
+Each difference has an id SCENARIO:KIND:FILE:DETAIL. The ones listed in KNOWN (with the reason)
+are accepted; any other fails the run (exit 1).
+
+  python3 tests/compat/genai_perf_scenarios.py --aiperf build/bin/aiperf \\
+      --mock build/bin/aiperf-mock-server [--ref ~/.cache/aiperf-compat/bin/ref-genai-perf] \\
+      [--scenario NAME ...] [--keep DIR] [-v]
+
+Standard library only.
+"""
+
+import argparse
+import csv
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from scenarios import Mock, TOKENIZER, ISL, OSL  # noqa: E402  (the same mock and its timings)
+
+DEFAULT_REF = Path.home() / ".cache" / "aiperf-compat" / "bin" / "ref-genai-perf"
+RUN_TIMEOUT_S = 240
+
+COMMON = ["-m", "m", "--tokenizer", str(TOKENIZER), "--random-seed", "42"]
+SYNTHETIC = ["--synthetic-input-tokens-mean", str(ISL), "--synthetic-input-tokens-stddev", "0"]
+OUTPUT = ["--output-tokens-mean", str(OSL), "--output-tokens-stddev", "0", "--extra-inputs", "ignore_eos:true"]
+
+SCENARIOS = {
+    "chat_stream": ["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count", "20",
+                    *SYNTHETIC, *OUTPUT],
+    "chat": ["--endpoint-type", "chat", "--concurrency", "2", "--request-count", "10", *SYNTHETIC, *OUTPUT],
+    "completions": ["--endpoint-type", "completions", "--concurrency", "2", "--request-count", "10",
+                    *SYNTHETIC, *OUTPUT],
+    "completions_stream_default_count": ["--endpoint-type", "completions", "--streaming", "--concurrency", "3",
+                                         *SYNTHETIC, *OUTPUT],
+    "embeddings_rate": ["--endpoint-type", "embeddings", "--request-rate", "5", "--request-count", "10",
+                        *SYNTHETIC],
+}
+
+# Accepted differences: id pattern -> reason.
+KNOWN = {
+    "*:file:logs/aiperf.log:only-ours":
+        "ours keeps the engine's log under logs/ (GenAI-Perf writes no log file; perf_analyzer logs nothing)",
+    "*:key:inputs.json:/data[]/payload[]/messages[]/name:only-ours":
+        "our synthetic prompts carry the message name 'text' (AIPerf's dataset); GenAI-Perf sends none",
+    "*:key:profile_export.json:payload/messages[]/name:only-ours":
+        "the same message name, inside the payloads perf_analyzer records",
+    "*:key:inputs.json:/data[]/payload[]/stream:only-ours":
+        "non-streaming: our payload says \"stream\": false (AIPerf's payload); GenAI-Perf leaves it out",
+    "*:key:profile_export.json:payload/stream:only-ours":
+        "the same \"stream\": false, inside the payloads perf_analyzer records",
+}
+
+
+def known_pattern(d):
+    """The KNOWN pattern matching id `d` ('*' is the only wildcard)."""
+    for p in KNOWN:
+        if re.fullmatch(".*".join(re.escape(x) for x in p.split("*")), d):
+            return p
+    return None
+
+
+def tree(j):
+    """Key tree: dicts by key, lists merged over their elements, leaves by JSON type."""
+    if isinstance(j, dict):
+        return {k: tree(v) for k, v in j.items()}
+    if isinstance(j, list):
+        merged = {}
+        leaf = None
+        for e in j:
+            t = tree(e)
+            if isinstance(t, dict):
+                merged.update(t)
+            else:
+                leaf = t
+        return ["list", merged if merged else leaf]
+    if isinstance(j, bool):
+        return "bool"
+    if isinstance(j, (int, float)):
+        return "number"
+    if j is None:
+        return "null"
+    return type(j).__name__
+
+
+def tree_diff(ref, ours, path, out):
+    if isinstance(ref, dict) and isinstance(ours, dict):
+        for k in list(ref) + [k for k in ours if k not in ref]:
+            if k not in ours:
+                out.append(f"{path}/{k}:only-ref")
+            elif k not in ref:
+                out.append(f"{path}/{k}:only-ours")
+            else:
+                tree_diff(ref[k], ours[k], f"{path}/{k}", out)
+    elif isinstance(ref, list) and isinstance(ours, list):
+        if ref[1] is not None and ours[1] is not None:
+            tree_diff(ref[1], ours[1], path + "[]", out)
+    elif ref != ours and "null" not in (ref, ours):
+        out.append(f"{path}:type:{json.dumps(ref)[:40]}->{json.dumps(ours)[:40]}")
+
+
+def run_tool(cmd, args, cwd):
+    cwd.mkdir(parents=True, exist_ok=True)
+    out_path = cwd.parent / (cwd.name + ".out")
+    with open(out_path, "w") as out:
+        try:
+            rc = subprocess.run([*cmd, "profile", *args], cwd=cwd, stdout=out, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, timeout=RUN_TIMEOUT_S).returncode
+        except subprocess.TimeoutExpired:
+            rc = "timeout"
+    return rc, out_path.read_text(errors="replace")
+
+
+def files_of(root):
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+
+
+def console_rows(text):
+    """Title and first-column labels of a rich table (wrapped labels joined)."""
+    title = next((l.strip() for l in text.splitlines() if "NVIDIA GenAI-Perf" in l), None)
+    labels, cur = [], []
+    for line in text.splitlines():
+        if line.startswith("│"):
+            cells = line.split("│")
+            name = cells[1].strip()
+            if len(cells) > 2 and cells[2].strip():  # a row's first line has its avg value
+                if cur:
+                    labels.append(" ".join(cur))
+                cur = [name]
+            else:
+                cur.append(name)
+    if cur:
+        labels.append(" ".join(cur))
+    return title, labels
+
+
+def close(metric, stat, r, o):
+    if metric in ("request_count", "input_sequence_length", "output_sequence_length"):
+        return r == o
+    if metric in ("request_throughput", "output_token_throughput", "output_token_throughput_per_user"):
+        return abs(r - o) <= 0.02 * abs(r)
+    return abs(r - o) <= max(0.01 * abs(r), 0.3)
+
+
+def compare(name, ref_dir, our_dir, ref_out, our_out, diffs):
+    def add(kind, file, detail):
+        diffs.append(f"{name}:{kind}:{file}:{detail}")
+
+    ref_arts = sorted(p.name for p in (ref_dir / "artifacts").iterdir()) if (ref_dir / "artifacts").is_dir() else []
+    our_arts = sorted(p.name for p in (our_dir / "artifacts").iterdir()) if (our_dir / "artifacts").is_dir() else []
+    if ref_arts != our_arts:
+        add("dir", "artifacts", f"{ref_arts}->{our_arts}")
+    if not ref_arts or not our_arts:
+        return
+    r_root, o_root = ref_dir / "artifacts" / ref_arts[0], our_dir / "artifacts" / our_arts[0]
+    r_files, o_files = files_of(r_root), files_of(o_root)
+    for f in sorted(set(r_files) | set(o_files)):
+        if f not in o_files or f not in r_files:
+            add("file", f, "only-ref" if f not in o_files else "only-ours")
+    for f in sorted(set(r_files) & set(o_files)):
+        if f.endswith(".json"):
+            rj, oj = json.loads((r_root / f).read_text()), json.loads((o_root / f).read_text())
+            out = []
+            tree_diff(tree(rj), tree(oj), "", out)
+            for d in out:
+                add("key", f, d)
+    # input_config, value for value
+    g = "profile_export_genai_perf.json"
+    if g in r_files and g in o_files:
+        rj, oj = json.loads((r_root / g).read_text()), json.loads((o_root / g).read_text())
+        rc, oc = rj.get("input_config", {}), oj.get("input_config", {})
+        if json.dumps(rc, sort_keys=False) != json.dumps(oc, sort_keys=False):
+            add("config", g, "input_config differs")
+        if [k for k in rj if k != "input_config"] != [k for k in oj if k != "input_config"]:
+            add("key", g, f"metric order {list(rj)}->{list(oj)}")
+        for metric, stats in rj.items():
+            if metric == "input_config" or metric not in oj:
+                continue
+            for stat in ("avg", "p50") if metric not in ("input_sequence_length", "output_sequence_length") \
+                    else [s for s in stats if s != "unit"]:
+                if stat in stats and stat in oj[metric] and not close(metric, stat, stats[stat], oj[metric][stat]):
+                    add("value", g, f"{metric}.{stat}:{stats[stat]:.4f}->{oj[metric][stat]:.4f}")
+            if stats.get("unit") != oj[metric].get("unit"):
+                add("unit", g, f"{metric}:{stats.get('unit')}->{oj[metric].get('unit')}")
+    # CSV layout
+    c = "profile_export_genai_perf.csv"
+    if c in r_files and c in o_files:
+        r_rows = list(csv.reader(io.StringIO((r_root / c).read_bytes().decode())))
+        o_rows = list(csv.reader(io.StringIO((o_root / c).read_bytes().decode())))
+        r_shape = [(r[0] if r else "", len(r)) for r in r_rows]
+        o_shape = [(r[0] if r else "", len(r)) for r in o_rows]
+        if r_shape != o_shape:
+            add("csv", c, f"rows {r_shape}->{o_shape}")
+        if (r_root / c).read_bytes().count(b"\r\n") != (o_root / c).read_bytes().count(b"\r\n"):
+            add("csv", c, "line endings")
+    # profile_export.json (perf_analyzer's layout)
+    p = "profile_export.json"
+    if p in r_files and p in o_files:
+        rj, oj = json.loads((r_root / p).read_text()), json.loads((o_root / p).read_text())
+        for k in ("service_kind", "endpoint"):
+            if rj.get(k) != oj.get(k):
+                add("pa", p, f"{k}:{rj.get(k)}->{oj.get(k)}")
+        re_, oe = rj["experiments"][0], oj["experiments"][0]
+        if re_["experiment"] != oe["experiment"]:
+            add("pa", p, f"experiment:{re_['experiment']}->{oe['experiment']}")
+        if len(re_["requests"]) != len(oe["requests"]):
+            add("pa", p, f"requests:{len(re_['requests'])}->{len(oe['requests'])}")
+        rn = sorted({len(r["response_outputs"]) for r in re_["requests"]})
+        on = sorted({len(r["response_outputs"]) for r in oe["requests"]})
+        if rn != on:
+            add("pa", p, f"responses-per-request:{rn}->{on}")
+        # The payload strings perf_analyzer recorded, compared as key trees.
+        rp = [json.loads(r["request_inputs"]["payload"]) for r in re_["requests"]]
+        op = [json.loads(r["request_inputs"]["payload"]) for r in oe["requests"]]
+        out = []
+        tree_diff(tree(rp)[1], tree(op)[1], "payload", out)
+        for d in out:
+            add("key", p, d)
+    # Console table
+    rt, rl = console_rows(ref_out)
+    ot, ol = console_rows(our_out)
+    if rt != ot:
+        add("console", "stdout", f"title:{rt}->{ot}")
+    if rl != ol:
+        add("console", "stdout", f"rows:{rl}->{ol}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--aiperf", required=True, type=Path, help="our aiperf binary (run as genai-perf)")
+    ap.add_argument("--mock", required=True, type=Path, help="our aiperf-mock-server binary")
+    ap.add_argument("--ref", type=Path, default=DEFAULT_REF)
+    ap.add_argument("--scenario", action="append", choices=sorted(SCENARIOS))
+    ap.add_argument("--keep", type=Path, help="keep both tools' directories here")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args()
+    for p in (args.aiperf, args.mock, args.ref):
+        if not p.exists():
+            print(f"missing: {p}", file=sys.stderr)
+            return 2
+    work = Path(tempfile.mkdtemp(prefix="genai-perf-compat-")) if not args.keep else args.keep
+    work.mkdir(parents=True, exist_ok=True)
+    # Ours under GenAI-Perf's name, as a user would run it.
+    ours_bin = work / "bin" / "genai-perf"
+    ours_bin.parent.mkdir(parents=True, exist_ok=True)
+    if ours_bin.is_symlink() or ours_bin.exists():
+        ours_bin.unlink()
+    ours_bin.symlink_to(args.aiperf.resolve())
+
+    all_diffs = []
+    for name in args.scenario or list(SCENARIOS):
+        mock = Mock(args.mock, [])
+        try:
+            tool_args = ["-u", mock.url, *COMMON, *SCENARIOS[name]]
+            print(f"[{name}] genai-perf profile {' '.join(tool_args)}", flush=True)
+            ref_dir, our_dir = work / name / "ref", work / name / "ours"
+            for d in (ref_dir, our_dir):
+                shutil.rmtree(d, ignore_errors=True)
+            ref_rc, ref_out = run_tool([str(args.ref)], tool_args, ref_dir)
+            our_rc, our_out = run_tool([str(ours_bin)], tool_args, our_dir)
+        finally:
+            mock.stop()
+        diffs = []
+        if ref_rc != 0:
+            diffs.append(f"{name}:run:ref:exit {ref_rc}")
+        if our_rc != 0:
+            diffs.append(f"{name}:run:ours:exit {our_rc}")
+        compare(name, ref_dir, our_dir, ref_out, our_out, diffs)
+        if args.verbose or our_rc != 0:
+            print(our_out[-3000:])
+        all_diffs += diffs
+
+    failed = []
+    used = set()
+    for d in all_diffs:
+        pat = known_pattern(d)
+        if pat:
+            used.add(pat)
+            print(f"  known  {d}  ({KNOWN[pat]})")
+        else:
+            failed.append(d)
+            print(f"  DIFF   {d}")
+    for p in KNOWN:
+        if p not in used:
+            print(f"  stale known difference (matched nothing): {p}")
+    print(f"genai-perf scenarios: {len(all_diffs)} differences, {len(failed)} not accepted "
+          f"({'FAIL' if failed else 'ok'}); directories in {work})")
+    if not args.keep and not failed:
+        shutil.rmtree(work, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
