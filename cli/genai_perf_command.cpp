@@ -139,6 +139,11 @@ int run_profile(const std::vector<std::string>& words, const std::string& versio
     return 0;
   }
   const fs::path dir = artifact_directory(a);
+  if (a.dry_run) {
+    std::vector<std::string> args = to_aiperf_args(a, dir.string());
+    args.push_back("--dry-run");
+    return run_engine(args, true);
+  }
   std::cout << "Profiling these models: ";
   for (size_t i = 0; i < a.models.size(); ++i) std::cout << (i ? ", " : "") << a.models[i];
   std::cout << "\nArtifacts: " << dir.string() << "\n";

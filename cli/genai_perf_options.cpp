@@ -95,6 +95,7 @@ const std::vector<Spec>& specs() {
       {{"--tokenizer-revision"}, Arity::kOne, ""},
       {{"--tokenizer-trust-remote-code"}, Arity::kFlag, ""},
       {{"--help", "-h"}, Arity::kFlag, ""},
+      {{"--dry-run"}, Arity::kFlag, ""},  // ours: validate only (listed last in --help)
   };
   return s;
 }
@@ -225,6 +226,10 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words) {
     }
     if (canonical == "--help") {
       a.help = true;
+      continue;
+    }
+    if (canonical == "--dry-run") {
+      a.dry_run = true;
       continue;
     }
     // Repeatable options accumulate (argparse action="append").
@@ -540,6 +545,7 @@ std::string profile_help() {
     for (const std::string& n : s.names) names += (names.empty() ? "" : ", ") + n;
     o << "  " << names;
     if (!s.unsupported.empty()) o << "   [not supported yet: " << s.unsupported << "]";
+    if (s.names.front() == "--dry-run") o << "   [ours: check the options as `aiperf profile --dry-run`, run nothing]";
     o << "\n";
   }
   return o.str();

@@ -52,6 +52,7 @@ struct ProfileArgs {
   std::string profile_export_file = "profile_export.json";
   bool verbose = false;
   bool help = false;
+  bool dry_run = false;  // ours (not GenAI-Perf's): check the mapped run as `aiperf profile --dry-run`
 };
 
 // Parses the words after `profile`. Throws GenAiPerfOptionError naming the option for an unknown

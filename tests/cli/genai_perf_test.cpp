@@ -69,6 +69,8 @@ TEST_CASE("genai-perf options: prefixes, = values, and refusals naming the optio
   CHECK(a.endpoint_type == "chat");
   CHECK(a.streaming);
   CHECK(*a.request_count == 5);
+  CHECK_FALSE(a.dry_run);
+  CHECK(parse_profile_args({"-m", "m", "--endpoint-type", "chat", "--dry-run"}).dry_run);
   const auto refuses = [](const Words& w, const std::string& fragment) {
     try {
       parse_profile_args(w);

@@ -152,5 +152,14 @@ TEST_CASE("genai-perf refuses what it cannot honour yet: exit 2, nothing written
   const Run analyze = genai_perf(tmp, {}, "analyze");  // `genai-perf profile` with no model
   CHECK(analyze.exit_code == 2);
   CHECK(analyze.err.find("-m/--model") != std::string::npos);
+  // --dry-run (ours): the mapped command line is checked as `aiperf profile --dry-run` would.
+  const Run dry = genai_perf(tmp, {"-m", "m", "--endpoint-type", "chat", "--dry-run", "--artifact-dir", tmp + "/arts"}, "dry");
+  CHECK(dry.exit_code == 0);
+  CHECK(dry.out.find("options valid") != std::string::npos);
+  const Run bad = genai_perf(
+      tmp, {"-m", "m", "--endpoint-type", "chat", "--dry-run", "--extra-inputs", "nocolon", "--artifact-dir", tmp + "/arts"},
+      "dry_bad");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("--extra-inputs") != std::string::npos);
   CHECK_FALSE(fs::exists(tmp + "/arts"));
 }
