@@ -8,6 +8,7 @@
 #include "endpoints/endpoint.h"
 #include "environment.h"
 #include "log/log.h"
+#include "non_text_options.h"
 #include "tokenizer/builtin_tokenizer.h"
 #include "tokenizer/tokenizer.h"
 #include "util/redact.h"
@@ -58,6 +59,10 @@ std::string default_tokenizer_name(const std::vector<std::string>& models) {
 
 config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::string>& argv) {
   finalize_endpoint_options(o);
+  // Before the input options' own checks, as AIPerf's converter refuses these first.
+  if (const endpoints::EndpointInfo* ep = endpoints::find_endpoint(o.config.endpoint.type);
+      ep && !ep->tokenizes_input && !ep->produces_tokens)
+    refuse_non_text_options(o, o.config.endpoint.type);
   finalize_control_options(o);
   finalize_input_options(o);
   finalize_load_options(o);
@@ -67,8 +72,9 @@ config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::str
 
   auto& c = o.config;
   // An endpoint that neither tokenizes its input nor produces tokens (image_retrieval,
-  // audio_transcription) needs no tokenizer: AIPerf refuses the option for it, and the bundled
-  // one stands in for the services, which count nothing with it.
+  // audio_transcription) needs no tokenizer: AIPerf refuses the text and tokenizer options for
+  // it (non_text_options.h, checked above), and the bundled one stands in for the services,
+  // which count nothing with it.
   if (const endpoints::EndpointInfo* ep = endpoints::find_endpoint(c.endpoint.type);
       ep && !ep->tokenizes_input && !ep->produces_tokens) {
     if (!c.tokenizer.name.empty())

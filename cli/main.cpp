@@ -16,6 +16,7 @@
 #include "log/log.h"
 #include "mesh_keys_command.h"
 #include "multi_run.h"
+#include "non_text_options.h"
 #include "options.h"
 #include "process_export_command.h"
 #include "service_command.h"
@@ -45,6 +46,7 @@ void add_profile_groups(CLI::App& cmd, aiperf::cli::ProfileOptions& profile) {
   aiperf::cli::add_telemetry_options(cmd, profile);
   aiperf::cli::add_multi_run_options(cmd, profile);
   aiperf::cli::add_control_options(cmd, profile);
+  aiperf::cli::watch_non_text_options(cmd, profile);
 }
 
 // One sweep point's config: its command line (the lists replaced by the point's values)

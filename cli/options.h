@@ -80,6 +80,11 @@ struct ProfileOptions {
     std::optional<double> stats_interval;  // accepted, no effect (docs/user-guide.md)
     bool zmq_dual_bind = false;            // accepted, no effect (docs/user-guide.md)
   } control;
+  // The text and tokenizer options an endpoint type without text tokens refuses
+  // (non_text_options.h): each option with the spelling its refusal names.
+  struct NonText {
+    std::vector<std::pair<const CLI::Option*, std::string>> text, prefix, tokenizer;
+  } non_text;
   // Multi-Run: repeated trials of the same benchmark (cli/multi_run.h).
   struct MultiRun {
     uint32_t num_runs = 1;
