@@ -63,6 +63,20 @@ TEST_CASE("streaming chat: role chunk, 3 content chunks, usage, [DONE]") {
   CHECK(result.usage->reasoning_tokens == 1);
 }
 
+// llama.cpp's server opens every stream with this chunk, before the first token (tests/real_server).
+TEST_CASE("streaming chat: a role chunk with content null is not a response") {
+  const auto raw = sse_record({
+      {100, chat_chunk(R"({"role":"assistant","content":null})")},
+      {200, chat_chunk(R"({"content":"Hi"})")},
+      {300, "data: [DONE]\n\n"},
+  });
+  const auto result = parse_response(*find_endpoint("chat"), raw);
+  REQUIRE_FALSE(result.error);
+  REQUIRE(result.responses.size() == 1);
+  CHECK(result.responses[0].text == "Hi");
+  CHECK(result.responses[0].perf_ns == 200);
+}
+
 TEST_CASE("streaming chat: event split across chunks is stamped by the completing chunk") {
   const std::string event = chat_chunk(R"({"content":"split"})");
   const auto raw = sse_record({{10, event.substr(0, 30)}, {20, event.substr(30)}});

@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""End-to-end tests of our `aiperf` against a real llama.cpp server (tests/real_server/setup.sh builds
+it, with a tiny random-weight model whose vocabulary is GPT-2's, so the server's token counts can
+be checked against our GPT-2 tokenizer exactly).
+
+Each check runs `aiperf profile` as a user would and compares the files it writes with what the
+server says: its `usage` blocks (recorded per request as usage_* metrics) and its Prometheus
+counters (/metrics, which `--server-metrics` also scrapes). Exit status 1 if any check failed.
+
+  python3 tests/real_server/llama_server.py --aiperf build/bin/aiperf --server BIN --model GGUF
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOKENIZER = os.path.join(ROOT, "common", "tokenizer", "data", "gpt2")
+SLOTS = 2        # the server decodes this many sequences at once; the runs ask for more
+CTX_PER_SLOT = 1024
+
+
+def free_port():
+    """A port below the kernel's ephemeral range, free at the time of asking."""
+    for port in range(20000 + os.getpid() % 5000, 32000):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+                return port
+            except OSError:
+                continue
+    raise RuntimeError("no free port")
+
+
+class LlamaServer:
+    def __init__(self, binary, model, tmp):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = os.path.join(tmp, "llama-server.log")
+        self.log = open(self.log_path, "w")
+        # One compute thread and enough HTTP threads for every connection the runs open: with
+        # fewer, cpp-httplib leaves the extra kept-alive connections waiting until its 5 s
+        # keep-alive timeout frees a thread (a habit of the server, not a client fault).
+        self.proc = subprocess.Popen(
+            [binary, "-m", model, "--host", "127.0.0.1", "--port", str(self.port), "-c", str(SLOTS * CTX_PER_SLOT),
+             "-np", str(SLOTS), "-t", "1", "--threads-http", "16", "--metrics", "--jinja", "--no-warmup"],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"llama-server exited {self.proc.returncode}: {self.tail()}")
+            try:
+                with urllib.request.urlopen(self.url + "/health", timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"llama-server not healthy within 60 s: {self.tail()}")
+
+    def tail(self):
+        self.log.flush()
+        with open(self.log_path, errors="replace") as f:
+            return f.read()[-2000:]
+
+    def counters(self):
+        """The server's Prometheus counters and gauges, name -> value."""
+        with urllib.request.urlopen(self.url + "/metrics", timeout=5) as r:
+            text = r.read().decode()
+        return {m.group(1): float(m.group(2)) for m in re.finditer(r"^(llamacpp:\w+) (\S+)$", text, re.M)}
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+
+
+class Run:
+    """One `aiperf profile` run and the files it wrote."""
+
+    def __init__(self, aiperf, server, tmp, name, args, expect_exit=0):
+        self.dir = os.path.join(tmp, name)
+        cmd = [aiperf, "profile", "--model", "tiny", "--url", server.url, "--tokenizer", TOKENIZER,
+               "--ui-type", "none", "--artifact-dir", self.dir, "--random-seed", "7", *args]
+        self.before = server.counters()
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        self.after = server.counters()
+        self.cmd = " ".join(cmd)
+        self.exit = res.returncode
+        self.output = res.stdout[-3000:] + res.stderr[-3000:]
+        if res.returncode != expect_exit:
+            raise AssertionError(f"exit {res.returncode}, expected {expect_exit}: {self.output}")
+        with open(os.path.join(self.dir, "profile_export.jsonl")) as f:
+            self.records = [json.loads(line) for line in f if line.strip()]
+        with open(os.path.join(self.dir, "profile_export_aiperf.json")) as f:
+            self.summary = json.load(f)
+
+    def delta(self, counter):
+        return self.after.get(counter, 0) - self.before.get(counter, 0)
+
+    def values(self, tag):
+        return [(r["metrics"].get(tag) or {}).get("value") for r in self.records]
+
+
+def require(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+def no_errors(run, n):
+    require(len(run.records) == n, f"{len(run.records)} records, expected {n}")
+    errors = [r["error"] for r in run.records if r.get("error")]
+    require(not errors, f"{len(errors)} error records, first: {errors[:1]}")
+    require(run.summary["request_count"]["avg"] == n, f"request_count {run.summary['request_count']}")
+
+
+def server_counted(run):
+    """The server's own totals over the run agree with the usage it sent per request."""
+    prompt = run.delta("llamacpp:prompt_tokens_total") + run.delta("llamacpp:prompt_tokens_cached_total")
+    require(prompt == sum(run.values("usage_prompt_tokens")),
+            f"server processed {prompt} prompt tokens, usage blocks say {sum(run.values('usage_prompt_tokens'))}")
+    predicted = run.delta("llamacpp:tokens_predicted_total")
+    require(predicted == sum(run.values("usage_completion_tokens")),
+            f"server predicted {predicted} tokens, usage blocks say {sum(run.values('usage_completion_tokens'))}")
+
+
+LOAD = ["--isl", "64", "--osl", "16", "--extra-inputs", "ignore_eos:true", "--concurrency", "5"]
+
+
+def check_completions(aiperf, server, tmp):
+    """Completions, not streaming: ISL (our tokenizer) equals the server's prompt_tokens per request
+    (the completions endpoint adds no template); the server generated exactly the OSL asked for."""
+    run = Run(aiperf, server, tmp, "completions", ["--endpoint-type", "completions", "--request-count", "15", *LOAD])
+    no_errors(run, 15)
+    isl, usage_isl = run.values("input_sequence_length"), run.values("usage_prompt_tokens")
+    require(isl == [64] * 15, f"ISL {isl}")
+    require(usage_isl == isl, f"server prompt_tokens {usage_isl} != our ISL {isl}")
+    require(run.values("usage_completion_tokens") == [16] * 15, f"server completion_tokens {run.values('usage_completion_tokens')}")
+    server_counted(run)
+
+
+def check_chat_streaming(aiperf, server, tmp):
+    """Chat, streaming, more requests in flight than the server has slots: every request succeeds
+    (the server ends the connection after each stream although it said keep-alive), the server's
+    token counts are taken (--use-server-token-count), and its counters agree."""
+    run = Run(aiperf, server, tmp, "chat_streaming",
+              ["--endpoint-type", "chat", "--streaming", "--use-server-token-count", "--request-count", "20", *LOAD])
+    no_errors(run, 20)
+    require(run.values("output_sequence_length") == [16] * 20, f"OSL {run.values('output_sequence_length')}")
+    prompt = run.values("input_sequence_length")
+    require(all(p and p > 64 for p in prompt), f"chat ISL includes the template's tokens: {prompt}")
+    ttft, latency = run.values("time_to_first_token"), run.values("request_latency")
+    require(all(0 < t < l for t, l in zip(ttft, latency)), "TTFT within each request's latency")
+    server_counted(run)
+    # The server's prompt time is part of every TTFT: their sums bound each other.
+    server_prompt_ms = run.delta("llamacpp:prompt_seconds_total") * 1000
+    require(sum(ttft) >= server_prompt_ms, f"sum of TTFT {sum(ttft):.1f} ms < server prompt time {server_prompt_ms:.1f} ms")
+
+
+def check_chat_server_metrics(aiperf, server, tmp):
+    """Chat, not streaming, with --server-metrics on the server's /metrics: the exported counter
+    totals equal what the server's counters moved by over the run."""
+    run = Run(aiperf, server, tmp, "chat_server_metrics",
+              ["--endpoint-type", "chat", "--use-server-token-count", "--request-count", "10",
+               "--server-metrics", server.url + "/metrics", *LOAD])
+    no_errors(run, 10)
+    require(run.values("output_sequence_length") == [16] * 10, f"OSL {run.values('output_sequence_length')}")
+    with open(os.path.join(run.dir, "server_metrics_export.json")) as f:
+        exported = json.load(f)["metrics"]
+    total = exported["llamacpp:tokens_predicted_total"]["series"][0]["stats"]["total"]
+    require(total == 160, f"exported tokens_predicted_total {total}, expected 160")
+    server_counted(run)
+
+
+def check_context_overflow(aiperf, server, tmp):
+    """A prompt longer than a slot's context: every request is an error record carrying the
+    server's status and message, and the run exits 1 (nothing succeeded)."""
+    run = Run(aiperf, server, tmp, "context_overflow",
+              ["--endpoint-type", "completions", "--request-count", "4", "--isl", str(CTX_PER_SLOT + 200),
+               "--osl", "4", "--concurrency", "2"], expect_exit=1)
+    require(len(run.records) == 4, f"{len(run.records)} records")
+    for r in run.records:
+        e = r.get("error") or {}
+        require(e.get("code") == 400, f"error code {e.get('code')}")
+        require("context" in e.get("message", ""), f"error message {e.get('message')!r}")
+
+
+CHECKS = [check_completions, check_chat_streaming, check_chat_server_metrics, check_context_overflow]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--aiperf", required=True)
+    ap.add_argument("--server", required=True, help="llama-server binary")
+    ap.add_argument("--model", required=True, help="GGUF model (make_model.py)")
+    ap.add_argument("--keep", action="store_true", help="keep the artifacts directory")
+    args = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="aiperf-real-server-")
+    failed = []
+    server = LlamaServer(args.server, args.model, tmp)
+    try:
+        for check in CHECKS:
+            t0 = time.monotonic()
+            try:
+                check(os.path.abspath(args.aiperf), server, tmp)
+                print(f"PASS {check.__name__} ({time.monotonic() - t0:.1f} s)", flush=True)
+            except Exception as e:  # report every check, then fail
+                failed.append(check.__name__)
+                print(f"FAIL {check.__name__}: {e}", flush=True)
+    finally:
+        server.stop()
+    if failed:
+        print(f"real-server checks failed: {', '.join(failed)} (artifacts in {tmp})")
+        return 1
+    if not args.keep:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("real-server checks: all passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
