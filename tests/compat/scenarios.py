@@ -137,6 +137,18 @@ SCENARIOS = {
         "requests": 20,
         "truth": {"request_latency": EMBED_MS, **concurrency_truth(2, 20, EMBED_MS, osl=0)},
     },
+    "video_generation": {
+        "about": "video jobs (/v1/videos): submit, one in_progress poll, completed, download",
+        "args": ["--endpoint-type", "video_generation", "--concurrency", "1", "--request-count", "4",
+                 "--synthetic-input-tokens-mean", str(ISL), "--synthetic-input-tokens-stddev", "0",
+                 "--download-video-content", "--extra-inputs", "size:64x32", "--extra-inputs", "seconds:8",
+                 "--extra-inputs", "mock_polls:1"],
+        "requests": 4,
+        # Both tools wait one poll interval (0.1 s) before the poll that sees the job completed (the
+        # mock answers at once); the mock's figures: seconds / 8 = 1 s, 64 x 32 / 1024 = 2 MB.
+        "truth": {"request_latency": 100.0, "video_inference_time": 1000.0, "video_peak_memory": 2.0,
+                  **concurrency_truth(1, 4, 100.0, osl=0)},
+    },
     "messages_stream": {
         "about": "streaming Anthropic Messages API (/v1/messages), concurrency 2",
         "args": ["--endpoint-type", "messages", "--streaming", "--concurrency", "2", "--request-count", "20",
