@@ -255,7 +255,7 @@ class Walker : NodeReader {
       } else if (k == "timeout") {
         set("--request-timeout-seconds", number_text(v, p, true), v, p);
       } else if (k == "streaming" || k == "use_legacy_max_tokens" || k == "use_server_token_count" ||
-                 k == "per_chunk_usage" || k == "uuid_and_strip") {
+                 k == "per_chunk_usage" || k == "uuid_and_strip" || k == "download_video_content") {
         std::string opt = "--" + k;
         std::replace(opt.begin(), opt.end(), '_', '-');
         if (boolean(v, p)) flag(opt, v, p);

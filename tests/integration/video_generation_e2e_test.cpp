@@ -3,6 +3,7 @@
 // test knows how many polls and downloads it must have answered and which inference time and
 // peak memory it reported; the run's records and summary are checked against that.
 #include <cstdlib>
+#include <fstream>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -167,4 +168,25 @@ TEST_CASE("video_generation: bad settings exit 2 before anything runs", "[e2e][v
   CHECK(json_body.exit_code == 2);
   CHECK(has(json_body.err + json_body.out,
             "endpoint type video_generation requires multipart/form-data; application/json is not supported."));
+}
+
+TEST_CASE("video_generation: endpoint.download_video_content in a config file downloads the videos",
+          "[e2e][video]") {
+  PollInterval interval("0.01");
+  const std::string tmp = make_temp_dir();
+  MockServer mock({"--fast"}, tmp);
+  const std::string yaml = tmp + "/video.yaml";
+  {
+    std::ofstream f(yaml);
+    f << "schemaVersion: \"2.0\"\nbenchmark:\n  model: m\n  endpoint:\n    url: " << mock.url()
+      << "\n    type: video_generation\n    download_video_content: true\n    extra: {mock_polls: 0}\n"
+         "  dataset:\n    type: synthetic\n    entries: 2\n    prompts:\n      isl: 8\n"
+         "  phases:\n    type: concurrency\n    concurrency: 1\n    requests: 2\n";
+  }
+  ProfileRun run = run_named(tmp, "config", {"--config", yaml});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.records().size() == 2);
+  CHECK(mock_count(mock.port(), "/v1/videos", 200) == 2);
+  CHECK(mock_count(mock.port(), "/v1/videos/{id}", 200) == 2 * (1 + 1));  // the completed poll, the download
 }
