@@ -92,8 +92,9 @@ std::optional<int64_t> image_count(const EndpointInfo& info, const std::vector<c
 std::string input_text(const std::vector<const proto::Turn*>& turns, const std::string& system_message,
                        const std::string& user_context_message);
 
-// input_text as endpoint `info` sends it: image_edit's body carries only its prompt (the last
-// turn's first text), which is all AIPerf tokenizes for it; the other types as input_text.
+// input_text as endpoint `info` sends it: image_edit's and video_generation's bodies carry only
+// their prompt (the last turn's first text), which is all AIPerf tokenizes for them; the other
+// types as input_text.
 std::string input_text_for(const EndpointInfo& info, const std::vector<const proto::Turn*>& turns,
                            const std::string& system_message, const std::string& user_context_message);
 
@@ -107,6 +108,8 @@ struct ParseResult {
   // video_generation: the first inference_time_s / peak_memory_mb a job response reported.
   std::optional<double> video_inference_time_s;
   std::optional<double> video_peak_memory_mb;
+  // llama.cpp's `timings` object (chat and completions), the last one seen (server_timings.h).
+  std::optional<metrics::ServerTimings> server_timings;
 };
 
 class JsonPath;

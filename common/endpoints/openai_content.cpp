@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "endpoints/json_scan.h"
+#include "endpoints/server_timings.h"
 
 namespace aiperf::endpoints {
 
@@ -85,6 +86,7 @@ std::optional<proto::ErrorDetails> extract_content(ResponseKind kind, const json
   const json* usage = member(j, "usage");
   const bool has_usage = usage && usage->is_object();
   if (has_usage) out.usage = read_usage(*usage);
+  read_server_timings(j, out);
   if (!text.empty() || !reasoning.empty()) {
     out.responses.push_back(
         metrics::ContentResponse{perf_ns, std::string(text), std::string(reasoning)});
@@ -192,6 +194,8 @@ bool scan_content(ResponseKind kind, std::string_view text, int64_t perf_ns, Par
     if (key == "object") return scan_string_member(s, object);
     if (key == "choices") return scan_choices(s, choice);
     if (key == "usage") return scan_usage(s, usage);
+    // llama.cpp's `timings` (once per request, with float members): the tree path reads it.
+    if (key == "timings") return false;
     return s.skip_value();
   });
   if (!ok || !s.at_end()) return false;

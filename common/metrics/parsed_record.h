@@ -26,6 +26,17 @@ struct Usage {
   std::optional<int64_t> reasoning_tokens;  // completion_tokens_details.reasoning_tokens
 };
 
+// llama.cpp's per-request `timings` object (non-streaming bodies and the final streamed chunk),
+// as the server reports it: milliseconds and token counts. Unset members were absent.
+struct ServerTimings {
+  std::optional<int64_t> cache_n;     // prompt tokens reused from the slot's cache
+  std::optional<int64_t> prompt_n;    // prompt tokens processed (cache_n excluded)
+  std::optional<double> prompt_ms;    // prefill time
+  std::optional<int64_t> predicted_n; // tokens generated
+  std::optional<double> predicted_ms; // decode time (after the first token)
+  std::optional<double> predicted_per_token_ms;  // predicted_ms / (predicted_n - 1)
+};
+
 // The request's HTTP phases as AIPerf's aiohttp trace reports them, input of the http_req_*
 // metrics. Steady ns, 0 = did not happen.
 struct HttpTiming {
@@ -66,6 +77,7 @@ struct ParsedRecord {
   std::optional<double> audio_duration_seconds;  // input audio length (synthetic audio), seconds
   std::optional<double> video_inference_time_s;  // video job: server-reported inference_time_s
   std::optional<double> video_peak_memory_mb;    // video job: server-reported peak_memory_mb
+  std::optional<ServerTimings> server_timings;  // llama.cpp `timings`, the last seen
   std::optional<proto::ErrorDetails> error;   // set => error record
   std::optional<HttpTiming> http;             // absent: the transport recorded no trace
 

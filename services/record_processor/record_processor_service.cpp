@@ -82,6 +82,7 @@ void process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& 
   if (raw.has_audio_duration_seconds()) r.audio_duration_seconds = raw.audio_duration_seconds();
   r.video_inference_time_s = parsed.video_inference_time_s;
   r.video_peak_memory_mb = parsed.video_peak_memory_mb;
+  r.server_timings = parsed.server_timings;
 
   if (endpoint.tokenizes_input) {
     if (use_server_token_count) {

@@ -21,6 +21,8 @@ void register_builtin_metrics(MetricRegistry& registry) {
            http_req_chunks_sent, http_req_data_received, http_req_chunks_received,
            http_req_connection_overhead, http_req_duration, http_req_total, num_images, image_throughput,
            image_latency, audio_duration, rtfx, video_inference_time, video_peak_memory,
+           server_prefill_time, server_prefill_tokens, server_cached_tokens, server_decode_time,
+           server_decode_tokens, server_inter_token_latency, ttft_server_gap, request_latency_server_gap,
            request_count, error_request_count, min_request_timestamp, max_response_timestamp,
            usage_discrepancy_count, osl_mismatch_count, good_request_count, benchmark_duration,
            total_output_tokens, total_reasoning_tokens, total_osl, total_isl, total_error_isl,

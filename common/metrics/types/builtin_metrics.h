@@ -55,6 +55,15 @@ MetricDescriptor audio_duration();
 MetricDescriptor rtfx();
 MetricDescriptor video_inference_time();
 MetricDescriptor video_peak_memory();
+// llama.cpp `timings` (ours).
+MetricDescriptor server_prefill_time();
+MetricDescriptor server_prefill_tokens();
+MetricDescriptor server_cached_tokens();
+MetricDescriptor server_decode_time();
+MetricDescriptor server_decode_tokens();
+MetricDescriptor server_inter_token_latency();
+MetricDescriptor ttft_server_gap();
+MetricDescriptor request_latency_server_gap();
 // Overlap metrics.
 MetricDescriptor peak_in_flight_requests();
 // Aggregate metrics.
