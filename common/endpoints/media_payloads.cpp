@@ -186,7 +186,10 @@ int64_t non_empty_images(const proto::Turn& turn) {
 
 std::string input_text_for(const EndpointInfo& info, const std::vector<const proto::Turn*>& turns,
                            const std::string& system_message, const std::string& user_context_message) {
-  if (info.type == "image_edit" && !turns.empty() && turns.back()->raw_payload().empty()) {
+  // image_edit and video_generation send only their prompt, which is all AIPerf tokenizes (the
+  // payload's "prompt").
+  if ((info.type == "image_edit" || info.type == "video_generation") && !turns.empty() &&
+      turns.back()->raw_payload().empty()) {
     const proto::Turn& last = *turns.back();
     return last.texts().empty() || last.texts(0).contents().empty() ? std::string() : last.texts(0).contents(0);
   }

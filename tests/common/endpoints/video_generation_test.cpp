@@ -193,3 +193,14 @@ TEST_CASE("video metrics: tags / units / order and values as AIPerf's", "[video]
   CHECK_FALSE(metrics::flags_applicable(time.flags, chat));
   CHECK_FALSE(metrics::flags_applicable(memory.flags, metric_context_for(cfg, *find_endpoint("image_edit"))));
 }
+
+TEST_CASE("video_generation: ISL counts the prompt only / as AIPerf tokenizes the payload's prompt", "[video]") {
+  proto::Turn turn;
+  auto* batch = turn.add_texts();
+  batch->add_contents("a red fox");
+  batch->add_contents("ignored second text");
+  turn.add_texts()->add_contents("another batch");
+  const EndpointInfo& video = *find_endpoint("video_generation");
+  CHECK(input_text_for(video, {&turn}, "system prompt", "user context") == "a red fox");
+  CHECK(input_text_for(*find_endpoint("chat"), {&turn}, "", "") != "a red fox");
+}
