@@ -113,7 +113,7 @@ int convert(const ProfileArgs& a, const fs::path& dir, const std::string& versio
     return rc ? rc : 1;
   }
   const Format format = format_of(a);
-  nlohmann::ordered_json stats = compute_statistics(requests, format);
+  nlohmann::ordered_json stats = compute_statistics(requests, format, a.goodput);
   const std::string stem = fs::path(a.profile_export_file).stem().string();
   std::cout << console_table(stats, format, a.streaming);
   stats["input_config"] = input_config(a);

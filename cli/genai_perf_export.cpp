@@ -29,10 +29,12 @@ std::vector<std::pair<Row, bool>> request_rows(Format format) {
           {{"input_sequence_length", "tokens"}, false}};
 }
 
-std::vector<Row> system_rows(Format format) {
+// The goodput row appears when --goodput was given (then the statistics hold it).
+std::vector<Row> system_rows(Format format, const J& stats) {
   std::vector<Row> rows;
   if (format != Format::kEmbeddings) rows.push_back({"output_token_throughput", "tokens/sec"});
   rows.push_back({"request_throughput", "per sec"});
+  if (stats.contains("request_goodput")) rows.push_back({"request_goodput", "per sec"});
   rows.push_back({"request_count", "count"});
   return rows;
 }
@@ -66,20 +68,24 @@ std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 
-// Greedy word wrap at `width` (a word longer than the width is cut).
+// Terminal columns of UTF-8 text (one per code point: no wide characters here).
+size_t cols(const std::string& s) {
+  size_t n = 0;
+  for (const char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+// Greedy word wrap at `width`, as rich wraps a cell: a word longer than the width is cut to
+// width - 1 characters and an ellipsis (rich's default overflow).
 std::vector<std::string> wrap(const std::string& text, size_t width) {
   std::vector<std::string> lines;
   std::istringstream in(text);
   std::string word, line;
   while (in >> word) {
-    while (word.size() > width) {
-      if (!line.empty()) lines.push_back(line), line.clear();
-      lines.push_back(word.substr(0, width));
-      word = word.substr(width);
-    }
+    if (word.size() > width) word = word.substr(0, width > 0 ? width - 1 : 0) + "\u2026";
     if (line.empty())
       line = word;
-    else if (line.size() + 1 + word.size() <= width)
+    else if (cols(line) + 1 + cols(word) <= width)
       line += " " + word;
     else
       lines.push_back(line), line = word;
@@ -95,7 +101,7 @@ std::string repeat(const std::string& s, size_t n) {
 }
 
 std::string pad_left(const std::string& s, size_t width) {
-  return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+  return cols(s) >= width ? s : std::string(width - cols(s), ' ') + s;
 }
 
 }  // namespace
@@ -229,7 +235,7 @@ std::string csv_text(const J& stats, Format format, bool streaming) {
   }
   out += "\r\n";
   row({"Metric", "Value"});
-  for (const Row& r : system_rows(format)) row({display_name(r), fetch(stats, r.name, "avg")});
+  for (const Row& r : system_rows(format, stats)) row({display_name(r), fetch(stats, r.name, "avg")});
   return out;
 }
 
@@ -242,7 +248,7 @@ std::string console_table(const J& stats, Format format, bool streaming, size_t 
     for (const std::string& s : kStats) cells.push_back(fetch(stats, r.name, s));
     rows.push_back(cells);
   }
-  for (const Row& r : system_rows(format)) {
+  for (const Row& r : system_rows(format, stats)) {
     std::vector<std::string> cells{display_name(r), fetch(stats, r.name, "avg")};
     for (size_t i = 1; i < kStats.size(); ++i) cells.push_back("N/A");
     rows.push_back(cells);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 
 namespace aiperf::cli::genai_perf {
@@ -100,7 +101,7 @@ std::string response_text(const std::string& response, Format format) {
   return text;
 }
 
-J compute_statistics(const std::vector<PaRequest>& requests, Format format) {
+J compute_statistics(const std::vector<PaRequest>& requests, Format format, const Goodput& goodput) {
   const bool llm = format != Format::kEmbeddings;
   Series throughput{"request_throughput", "requests/sec", true, false, {}};
   Series latency{"request_latency", "ms", false, true, {}};
@@ -149,7 +150,45 @@ J compute_statistics(const std::vector<PaRequest>& requests, Format format) {
   }
   count.values.push_back(static_cast<double>(latency.values.size()));
 
-  std::vector<const Series*> order{&throughput, &latency, &count};
+  Series good{"request_goodput", "requests/sec", true, false, {}};
+  if (!goodput.empty()) {
+    // The metrics a constraint may name: times (ns per request, the target in ms) and the
+    // per-user throughput (the target as is).
+    std::vector<std::pair<const Series*, double>> times, rates;
+    bool valid = true;
+    for (const auto& [name, target] : goodput) {
+      const Series* s = name == "request_latency"                 ? &latency
+                        : !llm                                      ? nullptr
+                        : name == "time_to_first_token"             ? &ttft
+                        : name == "time_to_second_token"            ? &ttst
+                        : name == "inter_token_latency"             ? &itl
+                        : name == "output_token_throughput_per_user" ? &tps_user
+                                                                     : nullptr;
+      if (!s) valid = false;
+      else if (s == &tps_user) rates.emplace_back(s, target);
+      else times.emplace_back(s, target * 1e6);
+    }
+    if (!valid) {
+      good.values.push_back(-1.0);
+    } else {
+      const auto shortest = [](const auto& list) {
+        size_t n = SIZE_MAX;
+        for (const auto& [s, t] : list) n = std::min(n, s->values.size());
+        return n;
+      };
+      const size_t n = rates.empty() ? shortest(times) : shortest(rates);
+      size_t good_count = 0;
+      for (size_t i = 0; i < n; ++i) {
+        bool ok = true;
+        for (const auto& [s, t] : times) ok = ok && i < s->values.size() && s->values[i] <= t;
+        for (const auto& [s, t] : rates) ok = ok && i < s->values.size() && s->values[i] >= t;
+        if (ok) ++good_count;
+      }
+      good.values.push_back(static_cast<double>(good_count) / duration_s);
+    }
+  }
+
+  std::vector<const Series*> order{&throughput, &latency, &good, &count};
   if (llm) order.insert(order.end(), {&ttft, &ttst, &itl, &token_throughput, &tps_user, &osl, &isl});
   J out = J::object();
   for (const Series* s : order) {

@@ -14,6 +14,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -38,9 +39,18 @@ struct PaRequest {
 // joined; comments, non-data fields and [DONE] give "").
 std::string response_text(const std::string& response, Format format);
 
+// --goodput constraints in the order given: request_latency, time_to_first_token,
+// time_to_second_token, inter_token_latency (ms: a request is good at or under them) and
+// output_token_throughput_per_user (per second: good at or over it).
+using Goodput = std::vector<std::pair<std::string, double>>;
+
 // Metric -> {"unit", "avg", ...} in GenAI-Perf's key order (profile_export_genai_perf.json
-// without input_config).
-nlohmann::ordered_json compute_statistics(const std::vector<PaRequest>& requests, Format format);
+// without input_config). With constraints, request_goodput = good requests / duration, where
+// GenAI-Perf pairs the constrained metrics' per-request lists position by position (zip: a
+// list with fewer values, e.g. TTST of single-response requests, shortens the count); an
+// unknown metric name makes it -1.
+nlohmann::ordered_json compute_statistics(const std::vector<PaRequest>& requests, Format format,
+                                          const Goodput& goodput = {});
 
 // numpy.percentile's default (linear) on sorted data; p in [0, 100].
 double percentile(const std::vector<double>& sorted, double p);

@@ -53,7 +53,7 @@ const std::vector<Spec>& specs() {
       // Input
       {{"--batch-size-text", "--batch-size", "-b"}, Arity::kOne, ""},
       {{"--extra-inputs"}, Arity::kOne, ""},
-      {{"--goodput", "-g"}, Arity::kOneOrMore, "goodput"},
+      {{"--goodput", "-g"}, Arity::kOneOrMore, ""},
       {{"--header", "-H"}, Arity::kOne, ""},
       {{"--input-file"}, Arity::kOne, "input files and payload traces"},
       {{"--num-dataset-entries", "--num-prompts"}, Arity::kOne, ""},
@@ -269,6 +269,36 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words) {
       if (a.backend != "tensorrtllm" && a.backend != "vllm")
         throw GenAiPerfOptionError("argument --backend: invalid choice: '" + one(n) +
                                    "' (choose from 'tensorrtllm', 'vllm')");
+    } else if (n == "--goodput") {
+      for (const std::string& item : seen.at(n)) {
+        const size_t colon = item.find(':');
+        double target = 0;
+        bool ok = colon != std::string::npos && item.find(':', colon + 1) == std::string::npos;
+        if (ok) {
+          try {
+            size_t used = 0;
+            const std::string v = item.substr(colon + 1);
+            target = std::stod(v, &used);
+            ok = used == v.size();
+          } catch (const std::exception&) {
+            ok = false;
+          }
+        }
+        if (!ok)
+          throw GenAiPerfOptionError("argument --goodput/-g: Invalid format found for goodput constraints. The expected "
+                                     "format is 'key:value' pairs. The key should be a service level objective name "
+                                     "(e.g. request_latency). The value should be a number representing either "
+                                     "milliseconds or a throughput value per second.");
+        if (target < 0)
+          throw GenAiPerfOptionError("--goodput: Invalid value found, " + item.substr(0, colon) + ": " +
+                                     python_float(target) + ". The goodput constraint value should be non-negative.");
+        const std::string key = item.substr(0, colon);
+        auto it = std::find_if(a.goodput.begin(), a.goodput.end(), [&](const auto& g) { return g.first == key; });
+        if (it == a.goodput.end())
+          a.goodput.emplace_back(key, target);
+        else
+          it->second = target;
+      }
     } else if (n == "--endpoint") {
       a.custom_endpoint = one(n);
     } else if (n == "--endpoint-type") {
@@ -459,8 +489,13 @@ nlohmann::ordered_json input_config(const ProfileArgs& a) {
                                                                  : "openai_embeddings";
   J models = J::array();
   for (const std::string& m : a.models) models.push_back(m);
-  std::string header;
-  for (const std::string& h : a.headers) header += (header.empty() ? "" : " ") + h;
+  J header = "";  // GenAI-Perf echoes the list given, "" without one
+  if (!a.headers.empty()) header = J(a.headers);
+  J goodput_json = "";
+  if (!a.goodput.empty()) {
+    goodput_json = J::object();
+    for (const auto& [k, v] : a.goodput) goodput_json[k] = v;
+  }
   return J{
       {"model_names", models},
       {"subcommand", "profile"},
@@ -489,7 +524,7 @@ nlohmann::ordered_json input_config(const ProfileArgs& a) {
       {"input",
        {{"batch_size", a.batch_size_text},
         {"extra", extra_json(a.extra_inputs)},
-        {"goodput", ""},
+        {"goodput", goodput_json},
         {"header", header},
         {"file", ""},
         {"num_dataset_entries", a.num_dataset_entries},

@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -42,6 +43,7 @@ struct ProfileArgs {
   bool batch_size_text_set = false;
   int64_t num_prefix_prompts = 0;
   int64_t prefix_prompt_length = 100;
+  std::vector<std::pair<std::string, double>> goodput;  // SLO name -> ms or per-second target, as given
   std::vector<std::string> extra_inputs;
   std::vector<std::string> headers;
   std::string tokenizer;  // empty: the model name (GenAI-Perf's and our default)

@@ -82,7 +82,10 @@ TEST_CASE("genai-perf options: prefixes, = values, and refusals naming the optio
   };
   refuses({"-m", "m"}, "--endpoint-type kserve (GenAI-Perf's default): not supported yet");
   refuses({"-m", "m", "--endpoint-type", "chat", "--measurement-interval", "1000"}, "not supported yet by aiperf's genai-perf front end: --measurement-interval (perf_analyzer measurement windows)");
-  refuses({"-m", "m", "--endpoint-type", "chat", "--generate-plots", "--goodput", "a:1"}, "front end: --generate-plots (plots), --goodput (goodput);");
+  refuses({"-m", "m", "--endpoint-type", "chat", "--generate-plots", "--input-file", "f"},
+          "front end: --generate-plots (plots), --input-file (input files and payload traces);");
+  refuses({"-m", "m", "--endpoint-type", "chat", "-g", "request_latency=3"}, "Invalid format found for goodput");
+  refuses({"-m", "m", "--endpoint-type", "chat", "-g", "request_latency:-1"}, "should be non-negative");
   refuses({"-m", "m", "--endpoint-type", "chat", "--bogus"}, "unrecognized arguments: --bogus");
   refuses({"-m", "m", "--endpoint-type", "chat", "--output-tokens"}, "ambiguous option: --output-tokens");
   refuses({"-m", "m", "--endpoint-type", "chat", "--concurrency", "x"}, "argument --concurrency: invalid int value: 'x'");
@@ -107,6 +110,13 @@ TEST_CASE("genai-perf input_config echoes the command line in GenAI-Perf's layou
   CHECK(d["input"]["output_tokens"]["mean"] == "");
   CHECK(c["input"]["extra"].dump() == R"({"ignore_eos":true,"temperature":0.5})");
   CHECK(c["tokenizer"]["name"] == "m");
+  CHECK(c["input"]["goodput"] == "");
+  CHECK(c["input"]["header"] == "");
+  CHECK(input_config(parse_profile_args({"-m", "m", "--endpoint-type", "chat", "-H", "A:1", "--header", "B:2"}))["input"]["header"]
+            .dump() == R"(["A:1","B:2"])");
+  const auto gp = input_config(parse_profile_args(
+      {"-m", "m", "--endpoint-type", "chat", "-g", "request_latency:300", "inter_token_latency:20.5", "request_latency:250"}));
+  CHECK(gp["input"]["goodput"].dump() == R"({"request_latency":250.0,"inter_token_latency":20.5})");
   std::vector<std::string> keys;
   for (auto it = c.begin(); it != c.end(); ++it) keys.push_back(it.key());
   CHECK(keys == Words{"model_names", "subcommand", "verbose", "template_filename", "analyze", "endpoint",
@@ -152,6 +162,24 @@ TEST_CASE("genai-perf metrics follow GenAI-Perf's formulas", "[genai_perf]") {
   CHECK(s["request_throughput"].size() == 2);  // unit and avg only
   CHECK(s["request_count"]["avg"].get<double>() == 2.0);
   CHECK(s["input_sequence_length"]["avg"].get<double>() == 15.0);
+  CHECK_FALSE(s.contains("request_goodput"));
+  // Goodput: latencies 140 / 240 ms, TTST 20 / 40 ms, per-user 50 / 25 tokens/s; 0.29 s.
+  const auto g = [&](const Goodput& c) {
+    return compute_statistics({r1, r2}, Format::kChat, c)["request_goodput"]["avg"].get<double>();
+  };
+  CHECK(g({{"request_latency", 200}}) == Approx(1 / 0.29));
+  CHECK(g({{"request_latency", 240}}) == Approx(2 / 0.29));  // at the target is good
+  CHECK(g({{"output_token_throughput_per_user", 40}}) == Approx(1 / 0.29));
+  CHECK(g({{"time_to_second_token", 30}, {"request_latency", 1000}}) == Approx(1 / 0.29));
+  CHECK(g({{"request_latency", 1000}, {"output_token_throughput_per_user", 60}}) == 0.0);
+  CHECK(g({{"request_latency", 1000}, {"bogus", 1}}) == -1.0);
+  const auto with_goodput = compute_statistics({r1, r2}, Format::kChat, {{"request_latency", 200}});
+  std::vector<std::string> gkeys;
+  for (auto it = with_goodput.begin(); it != with_goodput.end(); ++it) gkeys.push_back(it.key());
+  CHECK(std::vector<std::string>(gkeys.begin(), gkeys.begin() + 4) ==
+        Words{"request_throughput", "request_latency", "request_goodput", "request_count"});
+  CHECK(with_goodput["request_goodput"]["unit"] == "requests/sec");
+  CHECK(csv_text(with_goodput, Format::kChat, true).find("\r\nRequest Goodput (per sec),3.45\r\n") != std::string::npos);
   CHECK(s["request_latency"]["unit"] == "ms");
   CHECK(s["output_token_throughput_per_user"]["unit"] == "tokens/sec/user");
 }
@@ -211,6 +239,19 @@ TEST_CASE("genai-perf CSV and console layouts", "[genai_perf]") {
   CHECK(table.find("│         Request Latency (ms) │     1.00 │ 1.00 │ 2.00 │ 1.00 │ 1.00 │ 1.00 │\n") != std::string::npos);
   CHECK(table.find("│ Request Throughput (per sec) │ 1,234.57 │  N/A │  N/A │  N/A │  N/A │  N/A │\n") !=
         std::string::npos);
+  // Wide values narrow the name column (rich fits 80 columns): words wrap, a word too long for
+  // the column ends in an ellipsis (as a reference run on a loaded machine printed it).
+  nlohmann::ordered_json w;
+  w["output_token_throughput_per_user"] = {{"unit", "tokens/sec/user"}, {"avg", 23412.13}, {"min", 108.75},
+                                           {"max", 466635.56}, {"p99", 378028.80}, {"p90", 254.47}, {"p75", 195.0}};
+  const std::string wide = console_table(w, Format::kChat, true);
+  CHECK(wide.find("┃   Statistic ┃       avg ┃    min ┃        max ┃        p99 ┃    p90 ┃    p75 ┃\n") !=
+        std::string::npos);
+  CHECK(wide.find("│      Output │ 23,412.13 │ 108.75 │ 466,635.56 │ 378,028.80 │ 254.47 │ 195.00 │\n"
+                  "│       Token │           │        │            │            │        │        │\n"
+                  "│  Throughput │           │        │            │            │        │        │\n"
+                  "│    Per User │           │        │            │            │        │        │\n"
+                  "│ (tokens/se… │           │        │            │            │        │        │\n") != std::string::npos);
   CHECK(format_stat(-1234567.891) == "-1,234,567.89");
   CHECK(format_stat(0.005) == "0.01");
 }

@@ -17,7 +17,9 @@ without --artifact-dir (so GenAI-Perf's directory naming is compared too), then 
   pa      profile_export.json: experiment, service_kind, endpoint, request count, responses per
           request
   value   the statistics of profile_export_genai_perf.json: counts, ISL and OSL exactly (every
-          statistic); latencies (avg, p50) within 1 % or 0.3 ms; throughputs (avg) within 2 %
+          statistic); latencies (avg, p50) within 1 % or 0.3 ms; throughputs (avg) within 2 %.
+          A scenario whose only unaccepted differences are values (or console rows, which a wide
+          value reshapes) runs up to twice more; only the metrics off every time count.
   run     exit status 0 for both
 
 Each difference has an id SCENARIO:KIND:FILE:DETAIL. The ones listed in KNOWN (with the reason)
@@ -61,6 +63,9 @@ SCENARIOS = {
                     *SYNTHETIC, *OUTPUT],
     "completions_stream_default_count": ["--endpoint-type", "completions", "--streaming", "--concurrency", "3",
                                          *SYNTHETIC, *OUTPUT],
+    "chat_stream_goodput_header": ["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count",
+                                   "10", *SYNTHETIC, *OUTPUT, "--goodput", "request_latency:1000",
+                                   "inter_token_latency:30", "-H", "X-Compat:1"],
     "embeddings_rate": ["--endpoint-type", "embeddings", "--request-rate", "5", "--request-count", "10",
                         *SYNTHETIC],
 }
@@ -165,7 +170,7 @@ def console_rows(text):
 def close(metric, stat, r, o):
     if metric in ("request_count", "input_sequence_length", "output_sequence_length"):
         return r == o
-    if metric in ("request_throughput", "output_token_throughput", "output_token_throughput_per_user"):
+    if metric in ("request_throughput", "request_goodput", "output_token_throughput", "output_token_throughput_per_user"):
         return abs(r - o) <= 0.02 * abs(r)
     return abs(r - o) <= max(0.01 * abs(r), 0.3)
 
@@ -268,19 +273,22 @@ def main():
             return 2
     work = Path(tempfile.mkdtemp(prefix="genai-perf-compat-")) if not args.keep else args.keep
     work.mkdir(parents=True, exist_ok=True)
-    # Ours under GenAI-Perf's name, as a user would run it.
+    # Ours under GenAI-Perf's name, as a user would run it: a private copy of the binary (a build
+    # may replace build/bin/aiperf while the scenarios run) and a genai-perf symlink beside it.
     ours_bin = work / "bin" / "genai-perf"
     ours_bin.parent.mkdir(parents=True, exist_ok=True)
-    if ours_bin.is_symlink() or ours_bin.exists():
-        ours_bin.unlink()
-    ours_bin.symlink_to(args.aiperf.resolve())
+    for p in (ours_bin, work / "bin" / "aiperf"):
+        if p.is_symlink() or p.exists():
+            p.unlink()
+    shutil.copy2(args.aiperf.resolve(), work / "bin" / "aiperf")
+    ours_bin.symlink_to("aiperf")
 
-    all_diffs = []
-    for name in args.scenario or list(SCENARIOS):
+    def run_scenario(name, attempt):
         mock = Mock(args.mock, [])
         try:
             tool_args = ["-u", mock.url, *COMMON, *SCENARIOS[name]]
-            print(f"[{name}] genai-perf profile {' '.join(tool_args)}", flush=True)
+            print(f"[{name}{'' if attempt == 0 else f' again ({attempt})'}] genai-perf profile {' '.join(tool_args)}",
+                  flush=True)
             ref_dir, our_dir = work / name / "ref", work / name / "ours"
             for d in (ref_dir, our_dir):
                 shutil.rmtree(d, ignore_errors=True)
@@ -296,6 +304,27 @@ def main():
         compare(name, ref_dir, our_dir, ref_out, our_out, diffs)
         if args.verbose or our_rc != 0:
             print(our_out[-3000:])
+        return diffs
+
+    def noise_only(d):
+        # Timings on a shared machine: values, and the console rows a wide value reshapes.
+        return ":value:" in d or ":console:stdout:rows:" in d
+
+    def noise_key(d):
+        # "NAME:value:FILE:metric.stat" (the figures dropped), "NAME:console:stdout:rows".
+        return ":".join(d.split(":")[:4])
+
+    all_diffs = []
+    for name in args.scenario or list(SCENARIOS):
+        diffs = run_scenario(name, 0)
+        # A scenario whose only unaccepted differences are timings (a loaded machine: both tools
+        # share two cores with builds) runs up to twice more; only what every run shows counts.
+        for attempt in (1, 2):
+            open_diffs = [d for d in diffs if not known_pattern(d)]
+            if not open_diffs or not all(noise_only(d) for d in open_diffs):
+                break
+            again = {noise_key(d) for d in run_scenario(name, attempt)}
+            diffs = [d for d in diffs if known_pattern(d) or not noise_only(d) or noise_key(d) in again]
         all_diffs += diffs
 
     failed = []
@@ -315,6 +344,8 @@ def main():
           f"({'FAIL' if failed else 'ok'}); directories in {work})")
     if not args.keep and not failed:
         shutil.rmtree(work, ignore_errors=True)
+    else:
+        (work / "bin" / "aiperf").unlink(missing_ok=True)  # the copy is large; the directories stay
     return 1 if failed else 0
 
 
