@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "fakes/manual_timers.h"
+#include "asio_timers.h"
 #include "video_job.h"
 
 using namespace aiperf;
@@ -282,4 +283,28 @@ TEST_CASE("video job: cancelling between polls ends it at once as cancelled / in
   g.sender.fail(http::Error{499, "RequestCancellationError", "Request cancelled by external signal"}, true);
   REQUIRE(g.results == 1);
   CHECK(g.result->cancelled);
+}
+
+TEST_CASE("AsioTimers: timers fire in instant order on the io thread / cancelled ones never", "[video]") {
+  boost::asio::io_context io;
+  std::vector<int> fired;
+  {
+    AsioTimers timers(io);
+    const Nanos now = timers.clock().steady_now();
+    timers.call_at(now + 3 * kMs, [&] { fired.push_back(3); });
+    timers.call_at(now + 1 * kMs, [&] { fired.push_back(1); });
+    const auto cancelled = timers.call_at(now + 2 * kMs, [&] { fired.push_back(2); });
+    timers.call_at(now - 5 * kMs, [&] { fired.push_back(0); });  // in the past: as soon as possible
+    timers.cancel(cancelled);
+    int ticks = 0;
+    const auto every = timers.call_every(1 * kMs, [&] { ++ticks; });
+    timers.call_at(now + 4 * kMs, [&] { timers.cancel(every); });
+    io.run();  // returns once no timer is left
+    CHECK(ticks >= 1);
+    // Destroyed with a timer pending: its handler must not run after.
+    timers.call_after(1 * kMs, [&] { fired.push_back(99); });
+  }
+  io.restart();
+  io.run();
+  CHECK(fired == std::vector<int>{0, 1, 3});
 }
