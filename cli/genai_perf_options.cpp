@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -55,7 +56,7 @@ const std::vector<Spec>& specs() {
       {{"--extra-inputs"}, Arity::kOne, ""},
       {{"--goodput", "-g"}, Arity::kOneOrMore, ""},
       {{"--header", "-H"}, Arity::kOne, ""},
-      {{"--input-file"}, Arity::kOne, "input files and payload traces"},
+      {{"--input-file"}, Arity::kOne, ""},
       {{"--num-dataset-entries", "--num-prompts"}, Arity::kOne, ""},
       {{"--num-prefix-prompts"}, Arity::kOne, ""},
       {{"--output-tokens-mean", "--osl"}, Arity::kOne, ""},
@@ -299,6 +300,17 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words) {
         else
           it->second = target;
       }
+    } else if (n == "--input-file") {
+      a.input_file = one(n);
+      if (a.input_file.rfind("synthetic:", 0) == 0 || a.input_file.rfind("payload:", 0) == 0)
+        throw GenAiPerfOptionError(kLater + ": --input-file " + a.input_file.substr(0, a.input_file.find(':') + 1) +
+                                   " (synthetic file sets and payload traces); see docs/user-guide.md, \"Coming from GenAI-Perf\"");
+      std::error_code ec;
+      if (!std::filesystem::exists(a.input_file, ec))
+        throw GenAiPerfOptionError("argument --input-file: '" + a.input_file + "' is not a valid file or directory");
+      if (std::filesystem::is_directory(a.input_file, ec))
+        throw GenAiPerfOptionError(kLater + ": --input-file " + a.input_file +
+                                   " (a directory of JSONL files; give one file); see docs/user-guide.md, \"Coming from GenAI-Perf\"");
     } else if (n == "--endpoint") {
       a.custom_endpoint = one(n);
     } else if (n == "--endpoint-type") {
@@ -413,9 +425,15 @@ std::vector<std::string> to_aiperf_args(const ProfileArgs& a, const std::string&
   }
   v.insert(v.end(), {"--request-count", std::to_string(request_count(a))});
   if (a.warmup_request_count > 0) v.insert(v.end(), {"--warmup-request-count", std::to_string(a.warmup_request_count)});
-  v.insert(v.end(), {"--num-dataset-entries", std::to_string(a.num_dataset_entries)});
-  v.insert(v.end(), {"--synthetic-input-tokens-mean", std::to_string(a.synthetic_tokens_mean),
-                     "--synthetic-input-tokens-stddev", std::to_string(a.synthetic_tokens_stddev)});
+  if (!a.input_file.empty()) {
+    // One request per line, in file order, cycling (perf_analyzer walks its input data so).
+    v.insert(v.end(), {"--input-file", a.input_file, "--custom-dataset-type", "single_turn",
+                       "--dataset-sampling-strategy", "sequential"});
+  } else {
+    v.insert(v.end(), {"--num-dataset-entries", std::to_string(a.num_dataset_entries)});
+    v.insert(v.end(), {"--synthetic-input-tokens-mean", std::to_string(a.synthetic_tokens_mean),
+                       "--synthetic-input-tokens-stddev", std::to_string(a.synthetic_tokens_stddev)});
+  }
   if (a.output_tokens_mean) {
     v.insert(v.end(), {"--output-tokens-mean", std::to_string(*a.output_tokens_mean), "--output-tokens-stddev",
                        std::to_string(a.output_tokens_stddev)});
@@ -526,7 +544,7 @@ nlohmann::ordered_json input_config(const ProfileArgs& a) {
         {"extra", extra_json(a.extra_inputs)},
         {"goodput", goodput_json},
         {"header", header},
-        {"file", ""},
+        {"file", a.input_file},
         {"num_dataset_entries", a.num_dataset_entries},
         {"random_seed", a.random_seed},
         {"audio",
@@ -551,7 +569,7 @@ nlohmann::ordered_json input_config(const ProfileArgs& a) {
          {{"num", 0},
           {"turns", {{"mean", 1}, {"stddev", 0}}},
           {"turn_delay", {{"mean", 0}, {"ratio", 1.0}, {"stddev", 0}}}}},
-        {"prompt_source", "synthetic"},
+        {"prompt_source", a.input_file.empty() ? "synthetic" : "file"},
         {"synthetic_files", J::array()},
         {"payload_file", ""}}},
       {"output",

@@ -44,6 +44,7 @@ struct ProfileArgs {
   int64_t num_prefix_prompts = 0;
   int64_t prefix_prompt_length = 100;
   std::vector<std::pair<std::string, double>> goodput;  // SLO name -> ms or per-second target, as given
+  std::string input_file;  // a JSONL file of {"text": ...} lines (empty: synthetic prompts)
   std::vector<std::string> extra_inputs;
   std::vector<std::string> headers;
   std::string tokenizer;  // empty: the model name (GenAI-Perf's and our default)

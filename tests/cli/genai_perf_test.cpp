@@ -1,6 +1,8 @@
 // GenAI-Perf front end: its command line mapped onto `aiperf profile` (exact arguments), its
 // directory naming, its metrics on hand-made perf_analyzer records, and its file layouts.
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -36,6 +38,20 @@ TEST_CASE("genai-perf profile maps onto aiperf profile with exact arguments", "[
                        "--header", "A:b", "--tokenizer", "gpt2", "--artifact-dir", "D", "--export-level", "raw",
                        "--ui", "none"};
   CHECK(to_aiperf_args(a, "D") == expected);
+}
+
+TEST_CASE("genai-perf --input-file maps to a sequential single_turn dataset", "[genai_perf]") {
+  const std::string file = std::filesystem::temp_directory_path().string() + "/genai_perf_test_prompts.jsonl";
+  std::ofstream(file) << "{\"text\": \"hi\"}\n";
+  const ProfileArgs a = parse_profile_args({"-m", "m", "--endpoint-type", "completions", "--input-file", file});
+  const Words expected{"--model", "m", "--endpoint-type", "completions", "--url", "localhost:8000", "--concurrency",
+                       "1", "--request-count", "10", "--input-file", file, "--custom-dataset-type", "single_turn",
+                       "--dataset-sampling-strategy", "sequential", "--random-seed", "0", "--artifact-dir", "D",
+                       "--export-level", "raw", "--ui", "none"};
+  CHECK(to_aiperf_args(a, "D") == expected);
+  CHECK(input_config(a)["input"]["file"] == file);
+  CHECK(input_config(a)["input"]["prompt_source"] == "file");
+  std::filesystem::remove(file);
 }
 
 TEST_CASE("genai-perf profile defaults and request-rate naming", "[genai_perf]") {
@@ -82,8 +98,12 @@ TEST_CASE("genai-perf options: prefixes, = values, and refusals naming the optio
   };
   refuses({"-m", "m"}, "--endpoint-type kserve (GenAI-Perf's default): not supported yet");
   refuses({"-m", "m", "--endpoint-type", "chat", "--measurement-interval", "1000"}, "not supported yet by aiperf's genai-perf front end: --measurement-interval (perf_analyzer measurement windows)");
-  refuses({"-m", "m", "--endpoint-type", "chat", "--generate-plots", "--input-file", "f"},
-          "front end: --generate-plots (plots), --input-file (input files and payload traces);");
+  refuses({"-m", "m", "--endpoint-type", "chat", "--generate-plots", "--fixed-schedule", "f"},
+          "front end: --generate-plots (plots), --fixed-schedule (fixed schedule);");
+  refuses({"-m", "m", "--endpoint-type", "chat", "--input-file", "/nonexistent.jsonl"},
+          "argument --input-file: '/nonexistent.jsonl' is not a valid file or directory");
+  refuses({"-m", "m", "--endpoint-type", "chat", "--input-file", "payload:{}"}, "--input-file payload: (synthetic");
+  refuses({"-m", "m", "--endpoint-type", "chat", "--input-file", "/tmp"}, "(a directory of JSONL files; give one file)");
   refuses({"-m", "m", "--endpoint-type", "chat", "-g", "request_latency=3"}, "Invalid format found for goodput");
   refuses({"-m", "m", "--endpoint-type", "chat", "-g", "request_latency:-1"}, "should be non-negative");
   refuses({"-m", "m", "--endpoint-type", "chat", "--bogus"}, "unrecognized arguments: --bogus");

@@ -66,6 +66,8 @@ SCENARIOS = {
     "chat_stream_goodput_header": ["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count",
                                    "10", *SYNTHETIC, *OUTPUT, "--goodput", "request_latency:1000",
                                    "inter_token_latency:30", "-H", "X-Compat:1"],
+    "chat_input_file": ["--endpoint-type", "chat", "--concurrency", "1", "--request-count", "5",
+                        "--input-file", "{prompts}", *OUTPUT],
     "embeddings_rate": ["--endpoint-type", "embeddings", "--request-rate", "5", "--request-count", "10",
                         *SYNTHETIC],
 }
@@ -283,10 +285,16 @@ def main():
     shutil.copy2(args.aiperf.resolve(), work / "bin" / "aiperf")
     ours_bin.symlink_to("aiperf")
 
+    # --input-file: three prompts of different lengths (five requests walk them in order, twice).
+    prompts = work / "prompts.jsonl"
+    prompts.write_text('{"text": "Hello there, how are you today?"}\n'
+                       '{"text": "Tell me a story about a dragon and a knight."}\n'
+                       '{"text": "What is two plus two?"}\n')
+
     def run_scenario(name, attempt):
         mock = Mock(args.mock, [])
         try:
-            tool_args = ["-u", mock.url, *COMMON, *SCENARIOS[name]]
+            tool_args = ["-u", mock.url, *COMMON, *(a.replace("{prompts}", str(prompts)) for a in SCENARIOS[name])]
             print(f"[{name}{'' if attempt == 0 else f' again ({attempt})'}] genai-perf profile {' '.join(tool_args)}",
                   flush=True)
             ref_dir, our_dir = work / name / "ref", work / name / "ours"
