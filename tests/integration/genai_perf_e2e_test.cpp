@@ -68,7 +68,8 @@ TEST_CASE("genai-perf profile (symlink) writes GenAI-Perf's files for streaming 
                            {"-m", "org/m", "--endpoint-type", "chat", "--streaming", "-u", mock.url(), "--concurrency",
                             "2", "--request-count", "8", "--synthetic-input-tokens-mean", "20",
                             "--synthetic-input-tokens-stddev", "0", "--output-tokens-mean", "4", "--extra-inputs",
-                            "ignore_eos:true", "--tokenizer", "gpt2", "--artifact-dir", tmp + "/arts"},
+                            "ignore_eos:true", "--tokenizer", "gpt2", "--artifact-dir", tmp + "/arts", "--goodput",
+                            "request_latency:100000", "output_token_throughput_per_user:0.001"},
                            "chat");
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
@@ -85,6 +86,9 @@ TEST_CASE("genai-perf profile (symlink) writes GenAI-Perf's files for streaming 
   CHECK(stats["time_to_first_token"]["min"].get<double>() >= 40.0);
   CHECK(stats["inter_token_latency"]["unit"] == "ms");
   CHECK(stats["input_config"]["endpoint"]["type"] == "chat");
+  // Every request meets both constraints: goodput is the request throughput.
+  CHECK(stats["request_goodput"]["avg"].get<double>() == Approx(stats["request_throughput"]["avg"].get<double>()));
+  CHECK(stats["input_config"]["input"]["goodput"]["request_latency"] == 100000.0);
   CHECK(stats["input_config"]["perf_analyzer"]["measurement"]["num"] == 8);
 
   // perf_analyzer's layout, and the statistics are those of its records.
@@ -108,6 +112,7 @@ TEST_CASE("genai-perf profile (symlink) writes GenAI-Perf's files for streaming 
   CHECK(csv.rfind("Metric,avg,min,max,p99,p95,p90,p75,p50,p25,p10,p5,p1\r\nTime To First Token (ms),", 0) == 0);
   CHECK(csv.find("\r\n\r\nMetric,Value\r\nOutput Token Throughput (tokens/sec),") != std::string::npos);
   CHECK(csv.find("Request Count (count),8.00\r\n") != std::string::npos);
+  CHECK(csv.find("\r\nRequest Goodput (per sec),") != std::string::npos);
   CHECK(json::parse(read_file(dir + "/inputs.json"))["data"][0]["payload"].size() == 1);
   CHECK(r.out.find("NVIDIA GenAI-Perf | LLM Metrics") != std::string::npos);
   CHECK(r.out.find("│  Request Count (count) │   8.00 │") != std::string::npos);
