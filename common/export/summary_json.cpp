@@ -185,6 +185,7 @@ std::string format_summary_json(const proto::ProfileResults& results, const Summ
   for (const auto* m : exported) {
     if (!predeclared(m->tag())) append_metric(top.key(m->tag()), *m);
   }
+  if (!info.client_server.is_null()) top.key("client_server") += nested_json(info.client_server);
   top.close();
   return out;
 }

@@ -20,6 +20,9 @@ struct SummaryInfo {
   int64_t end_ns = 0;          // wall ns of the profiling phase end; 0 = unknown (omitted)
   // The telemetry service's "telemetry_data" object as JSON text; "" = key omitted.
   std::string telemetry_data_json;
+  // Ours: the Client vs Server section (export/client_server.h), key "client_server" after the
+  // metrics; null = omitted.
+  nlohmann::ordered_json client_server;
 };
 
 // The JSON text (2-space indent, trailing newline omitted). Key order: schema_version,

@@ -65,6 +65,10 @@ std::string share(int64_t part, int64_t total) {
 
 }  // namespace
 
+std::string format_panel(const std::string& title, const std::vector<std::string>& lines, bool unicode_box) {
+  return panel(title, lines, unicode_box);
+}
+
 std::string format_warning_panels(const proto::ProfileResults& results, bool unicode_box) {
   namespace t = metrics::types;
   std::string out;

@@ -3,6 +3,7 @@
 // with our tokenizer's).
 #pragma once
 #include <string>
+#include <vector>
 
 #include "results.pb.h"
 
@@ -12,5 +13,9 @@ namespace aiperf::exporting {
 // (counts absent or 0, or no valid request). unicode_box selects rounded glyphs (terminal)
 // or ASCII.
 std::string format_warning_panels(const proto::ProfileResults& results, bool unicode_box = true);
+
+// One panel as those above (Rich Panel(expand=False, padding=(0, 2)), `title` centred in the top
+// border), preceded by a blank line; shared with the Client vs Server section.
+std::string format_panel(const std::string& title, const std::vector<std::string>& lines, bool unicode_box);
 
 }  // namespace aiperf::exporting

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "endpoints/endpoint.h"
+#include "export/client_server.h"
 #include "export/console_table.h"
 #include "export/summary_csv.h"
 #include "export/summary_json.h"
@@ -37,6 +38,8 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
   info.start_ns = results.start_ns();
   info.end_ns = results.end_ns();
   info.telemetry_data_json = telemetry.telemetry_data_json();
+  info.client_server = exporting::client_server_section(
+      results, exporting::counter_totals_from_json(telemetry.server_counters_json()));
 
   const std::string json_path = util::artifact_file(config, "profile_export_aiperf.json");
   const std::string csv_path = util::artifact_file(config, "profile_export_aiperf.csv");
@@ -48,7 +51,10 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
     write_errors.push_back(e.what());
   }
   try {
-    exporting::write_summary_csv(csv_path, results, telemetry.csv_section());
+    std::string extra_csv = telemetry.csv_section();
+    const std::string client_server_csv = exporting::format_client_server_csv(info.client_server);
+    if (!client_server_csv.empty()) extra_csv += (extra_csv.empty() ? "" : "\r\n") + client_server_csv;
+    exporting::write_summary_csv(csv_path, results, extra_csv);
   } catch (const std::exception& e) {
     write_errors.push_back(e.what());
   }
@@ -62,6 +68,7 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
   std::cout << (tty ? telemetry.console_unicode() : telemetry.console_ascii());
   std::cout << exporting::format_error_table(results, tty);
   std::cout << exporting::format_warning_panels(results, tty);
+  std::cout << exporting::format_client_server_console(info.client_server, tty);
 
   const proto::MetricResult* duration = find(results, "benchmark_duration");
   const proto::MetricResult* count = find(results, "request_count");

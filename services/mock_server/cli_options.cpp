@@ -48,6 +48,10 @@ void add_mock_options(CLI::App& app, MockConfig& config) {
                    "Imitate llama.cpp's server: after each streamed response, read the next request and "
                    "close the connection without answering (FIN), although the response said keep-alive"),
       "CLOSE_AFTER_STREAM");
+  env(app.add_flag("--timings", config.timings,
+                   "Imitate llama.cpp's `timings` object (prompt_ms = TTFT, predicted_ms = (tokens-1) x ITL, ...) "
+                   "in chat/completions answers"),
+      "TIMINGS");
   const auto latency = [&](const char* name, double& target, const char* help, const char* env_name) {
     env(app.add_option(name, target, help)->check(CLI::NonNegativeNumber)->capture_default_str(), env_name);
   };

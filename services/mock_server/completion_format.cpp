@@ -87,6 +87,18 @@ void CompletionFormatter::append_usage(std::string& out) const {
   out += R"(,"total_tokens":)";
   out += std::to_string(request_.prompt_tokens + request_.output_tokens);
   out += '}';
+  if (!timings_.empty()) {
+    out += R"(,"timings":)";
+    out += timings_;
+  }
+}
+
+void CompletionFormatter::append_timings_event(std::string& out) const {
+  out += "data: ";
+  out += envelope_;
+  out += R"("choices":[],"timings":)";
+  out += timings_;
+  out += "}\n\n";
 }
 
 void CompletionFormatter::append_usage_event(std::string& out) const {

@@ -27,6 +27,12 @@ class CompletionFormatter {
   // `data: {...}\n\n` with "choices": [] and the usage block.
   void append_usage_event(std::string& out) const;
 
+  // --timings: the `timings` object (llama_timings.h) the usage block is followed by; "" = none.
+  void set_timings(std::string timings_json) { timings_ = std::move(timings_json); }
+  bool has_timings() const { return !timings_.empty(); }
+  // `data: {...}\n\n` with "choices": [] and the timings only (a stream without usage).
+  void append_timings_event(std::string& out) const;
+
   // The whole non-streaming response body; `extra` is appended to the output text.
   std::string full_body(std::string_view extra = {}) const;
 
@@ -41,6 +47,7 @@ class CompletionFormatter {
   GenerationRequest request_;
   const TextPool& pool_;
   size_t pool_offset_;
+  std::string timings_;
   std::string envelope_;  // {"id":…,"object":…,"created":…,"model":… up to the comma before "choices"
 };
 

@@ -28,6 +28,9 @@ struct MockConfig {
   // Imitates llama.cpp's server: the connection ends after each streamed response although the
   // response said keep-alive (the next request is read and discarded, then FIN).
   bool close_after_stream = false;
+  // Imitates llama.cpp's `timings` object (llama_timings.h) in chat/completions answers: in the
+  // non-streaming body and in the stream's last event (the usage one, or one of its own).
+  bool timings = false;
   // Embeddings/rankings answer after base + per_item * inputs (passages), ms (spec §8.1).
   double embedding_base_latency_ms = 10.0;
   double embedding_per_input_latency_ms = 2.0;

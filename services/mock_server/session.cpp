@@ -1,5 +1,6 @@
 #include "session.h"
 
+#include "llama_timings.h"
 #include "metrics_pages.h"
 
 #include <boost/asio/write.hpp>
@@ -147,6 +148,12 @@ void Session::start_generation(GenerationRequest request) {
   log_access(200);
   const auto id = state_.next_response_id.fetch_add(1, std::memory_order_relaxed);
   completion_.emplace(std::move(request), state_.pool, id, static_cast<int64_t>(std::time(nullptr)));
+  if (state_.config.timings && completion_->request().api != Api::tgi_generate) {
+    const auto& req = completion_->request();
+    completion_->set_timings(llama_timings_json(req.prompt_tokens, req.output_tokens,
+                                                std::chrono::duration<double, std::milli>(state_.ttft).count(),
+                                                std::chrono::duration<double, std::milli>(state_.itl).count()));
+  }
   next_token_ = 0;
   if (!completion_->request().stream) {
     // The whole answer is ready when its last token would have been streamed, so streaming and
@@ -235,6 +242,10 @@ void Session::send_stream_tail() {
   if (completion_->request().include_usage) {
     event_.clear();
     completion_->append_usage_event(event_);
+    append_stream_data(out_, event_, chunked);
+  } else if (completion_->has_timings()) {
+    event_.clear();
+    completion_->append_timings_event(event_);
     append_stream_data(out_, event_, chunked);
   }
   if (!completion_->done_event().empty()) append_stream_data(out_, completion_->done_event(), chunked);

@@ -8,6 +8,7 @@
 
 #include "export/summary_json.h"
 #include "log/log.h"
+#include "server_counters.h"
 #include "util/output_paths.h"
 #include "util/version.h"
 
@@ -172,6 +173,8 @@ void TelemetryService::finish() {
       if (server_ok.empty()) {
         std::remove(jsonl.c_str());  // opened at configure, never written
       } else {
+        if (auto totals = known_counter_totals(server_->series(), start_ns, end_ns))
+          r.set_server_counters_json(exporting::counter_totals_json(*totals).dump());
         ExportHeader header{kVersion, config_.benchmark_id, config::input_config_json(config_)};
         for (const auto& format : config_.telemetry.server_metrics_formats) {
           if (format == "json") {
