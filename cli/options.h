@@ -36,6 +36,8 @@ struct ProfileOptions {
     bool num_dataset_entries_given = false;     // --user-context-prompt-length needs it
     std::vector<std::string> rankings_options;  // the --rankings-* options given
     bool no_fixed_schedule = false;             // --no-fixed-schedule: no automatic trace replay
+    // The baseten_trace-only options with their names for messages (count() > 0: given).
+    std::vector<std::pair<CLI::Option*, std::string>> baseten_only_options;
   } input;
   struct Output {
     std::optional<std::string> artifact_dir;
@@ -115,6 +117,12 @@ void add_service_options(CLI::App& app, ProfileOptions& o);
 void add_telemetry_options(CLI::App& app, ProfileOptions& o);
 void add_multi_run_options(CLI::App& app, ProfileOptions& o);
 void add_control_options(CLI::App& app, ProfileOptions& o);  // --wait-for-model-*, --reset-kv-cache*, ...
+// baseten_trace replay controls (options_trace_replay.cpp), added by add_input_options.
+void add_trace_replay_options(CLI::App& app, ProfileOptions& o);
+// AIPerf's refusals: a baseten_trace-only option without an --input-file of that type (before
+// detection), and an --extra-inputs key the loader overwrites per turn (after detection).
+void check_baseten_only_options(const ProfileOptions& o);
+void check_baseten_extra_inputs(const ProfileOptions& o);
 
 // Per-group validation and derived defaults, run in this order by build_run_config. Each
 // throws OptionError naming the option.

@@ -102,10 +102,12 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--input-file", in.input_file, "JSONL file (or random_pool directory) with a custom dataset")->group(g);
   app.add_option("--custom-dataset-type", in.custom_dataset_type,
                  "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, burst_gpt_trace, raw_payload, "
-                 "inputs_json or sagemaker_data_capture (default: auto-detect)")
+                 "inputs_json, sagemaker_data_capture or baseten_trace (default: auto-detect)")
       ->transform(choice({"single_turn", "multi_turn", "random_pool", "mooncake_trace", "bailian_trace",
-                          "burst_gpt_trace", "raw_payload", "inputs_json", "sagemaker_data_capture"}))
+                          "burst_gpt_trace", "raw_payload", "inputs_json", "sagemaker_data_capture",
+                          "baseten_trace"}))
       ->group(g);
+  add_trace_replay_options(app, o);
   app.add_option("--public-dataset", in.public_dataset,
                  "sharegpt: read from --input-file, else AIPerf's cache .cache/aiperf/datasets/ (downloaded once)")
       ->transform(choice({"sharegpt"}))->group(g);
@@ -236,7 +238,8 @@ void check_input_file(ProfileOptions& o) {
     // AIPerf replays a named trace's timestamps without being asked.
     // Not burst_gpt_trace: AIPerf looks for a JSON "timestamp" in the first line, which a CSV lacks.
     const bool trace =
-        type_given && (in.custom_dataset_type == "mooncake_trace" || in.custom_dataset_type == "bailian_trace");
+        type_given && (in.custom_dataset_type == "mooncake_trace" || in.custom_dataset_type == "bailian_trace" ||
+                       in.custom_dataset_type == "baseten_trace");
     if (trace && dataset.has_timestamps && !in.fixed_schedule && !o.input.no_fixed_schedule) {
       // AIPerf refuses a rate-paced mode it would silently replace by the trace's schedule.
       const auto& l = o.config.loadgen;
@@ -269,8 +272,10 @@ void finalize_input_options(ProfileOptions& o) {
   o.config.input.headers = parse_headers(o.input.headers);
   check_fixed_schedule(o.config.input);
   check_synthetic(o);
+  check_baseten_only_options(o);
   check_public_dataset(o);
   check_input_file(o);
+  check_baseten_extra_inputs(o);
 }
 
 }  // namespace aiperf::cli

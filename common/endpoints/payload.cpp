@@ -289,6 +289,11 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
   }
   if (chat && !last.raw_tools().empty()) payload["tools"] = ordered_json::parse(last.raw_tools());
   merge_extra_inputs(payload, options.extra_inputs);  // extras override everything above
+  // The turn's own body fields come last (AIPerf's Turn.extra_body update).
+  if (!last.extra_body().empty()) {
+    const ordered_json body = ordered_json::parse(last.extra_body());
+    for (const auto& [key, value] : body.items()) payload[key] = value;
+  }
   add_include_usage(payload, options);
   return payload.dump();
 }

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bailian_trace.h"
+#include "baseten_trace.h"
 #include "burst_gpt_trace.h"
 #include "dataset_error.h"
 #include "jsonl_lines.h"
@@ -28,7 +29,7 @@ namespace fs = std::filesystem;
 bool is_known_type(const std::string& t) {
   return t == "single_turn" || t == "multi_turn" || t == "random_pool" || t == "mooncake_trace" ||
          t == "bailian_trace" || t == "burst_gpt_trace" || t == "raw_payload" || t == "inputs_json" ||
-         t == "sagemaker_data_capture";
+         t == "sagemaker_data_capture" || t == "baseten_trace";
 }
 
 // A line's optional "type" must agree with the file's format.
@@ -169,6 +170,8 @@ std::vector<std::string> recognising_types(const json& object) {
   std::vector<std::string> types;
   // Bailian lines also carry input_length; their chat_id tells them apart.
   if (object.contains("chat_id")) return {"bailian_trace"};
+  // Baseten rows carry their recorded start time (AIPerf detects the column in the schema).
+  if (object.contains("timestamp_start_unix_ms")) return {"baseten_trace"};
   // A one-line inputs.json ({"data": [{"payloads": ...}]}).
   if (looks_like_inputs_json(object)) return {"inputs_json"};
   if (looks_like_sagemaker_capture(object)) return {"sagemaker_data_capture"};
@@ -225,6 +228,7 @@ std::string detect_custom_dataset_type(const std::string& path) {
   // Files whose first line is not JSON are recognised by name and content (AIPerf does the same).
   if (is_inputs_json_file(path)) return "inputs_json";
   if (is_burst_gpt_csv(path)) return "burst_gpt_trace";
+  if (is_columnar_trace_file(path)) return "baseten_trace";  // refused by the loader with a conversion
   std::string detected;
   try {
     for_each_json_line(path, [&](const json& object, size_t) {
@@ -273,6 +277,8 @@ CustomDataset load_custom_dataset(const config::InputConfig& in, uint64_t pool_c
     load_inputs_json(in, out);
   } else if (type == "sagemaker_data_capture") {
     load_sagemaker_capture(in, out, rng);
+  } else if (type == "baseten_trace") {
+    load_baseten_trace(in, out, rng);
   } else {
     throw DatasetFileError("unknown dataset type '" + type + "'; valid: " + kCustomDatasetTypes);
   }

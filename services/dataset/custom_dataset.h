@@ -15,7 +15,7 @@ namespace aiperf::dataset {
 
 inline constexpr const char* kCustomDatasetTypes =
     "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, burst_gpt_trace, raw_payload, inputs_json, "
-    "sagemaker_data_capture";
+    "sagemaker_data_capture, baseten_trace";
 inline constexpr uint32_t kMooncakeBlockSize = 512;
 
 // A turn whose prompt is synthesized from the tokenizer's corpus (mooncake `input_length`).

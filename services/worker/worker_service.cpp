@@ -506,7 +506,7 @@ void WorkerService::finish(uint64_t key, http::Result&& result) {
   // AIPerf hoists the first turn's audio length (ASR requests are single-turn).
   if (!job.sent_turns.empty() && job.sent_turns.front()->has_audio_duration_seconds())
     rec.set_audio_duration_seconds(job.sent_turns.front()->audio_duration_seconds());
-  if (job.credit.num_turns() > 1) remember_turn(job, rec);
+  if (job.credit.num_turns() > 1 && !job.conversation->self_contained_turns()) remember_turn(job, rec);
   // The body travels for the raw export, and for --apply-chat-template, whose ISL is counted on
   // the messages of what was sent.
   if (config_->output.export_level == "raw" || config_->tokenizer.apply_chat_template)
