@@ -100,6 +100,7 @@ class Run:
         self.cmd = " ".join(cmd)
         self.exit = res.returncode
         self.output = res.stdout[-3000:] + res.stderr[-3000:]
+        self.stdout = res.stdout
         if res.returncode != expect_exit:
             raise AssertionError(f"exit {res.returncode}, expected {expect_exit}: {self.output}")
         with open(os.path.join(self.dir, "profile_export.jsonl")) as f:
@@ -197,7 +198,76 @@ def check_context_overflow(aiperf, server, tmp):
         require("context" in e.get("message", ""), f"error message {e.get('message')!r}")
 
 
-CHECKS = [check_completions, check_chat_streaming, check_chat_server_metrics, check_context_overflow]
+def section_row(run, quantity, source):
+    for row in run.summary["client_server"]["rows"]:
+        if row["quantity"] == quantity and row["source"] == source:
+            return row
+    raise AssertionError(f"no Client vs Server row {quantity}/{source}")
+
+
+def check_client_server(aiperf, server, tmp):
+    """The Client vs Server section (usage, llama.cpp `timings`, --server-metrics counters) agrees
+    with the server's own counters over the run: token totals exactly, decode seconds within the
+    timings' microsecond rounding, the llamacpp rows equal the counters' deltas. Then a chat run
+    counted by our tokenizer: the chat template's tokens make the section warn."""
+    run = Run(aiperf, server, tmp, "client_server",
+              ["--endpoint-type", "chat", "--streaming", "--use-server-token-count", "--request-count", "12",
+               "--server-metrics", server.url + "/metrics", *LOAD])
+    no_errors(run, 12)
+    require("client_server" in run.summary, "no client_server section in profile_export_aiperf.json")
+    section = run.summary["client_server"]
+    require(section["sources"] == ["usage", "timings", "llamacpp"], f"sources {section['sources']}")
+    require(section["warnings"] == [], f"warnings {section['warnings']}")
+    require("NVIDIA AIPerf | Client vs Server" in run.stdout, "no Client vs Server table on the console")
+    # Per request: timings count what usage counts, and the prefill is inside the TTFT.
+    prefill, cached = run.values("server_prefill_tokens"), run.values("server_cached_tokens")
+    require([p + c for p, c in zip(prefill, cached)] == run.values("usage_prompt_tokens"),
+            f"timings prompt_n + cache_n {prefill} + {cached} != usage prompt_tokens")
+    require(run.values("server_decode_tokens") == [16] * 12, f"timings predicted_n {run.values('server_decode_tokens')}")
+    require(all(g >= 0 for g in run.values("ttft_server_gap")), f"TTFT below prefill: {run.values('ttft_server_gap')}")
+
+    prompt = run.delta("llamacpp:prompt_tokens_total") + run.delta("llamacpp:prompt_tokens_cached_total")
+    predicted = run.delta("llamacpp:tokens_predicted_total")
+    for source in ("usage", "timings", "llamacpp"):
+        got_in = section_row(run, "input_tokens_total", source)["server"]
+        got_out = section_row(run, "output_tokens_total", source)["server"]
+        require(got_in == prompt, f"{source} input tokens {got_in}, server counters moved by {prompt}")
+        require(got_out == predicted == 192, f"{source} output tokens {got_out}, server counters moved by {predicted}")
+    cached_total = run.delta("llamacpp:prompt_tokens_cached_total")
+    for source in ("timings", "llamacpp"):
+        got = section_row(run, "cached_input_tokens_total", source)["server"]
+        require(got == cached_total, f"{source} cached tokens {got}, server counter moved by {cached_total}")
+    # Seconds: the llamacpp rows are the counters' deltas; timings' decode ms (3 decimals) sum to the
+    # decode counter (microseconds) within rounding.
+    for quantity, counter in (("server_prefill_time_total", "llamacpp:prompt_seconds_total"),
+                              ("server_decode_time_total", "llamacpp:tokens_predicted_seconds_total")):
+        got = section_row(run, quantity, "llamacpp")["server"]
+        require(abs(got - run.delta(counter)) < 1e-9, f"{quantity} {got} != {counter} delta {run.delta(counter)}")
+    decode = section_row(run, "server_decode_time_total", "timings")["server"]
+    decode_counter = run.delta("llamacpp:tokens_predicted_seconds_total")
+    require(abs(decode - decode_counter) <= 12 * 1e-6, f"timings decode {decode} s, counter {decode_counter} s")
+    # llama.cpp's prompt_seconds_total times only the prompt batches' decode calls (one batch may
+    # serve several slots); timings.prompt_ms runs from the slot's start: never below the counter.
+    prefill_s = section_row(run, "server_prefill_time_total", "timings")["server"]
+    require(prefill_s >= run.delta("llamacpp:prompt_seconds_total"),
+            f"timings prefill {prefill_s} s < prompt_seconds_total delta {run.delta('llamacpp:prompt_seconds_total')} s")
+    ttft = section_row(run, "ttft_vs_server_prefill", "timings")
+    require(ttft["client"] == run.summary["time_to_first_token"]["avg"], f"TTFT row {ttft}")
+    require(ttft["server"] == run.summary["server_prefill_time"]["avg"], f"prefill row {ttft}")
+    require(ttft["difference"] >= 0, f"TTFT below the server's prefill: {ttft}")
+
+    templated = Run(aiperf, server, tmp, "client_server_templated",
+                    ["--endpoint-type", "chat", "--request-count", "4", "--isl", "32", "--osl", "4", "--concurrency", "2"])
+    no_errors(templated, 4)
+    row = section_row(templated, "input_tokens_total", "usage")
+    require(row["client"] == 128 and row["server"] > 128, f"chat template tokens not counted by the server: {row}")
+    warnings = templated.summary["client_server"]["warnings"]
+    require(any(w.startswith("Input tokens:") and "templated" in w for w in warnings), f"no template warning: {warnings}")
+    require("Client vs Server Disagreement Warning" in templated.stdout, "no warning panel on the console")
+
+
+CHECKS = [check_completions, check_chat_streaming, check_chat_server_metrics, check_context_overflow,
+          check_client_server]
 
 
 def main():
