@@ -594,13 +594,20 @@ std::string profile_help() {
        "(profile_export.json, profile_export_genai_perf.json/.csv, inputs.json) under\n"
        "<artifact-dir>/<model>-openai-<endpoint-type>-<load>/.\n\noptions:\n";
   for (const Spec& s : specs()) {
+    if (!s.unsupported.empty()) continue;
     std::string names;
     for (const std::string& n : s.names) names += (names.empty() ? "" : ", ") + n;
     o << "  " << names;
-    if (!s.unsupported.empty()) o << "   [not supported yet: " << s.unsupported << "]";
-    if (s.names.front() == "--dry-run") o << "   [ours: check the options as `aiperf profile --dry-run`, run nothing]";
+    // Choice values we take, listed as CLI11 lists them (tests/compat/options.py reads them).
+    if (s.names.front() == "--endpoint-type") o << " TEXT:{chat,completions,embeddings}";
+    if (s.names.front() == "--backend") o << " TEXT:{tensorrtllm,vllm}";
+    if (s.names.front() == "--model-selection-strategy") o << " TEXT:{round_robin,random}";
+    if (s.names.front() == "--dry-run") o << "   ours: check the options as `aiperf profile --dry-run`, run nothing";
     o << "\n";
   }
+  o << "\nnot supported yet (refused with exit 2; see docs/user-guide.md, \"Coming from GenAI-Perf\"):\n";
+  for (const Spec& s : specs())
+    if (!s.unsupported.empty()) o << "  refused: " << s.names.front() << " (" << s.unsupported << ")\n";
   return o.str();
 }
 

@@ -107,6 +107,13 @@ TEST_CASE("genai-perf options: prefixes, = values, and refusals naming the optio
   refuses({"-m", "m", "--endpoint-type", "chat", "-g", "request_latency=3"}, "Invalid format found for goodput");
   refuses({"-m", "m", "--endpoint-type", "chat", "-g", "request_latency:-1"}, "should be non-negative");
   refuses({"-m", "m", "--endpoint-type", "chat", "--bogus"}, "unrecognized arguments: --bogus");
+  // --help: what we take (CLI11-style choice lists), then what we refuse, each with its reason.
+  CHECK(parse_profile_args({"--help"}).help);
+  const std::string help = profile_help();
+  CHECK(help.find("\n  --endpoint-type TEXT:{chat,completions,embeddings}\n") != std::string::npos);
+  CHECK(help.find("\n  --request-count, --num-requests\n") != std::string::npos);
+  CHECK(help.find("\n  refused: --measurement-interval (perf_analyzer measurement windows)\n") != std::string::npos);
+  CHECK(help.find("\n  --measurement-interval") == std::string::npos);
   refuses({"-m", "m", "--endpoint-type", "chat", "--output-tokens"}, "ambiguous option: --output-tokens");
   refuses({"-m", "m", "--endpoint-type", "chat", "--concurrency", "x"}, "argument --concurrency: invalid int value: 'x'");
   refuses({"-m", "m", "--endpoint-type", "chat", "--concurrency", "2", "--request-rate", "3"}, "cannot be used together");
