@@ -102,7 +102,11 @@ std::vector<std::string> warnings_of(const Json& rows) {
                                           "from other clients."
                                         : "";
     if (quantity == "requests") {
-      if (server < client)
+      if (counters && std::fabs(pct) > kClientServerThresholdPct)
+        out.push_back("Requests: " + counts + ", " + pct_text(std::fabs(pct)) +
+                      " apart: the server counted " + (server < client ? "fewer" : "more") +
+                      " finished requests than succeeded for the client." + window);
+      else if (!counters && server < client)
         out.push_back("Requests: " + counts + ": the other responses carried no " + source_text(source) + ".");
     } else if (quantity == "input_tokens_total" && std::fabs(pct) > kClientServerThresholdPct) {
       out.push_back("Input tokens: " + counts + ", " + pct_text(std::fabs(pct)) +
@@ -146,6 +150,7 @@ nlohmann::json counter_totals_json(const ServerCounterTotals& t) {
   auto put = [&](const char* key, const std::optional<double>& v) {
     if (v) j[key] = *v;
   };
+  put("requests", t.requests);
   put("prompt_tokens", t.prompt_tokens);
   put("cached_prompt_tokens", t.cached_prompt_tokens);
   put("generation_tokens", t.generation_tokens);
@@ -165,6 +170,7 @@ std::optional<ServerCounterTotals> counter_totals_from_json(std::string_view tex
     if (it == j.end() || !it->is_number()) return std::nullopt;
     return it->get<double>();
   };
+  t.requests = get("requests");
   t.prompt_tokens = get("prompt_tokens");
   t.cached_prompt_tokens = get("cached_prompt_tokens");
   t.generation_tokens = get("generation_tokens");
@@ -193,6 +199,7 @@ nlohmann::ordered_json client_server_section(const proto::ProfileResults& r,
                                                                                  : count_of(r, "server_decode_tokens");
   add("requests", "Requests answered", "usage", "requests", valid, usage_count);
   add("requests", "Requests answered", "timings", "requests", valid, timings_count);
+  if (counters) add("requests", "Requests answered", family, "requests", valid, counters->requests);
   const std::optional<double> timings_input =
       sum_of(r, "server_prefill_tokens") ? plus(sum_of(r, "server_prefill_tokens"), sum_of(r, "server_cached_tokens"))
                                          : std::nullopt;

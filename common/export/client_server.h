@@ -17,6 +17,7 @@ namespace aiperf::exporting {
 // `family` names the server ("llamacpp", "vllm", "sglang"); unset members were not exposed.
 struct ServerCounterTotals {
   std::string family;
+  std::optional<double> requests;              // finished requests (vLLM, SGLang)
   std::optional<double> prompt_tokens;         // input tokens the server counted (cached included)
   std::optional<double> cached_prompt_tokens;  // of which reused from its cache
   std::optional<double> generation_tokens;

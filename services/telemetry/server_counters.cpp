@@ -44,6 +44,7 @@ std::optional<exporting::ServerCounterTotals> known_counter_totals(const std::ve
     t.generation_tokens = total(prefix + "generation_tokens");
     if (!t.prompt_tokens && !t.generation_tokens) continue;
     t.family = family;
+    t.requests = total(prefix + (family == "vllm" ? "request_success" : "num_requests"));
     t.cached_prompt_tokens = total(prefix + (family == "vllm" ? "prefix_cache_hits" : "cached_tokens"));
     return t;
   }

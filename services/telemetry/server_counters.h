@@ -1,6 +1,7 @@
 // The token and time counters of known inference servers, read from the --server-metrics scrapes
 // for the Client vs Server section (export/client_server.h): llama.cpp (llamacpp:*), vLLM and
-// SGLang (vllm:* / sglang:* prompt_tokens, generation_tokens, cached tokens).
+// SGLang (vllm:* / sglang:* prompt_tokens, generation_tokens, cached tokens, finished requests:
+// vllm:request_success, sglang:num_requests).
 #pragma once
 #include <cstdint>
 #include <optional>

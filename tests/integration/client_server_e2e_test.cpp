@@ -73,6 +73,7 @@ TEST_CASE("client vs server: streaming chat with mock timings gives exact server
   const json& s = summary["client_server"];
   CHECK(s["sources"] == json::array({"usage", "timings", "vllm"}));  // the mock's /metrics speaks vLLM
   CHECK((*row(s, "requests", "timings"))["server"] == 6);
+  CHECK((*row(s, "requests", "vllm"))["server"] == 6);  // vllm:request_success_total
   for (const char* source : {"usage", "timings", "vllm"}) {
     INFO(source);
     REQUIRE(row(s, "input_tokens_total", source));

@@ -126,7 +126,9 @@ TEST_CASE("client vs server: warnings past 5 percent and for requests without se
   ServerCounterTotals c;
   c.family = "vllm";
   c.prompt_tokens = 300;  // 25% fewer
+  c.requests = 4;         // as many as the client: no warning
   const Json s = client_server_section(res, c);
+  CHECK((*row(s, "requests", "vllm"))["server"] == 4);
   REQUIRE(s["warnings"].size() == 3);
   CHECK(s["warnings"][0] == "Requests: the client counted 4, the server 3 (usage blocks): the other responses "
                             "carried no usage blocks.");
@@ -163,4 +165,17 @@ TEST_CASE("client vs server: the warning panel wraps its lines at 100 columns") 
   CHECK(console.find("|    truncated or templated the prompt (a chat template adds tokens), or --tokenizer is not the  ") !=
         std::string::npos);
   CHECK(console.find("|    server's.  ") != std::string::npos);
+}
+
+TEST_CASE("client vs server: counters that saw fewer finished requests than the client warn") {
+  proto::ProfileResults res;
+  scalar_metric(res, "request_count", "Request Count", "requests", 0, 0, 20, true);
+  ServerCounterTotals c;
+  c.family = "sglang";
+  c.requests = 18;
+  const Json s = client_server_section(res, c);
+  REQUIRE(s["warnings"].size() == 1);
+  CHECK(s["warnings"][0] == "Requests: the client counted 20, the server 18 (sglang counters), 10.0% apart: the server "
+                            "counted fewer finished requests than succeeded for the client. Counters also move with "
+                            "requests outside the profiling window or from other clients.");
 }

@@ -36,6 +36,7 @@ TEST_CASE("server counters: llama.cpp's increase over the window, cached tokens 
   CHECK(*t->generation_tokens == 20);
   CHECK(*t->prompt_seconds == Approx(1.0).epsilon(1e-12));
   CHECK(*t->generation_seconds == Approx(1.0).epsilon(1e-12));
+  CHECK_FALSE(t->requests);  // llama.cpp counts no finished requests
 }
 
 TEST_CASE("server counters: vLLM names summed over label sets and endpoints") {
@@ -43,7 +44,9 @@ TEST_CASE("server counters: vLLM names summed over label sets and endpoints") {
   auto page = [](int a, int b, int gen) {
     return "# TYPE vllm:prompt_tokens_total counter\nvllm:prompt_tokens_total{model_name=\"a\"} " + std::to_string(a) +
            "\nvllm:prompt_tokens_total{model_name=\"b\"} " + std::to_string(b) +
-           "\n# TYPE vllm:generation_tokens_total counter\nvllm:generation_tokens_total " + std::to_string(gen) + "\n";
+           "\n# TYPE vllm:generation_tokens_total counter\nvllm:generation_tokens_total " + std::to_string(gen) +
+           "\n# TYPE vllm:request_success_total counter\nvllm:request_success_total{finished_reason=\"length\"} " +
+           std::to_string(gen / 5) + "\n";
   };
   REQUIRE(m.add_scrape(kUrl, 0, 0, 1, page(0, 0, 0)));
   REQUIRE(m.add_scrape(kUrl, 3 * kS, 0, 1, page(100, 20, 50)));
@@ -54,6 +57,7 @@ TEST_CASE("server counters: vLLM names summed over label sets and endpoints") {
   CHECK(t->family == "vllm");
   CHECK(*t->prompt_tokens == 130);
   CHECK(*t->generation_tokens == 55);
+  CHECK(*t->requests == 11);  // (50 - 0) / 5 + (10 - 5) / 5
   CHECK_FALSE(t->cached_prompt_tokens);
   CHECK_FALSE(t->prompt_seconds);
 }
