@@ -154,9 +154,9 @@ TEST_CASE("genai-perf refuses what it cannot honour yet: exit 2, nothing written
       "windows");
   CHECK(windows.exit_code == 2);
   CHECK(windows.err.find("--measurement-interval (perf_analyzer measurement windows)") != std::string::npos);
-  const Run analyze = genai_perf(tmp, {}, "analyze");  // `genai-perf profile` with no model
-  CHECK(analyze.exit_code == 2);
-  CHECK(analyze.err.find("-m/--model") != std::string::npos);
+  const Run no_model = genai_perf(tmp, {}, "no_model");  // `genai-perf profile` with no model
+  CHECK(no_model.exit_code == 2);
+  CHECK(no_model.err.find("-m/--model") != std::string::npos);
   // --dry-run (ours): the mapped command line is checked as `aiperf profile --dry-run` would.
   const Run dry = genai_perf(tmp, {"-m", "m", "--endpoint-type", "chat", "--dry-run", "--artifact-dir", tmp + "/arts"}, "dry");
   CHECK(dry.exit_code == 0);
@@ -166,5 +166,12 @@ TEST_CASE("genai-perf refuses what it cannot honour yet: exit 2, nothing written
       "dry_bad");
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("--extra-inputs") != std::string::npos);
+  // The other subcommands are refused by name; `aiperf --help` lists the front end.
+  Process other(std::string(AIPERF_BIN_DIR) + "/genai-perf", {"analyze", "-m", "m"}, tmp, "other");
+  REQUIRE(other.wait(60) == 2);
+  CHECK(other.err().find("genai-perf analyze: not supported yet") != std::string::npos);
+  Process help(std::string(AIPERF_BIN_DIR) + "/aiperf", {"--help"}, tmp, "help");
+  REQUIRE(help.wait(60) == 0);
+  CHECK(help.out().find("genai-perf ") != std::string::npos);
   CHECK_FALSE(fs::exists(tmp + "/arts"));
 }
