@@ -180,13 +180,16 @@ std::optional<ServerCounterTotals> counter_totals_from_json(std::string_view tex
 }
 
 nlohmann::ordered_json client_server_section(const proto::ProfileResults& r,
-                                             const std::optional<ServerCounterTotals>& counters) {
+                                             const std::optional<ServerCounterTotals>& counters,
+                                             bool counters_include_warmup) {
   const std::optional<double> valid = avg_of(r, "request_count");
   const std::optional<double> isl = sum_of(r, "input_sequence_length");
   const std::optional<double> osl = sum_of(r, "output_sequence_length");
   const std::optional<double> prefill_mean = avg_of(r, "server_prefill_time");
   const std::optional<double> decode_mean = avg_of(r, "server_decode_time");
   const std::string family = counters ? counters->family : "";
+  // The client figure a counter row is compared with: none when the counters may hold the warmup.
+  auto vs = [&](std::optional<double> client) { return counters_include_warmup ? std::nullopt : client; };
 
   std::vector<Row> rows;
   auto add = [&](std::string_view q, std::string_view label, std::string_view source, std::string_view unit,
@@ -199,16 +202,16 @@ nlohmann::ordered_json client_server_section(const proto::ProfileResults& r,
                                                                                  : count_of(r, "server_decode_tokens");
   add("requests", "Requests answered", "usage", "requests", valid, usage_count);
   add("requests", "Requests answered", "timings", "requests", valid, timings_count);
-  if (counters) add("requests", "Requests answered", family, "requests", valid, counters->requests);
+  if (counters) add("requests", "Requests answered", family, "requests", vs(valid), counters->requests);
   const std::optional<double> timings_input =
       sum_of(r, "server_prefill_tokens") ? plus(sum_of(r, "server_prefill_tokens"), sum_of(r, "server_cached_tokens"))
                                          : std::nullopt;
   add("input_tokens_total", "Input tokens, total", "usage", "tokens", isl, sum_of(r, "usage_prompt_tokens"));
   add("input_tokens_total", "Input tokens, total", "timings", "tokens", isl, timings_input);
-  if (counters) add("input_tokens_total", "Input tokens, total", family, "tokens", isl, counters->prompt_tokens);
+  if (counters) add("input_tokens_total", "Input tokens, total", family, "tokens", vs(isl), counters->prompt_tokens);
   add("output_tokens_total", "Output tokens, total", "usage", "tokens", osl, sum_of(r, "usage_completion_tokens"));
   add("output_tokens_total", "Output tokens, total", "timings", "tokens", osl, sum_of(r, "server_decode_tokens"));
-  if (counters) add("output_tokens_total", "Output tokens, total", family, "tokens", osl, counters->generation_tokens);
+  if (counters) add("output_tokens_total", "Output tokens, total", family, "tokens", vs(osl), counters->generation_tokens);
   add("cached_input_tokens_total", "Cached input tokens, total", "timings", "tokens", std::nullopt,
       sum_of(r, "server_cached_tokens"));
   if (counters)
@@ -260,6 +263,9 @@ nlohmann::ordered_json client_server_section(const proto::ProfileResults& r,
     out_rows.push_back(std::move(j));
   }
   section["rows"] = out_rows;
+  if (counters && counters_include_warmup)
+    section["counters_note"] = "The " + family + " counters' window starts at the last scrape before profiling and "
+                               "may hold the warmup requests: not compared with the client's figures.";
   if (counters) {
     Json c = Json::object();
     const nlohmann::json totals = counter_totals_json(*counters);  // items() must not outlive it
@@ -295,6 +301,11 @@ std::string format_client_server_console(const nlohmann::ordered_json& section, 
   std::string out = "\n" + render_table(t, unicode_box);
   out += "Difference = client - server. For times it is what the server did not spend on the request: network\n"
          "both ways and queueing for a slot (TTFT also holds tokenization and the first decode step).\n";
+  if (section.contains("counters_note")) {
+    std::vector<std::string> note;
+    wrap(section["counters_note"].get<std::string>(), note);
+    for (const std::string& l : note) out += l + "\n";
+  }
   std::vector<std::string> lines;
   for (const Json& w : section["warnings"]) wrap(w.get<std::string>(), lines);
   if (!lines.empty()) {

@@ -35,8 +35,12 @@ inline constexpr double kClientServerThresholdPct = 5.0;
 // The section as JSON: {"sources": [...], "rows": [{"quantity", "source", "unit", "client",
 // "server", "difference" (client - server), "difference_pct"}...], "server_counters": {...},
 // "warnings": [...]}; null when neither the records nor `counters` hold server-side data.
+// `counters_include_warmup`: the run had a warmup phase, which the counters' window (from the last
+// scrape before profiling) may include; their rows then carry no client figure (nothing to compare,
+// no warning) and the section says why ("counters_note").
 nlohmann::ordered_json client_server_section(const proto::ProfileResults& results,
-                                             const std::optional<ServerCounterTotals>& counters);
+                                             const std::optional<ServerCounterTotals>& counters,
+                                             bool counters_include_warmup = false);
 
 // The console table and, when the section has warnings, a warning panel ("" for a null section).
 std::string format_client_server_console(const nlohmann::ordered_json& section, bool unicode_box);

@@ -38,8 +38,11 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
   info.start_ns = results.start_ns();
   info.end_ns = results.end_ns();
   info.telemetry_data_json = telemetry.telemetry_data_json();
+  const auto& load = config.loadgen;
+  const bool warmup = load.warmup_request_count.value_or(0) > 0 || load.warmup_duration.value_or(0) > 0 ||
+                      load.num_warmup_sessions.value_or(0) > 0;
   info.client_server = exporting::client_server_section(
-      results, exporting::counter_totals_from_json(telemetry.server_counters_json()));
+      results, exporting::counter_totals_from_json(telemetry.server_counters_json()), warmup);
 
   const std::string json_path = util::artifact_file(config, "profile_export_aiperf.json");
   const std::string csv_path = util::artifact_file(config, "profile_export_aiperf.csv");

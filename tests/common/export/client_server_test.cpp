@@ -179,3 +179,21 @@ TEST_CASE("client vs server: counters that saw fewer finished requests than the 
                             "counted fewer finished requests than succeeded for the client. Counters also move with "
                             "requests outside the profiling window or from other clients.");
 }
+
+TEST_CASE("client vs server: counters that may hold the warmup are shown but not compared") {
+  ServerCounterTotals c;
+  c.family = "llamacpp";
+  c.prompt_tokens = 60;  // the profiling's 40 plus a warmup's 20
+  c.generation_tokens = 30;
+  const Json s = client_server_section(llama_run(), c, /*counters_include_warmup=*/true);
+  const Json* in = row(s, "input_tokens_total", "llamacpp");
+  REQUIRE(in);
+  CHECK((*in)["server"] == 60);
+  CHECK_FALSE(in->contains("client"));
+  CHECK_FALSE(in->contains("difference"));
+  CHECK((*row(s, "input_tokens_total", "usage"))["difference"] == 0);  // the records' sources still compared
+  CHECK(s["warnings"].empty());
+  CHECK(s["counters_note"].get<std::string>().rfind("The llamacpp counters' window", 0) == 0);
+  CHECK(format_client_server_console(s, false).find("\nThe llamacpp counters' window starts at the last scrape") != std::string::npos);
+  CHECK_FALSE(client_server_section(llama_run(), c, false).contains("counters_note"));
+}
