@@ -151,3 +151,20 @@ TEST_CASE("client vs server: no section without server-side data", "[e2e]") {
   CHECK_FALSE(has(r.run.out, "Client vs Server"));
   CHECK_FALSE(has(read_file(r.run.dir + "/profile_export_aiperf.csv"), "Client vs Server"));
 }
+
+TEST_CASE("client vs server: with a warmup the counter rows are shown but not compared", "[e2e]") {
+  Run r = run_against({"--timings", "--fast"},
+                      {"--endpoint-type", "chat", "--request-count", "4", "--warmup-request-count", "4",
+                       "--use-server-token-count"});
+  INFO(r.run.out << r.run.err);
+  REQUIRE(r.run.exit_code == 0);
+  const json s = r.run.summary()["client_server"];
+  REQUIRE(s.contains("counters_note"));
+  const json* counted = row(s, "output_tokens_total", "vllm");
+  REQUIRE(counted);
+  CHECK_FALSE(counted->contains("client"));
+  CHECK((*counted)["server"].get<double>() >= 20);  // 4 profiling requests of 5 tokens, and maybe the warmup's
+  CHECK((*row(s, "output_tokens_total", "usage"))["difference"] == 0);
+  CHECK(s["warnings"].empty());
+  CHECK(has(r.run.out, "counters' window starts at the last scrape"));
+}
