@@ -77,7 +77,7 @@ KNOWN = {
     "*:file:logs/aiperf.log:only-ours":
         "ours keeps the engine's log under logs/ (GenAI-Perf writes no log file; perf_analyzer logs nothing)",
     "*:key:inputs.json:/data[]/payload[]/messages[]/name:only-ours":
-        "our synthetic prompts carry the message name 'text' (AIPerf's dataset); GenAI-Perf sends none",
+        "our chat messages carry the name 'text' (AIPerf's dataset, synthetic or from a file); GenAI-Perf sends none",
     "*:key:profile_export.json:payload/messages[]/name:only-ours":
         "the same message name, inside the payloads perf_analyzer records",
     "*:key:inputs.json:/data[]/payload[]/stream:only-ours":
