@@ -17,6 +17,12 @@
 namespace aiperf::cli::config_file {
 namespace {
 
+// "replay_speedup" -> "replay-speedup": a snake-case key named like its option.
+std::string kebab(std::string key) {
+  std::replace(key.begin(), key.end(), '_', '-');
+  return key;
+}
+
 // "maxTokens" / "max_tokens" -> "max_tokens" (the reference accepts both spellings).
 std::string snake(const std::string& key) {
   std::string out;
@@ -359,6 +365,14 @@ class Walker : NodeReader {
         set("--input-file", str(v, p), v, p);
       } else if (k == "format" && type == "file") {
         set("--custom-dataset-type", str(v, p), v, p);
+      } else if (type == "file" && (k == "replay_speedup" || k == "max_idle_gap_cap_seconds" ||
+                                    k == "trace_session_sample_ratio" || k == "inter_turn_delay_cap_seconds")) {
+        // baseten_trace replay (FileDataset); the options check ranges and the format.
+        set("--" + kebab(k), number_text(v, p, false), v, p);
+      } else if (type == "file" && (k == "open_loop_replay" || k == "force_min_tokens")) {
+        paired("--" + kebab(k), v, p);
+      } else if (type == "file" && (k == "open_loop_strict" || k == "omit_kv_hints")) {
+        if (boolean(v, p)) flag("--" + kebab(k), v, p);
       } else if (k == "dataset" && type == "public") {
         set("--public-dataset", str(v, p), v, p);
       } else {

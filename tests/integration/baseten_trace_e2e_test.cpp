@@ -183,3 +183,27 @@ TEST_CASE("baseten_trace refusals: option named, exit 2, nothing written", "[e2e
   CHECK(e.err.find(bad + ":2: field 'input_tokens': must be an integer >= 0, got \"two\"") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(e.dir));
 }
+
+TEST_CASE("baseten_trace replay keys of a config file's file dataset", "[e2e][baseten]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  const std::string rec = tmp + "/requests.jsonl";
+  MockServer mock({"--fast", "--record-requests", rec}, tmp);
+  const std::string cfg = tmp + "/cfg.yaml";
+  std::ofstream(cfg) << "benchmark:\n  model: m\n  endpoint:\n    url: " << mock.url()
+                     << "\n    type: completions\n  dataset:\n    type: file\n    path: " << kTrace
+                     << "\n    format: baseten_trace\n    replay_speedup: 10\n    max_idle_gap_cap_seconds: 0.5\n"
+                        "    omit_kv_hints: true\n    force_min_tokens: false\n  phases:\n    type: fixed_schedule\n";
+  Run run = profile(tmp, "run", {"-f", cfg});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto bodies = aiperf::test::recorded_bodies(rec);
+  REQUIRE(bodies.size() == 4);
+  for (const auto& b : bodies) {
+    CHECK_FALSE(b.contains("min_tokens"));
+    CHECK_FALSE(b.contains("hash_ids"));
+  }
+  const auto s = sent(run);
+  REQUIRE(s.size() == 4);
+  CHECK(s[3].start_ms >= 699.0);
+  CHECK(s[3].start_ms < 2500.0);  // the 2.8 s gap capped at 0.5 s
+}
