@@ -1,5 +1,6 @@
 #include "export/client_server.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -85,38 +86,61 @@ std::string source_text(const std::string& source) {
   return source + " counters";
 }
 
-// One line per row that disagrees beyond the threshold, saying what usually causes it.
+// One line per disagreement beyond the threshold, saying what usually causes it: a token total's
+// sources are named together ("the server 48 (usage blocks, llama.cpp timings)"), requests per source.
 std::vector<std::string> warnings_of(const Json& rows) {
   std::vector<std::string> out;
-  for (const Json& row : rows) {
-    if (!row.contains("client") || !row.contains("difference_pct")) continue;
-    const std::string quantity = row["quantity"].get<std::string>();
-    const std::string source = row["source"].get<std::string>();
-    const double client = row["client"].get<double>(), server = row["server"].get<double>();
-    const double pct = row["difference_pct"].get<double>();
-    const std::string counts = "the client counted " + value_text(client, row["unit"].get<std::string>()) +
-                               ", the server " + value_text(server, row["unit"].get<std::string>()) + " (" +
-                               source_text(source) + ")";
-    const bool counters = source != "usage" && source != "timings";
-    const std::string window = counters ? " Counters also move with requests outside the profiling window or "
-                                          "from other clients."
-                                        : "";
-    if (quantity == "requests") {
-      if (counters && std::fabs(pct) > kClientServerThresholdPct)
-        out.push_back("Requests: " + counts + ", " + pct_text(std::fabs(pct)) +
-                      " apart: the server counted " + (server < client ? "fewer" : "more") +
-                      " finished requests than succeeded for the client." + window);
-      else if (!counters && server < client)
-        out.push_back("Requests: " + counts + ": the other responses carried no " + source_text(source) + ".");
-    } else if (quantity == "input_tokens_total" && std::fabs(pct) > kClientServerThresholdPct) {
-      out.push_back("Input tokens: " + counts + ", " + pct_text(std::fabs(pct)) +
-                    " apart: the server truncated or templated the prompt (a chat template adds tokens), "
-                    "or --tokenizer is not the server's." + window);
-    } else if (quantity == "output_tokens_total" && std::fabs(pct) > kClientServerThresholdPct) {
-      out.push_back("Output tokens: " + counts + ", " + pct_text(std::fabs(pct)) +
-                    " apart: the client's tokenizer does not count the server's text as the server does "
-                    "(--use-server-token-count takes the server's counts), or responses were cut short." + window);
+  const std::string window = " Counters also move with requests outside the profiling window or from other clients.";
+  auto is_counter = [](const std::string& source) { return source != "usage" && source != "timings"; };
+  for (const char* quantity : {"requests", "input_tokens_total", "output_tokens_total"}) {
+    std::optional<double> client;
+    std::string unit;
+    double worst_pct = 0;
+    bool counters = false;
+    std::vector<std::pair<double, std::string>> servers;  // value, its sources joined
+    for (const Json& row : rows) {
+      if (row["quantity"] != quantity || !row.contains("client") || !row.contains("difference_pct")) continue;
+      const std::string source = row["source"].get<std::string>();
+      const double c = row["client"].get<double>(), server = row["server"].get<double>();
+      const double pct = row["difference_pct"].get<double>();
+      unit = row["unit"].get<std::string>();
+      const std::string counts = "the client counted " + value_text(c, unit) + ", the server " +
+                                 value_text(server, unit) + " (" + source_text(source) + ")";
+      if (std::string_view(quantity) == "requests") {
+        if (is_counter(source) && std::fabs(pct) > kClientServerThresholdPct)
+          out.push_back("Requests: " + counts + ", " + pct_text(std::fabs(pct)) + " apart: the server counted " +
+                        (server < c ? "fewer" : "more") + " finished requests than succeeded for the client." +
+                        window);
+        else if (!is_counter(source) && server < c)
+          out.push_back("Requests: " + counts + ": the other responses carried no " + source_text(source) + ".");
+        continue;
+      }
+      if (std::fabs(pct) <= kClientServerThresholdPct) continue;
+      client = c;
+      worst_pct = std::max(worst_pct, std::fabs(pct));
+      counters = counters || is_counter(source);
+      auto same = std::find_if(servers.begin(), servers.end(), [&](const auto& e) { return e.first == server; });
+      if (same == servers.end())
+        servers.emplace_back(server, source_text(source));
+      else
+        same->second += ", " + source_text(source);
     }
+    if (!client) continue;
+    std::string counts = "the client counted " + value_text(*client, unit) + ", the server ";
+    for (std::size_t i = 0; i < servers.size(); ++i) {
+      if (i) counts += i + 1 == servers.size() ? " and " : ", ";
+      counts += value_text(servers[i].first, unit) + " (" + servers[i].second + ")";
+    }
+    counts += std::string(servers.size() > 1 ? ", up to " : ", ") + pct_text(worst_pct) + " apart: ";
+    if (std::string_view(quantity) == "input_tokens_total")
+      out.push_back("Input tokens: " + counts +
+                    "the server truncated or templated the prompt (a chat template adds tokens), or --tokenizer is "
+                    "not the server's." + (counters ? window : ""));
+    else
+      out.push_back("Output tokens: " + counts +
+                    "the client's tokenizer does not count the server's text as the server does "
+                    "(--use-server-token-count takes the server's counts), or responses were cut short." +
+                    (counters ? window : ""));
   }
   return out;
 }
