@@ -27,7 +27,8 @@ void add_trace_replay_options(CLI::App& app, ProfileOptions& o) {
                        ->check(kPositive)->group(c),
                    "--max-idle-gap-cap-seconds"});
   add_optional(app, "--inter-turn-delay-cap-seconds", r.inter_turn_delay_cap_seconds,
-               "Closed-loop think times clamped to this many seconds (baseten_trace)")
+               "File delays (multi_turn, mooncake, bailian) and baseten_trace closed-loop think times "
+               "clamped to this many seconds")
       ->check(kNonNegative)->group(c);
   given.push_back({app.add_flag("--open-loop-replay,!--no-open-loop-replay", r.open_loop_replay,
                                 "Every turn at its recorded time (default); --no-open-loop-replay: continuation "

@@ -282,6 +282,14 @@ CustomDataset load_custom_dataset(const config::InputConfig& in, uint64_t pool_c
   } else {
     throw DatasetFileError("unknown dataset type '" + type + "'; valid: " + kCustomDatasetTypes);
   }
+  // --inter-turn-delay-cap-seconds: AIPerf clamps the recorded delays of its trace loaders and
+  // multi_turn files (baseten_trace clamps its think times itself).
+  if (const auto cap = in.trace_replay.inter_turn_delay_cap_seconds;
+      cap && (type == "mooncake_trace" || type == "bailian_trace" || type == "multi_turn")) {
+    for (auto& conv : out.conversations)
+      for (auto& turn : *conv.mutable_turns())
+        if (turn.has_delay_ms() && turn.delay_ms() > *cap * 1000.0) turn.set_delay_ms(*cap * 1000.0);
+  }
   if (out.conversations.empty())
     throw DatasetFileError(in.input_file + ": no entries" +
                            (in.fixed_schedule ? " within the fixed-schedule offsets" : std::string()));

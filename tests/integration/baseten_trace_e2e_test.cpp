@@ -207,3 +207,18 @@ TEST_CASE("baseten_trace replay keys of a config file's file dataset", "[e2e][ba
   CHECK(s[3].start_ms >= 699.0);
   CHECK(s[3].start_ms < 2500.0);  // the 2.8 s gap capped at 0.5 s
 }
+
+TEST_CASE("--inter-turn-delay-cap-seconds clamps a multi_turn file's recorded delay", "[e2e][baseten]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--fast"}, tmp);
+  const std::string file = tmp + "/multi.jsonl";
+  std::ofstream(file) << R"({"session_id": "s", "turns": [{"text": "a"}, {"text": "b", "delay": 5000}]})" << "\n";
+  Run run = profile(tmp, "run", {"--url", mock.url(), "--input-file", file, "--custom-dataset-type", "multi_turn",
+                                 "--inter-turn-delay-cap-seconds", "0.1", "--request-count", "2"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto s = sent(run);
+  REQUIRE(s.size() == 2);
+  CHECK(s[1].start_ms >= s[0].end_ms + 99.0);
+  CHECK(s[1].start_ms < s[0].end_ms + 2500.0);  // not the recorded 5 s
+}

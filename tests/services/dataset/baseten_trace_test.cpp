@@ -227,3 +227,26 @@ TEST_CASE("baseten_trace bad rows name file, line and field", "[dataset][baseten
     CHECK_THAT(e.what(), Catch::Contains("JSON Lines"));
   }
 }
+
+TEST_CASE("--inter-turn-delay-cap-seconds clamps the recorded delays of multi_turn and mooncake files",
+          "[dataset][baseten]") {
+  const std::string multi = write_temp(
+      "multi.jsonl", R"({"session_id": "s", "turns": [{"text": "a"}, {"text": "b", "delay": 5000}, {"text": "c", "delay": 5}]})"
+                     "\n");
+  aiperf::config::InputConfig in;
+  in.input_file = multi;
+  in.custom_dataset_type = "multi_turn";
+  in.trace_replay.inter_turn_delay_cap_seconds = 2.0;
+  const CustomDataset d = load(in);
+  REQUIRE(d.conversations[0].turns_size() == 3);
+  CHECK_FALSE(d.conversations[0].turns(0).has_delay_ms());
+  CHECK(d.conversations[0].turns(1).delay_ms() == 2000.0);
+  CHECK(d.conversations[0].turns(2).delay_ms() == 5.0);
+
+  const std::string moon = write_temp(
+      "moon.jsonl", R"({"session_id": "m", "input_length": 5, "output_length": 2, "delay": 9000})" "\n");
+  in.input_file = moon;
+  in.custom_dataset_type = "mooncake_trace";
+  in.trace_replay.inter_turn_delay_cap_seconds = 0.0;
+  CHECK(load(in).conversations[0].turns(0).delay_ms() == 0.0);
+}
