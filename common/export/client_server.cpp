@@ -88,7 +88,7 @@ std::string source_text(const std::string& source) {
 
 // One line per disagreement beyond the threshold, saying what usually causes it: a token total's
 // sources are named together ("the server 48 (usage blocks, llama.cpp timings)"), requests per source.
-std::vector<std::string> warnings_of(const Json& rows) {
+std::vector<std::string> warnings_of(const Json& rows, bool server_templates_prompt) {
   std::vector<std::string> out;
   const std::string window = " Counters also move with requests outside the profiling window or from other clients.";
   auto is_counter = [](const std::string& source) { return source != "usage" && source != "timings"; };
@@ -116,6 +116,8 @@ std::vector<std::string> warnings_of(const Json& rows) {
         continue;
       }
       if (std::fabs(pct) <= kClientServerThresholdPct) continue;
+      // A chat template's tokens are the server's to add: more input tokens there is expected.
+      if (server_templates_prompt && std::string_view(quantity) == "input_tokens_total" && server > c) continue;
       client = c;
       worst_pct = std::max(worst_pct, std::fabs(pct));
       counters = counters || is_counter(source);
@@ -205,7 +207,7 @@ std::optional<ServerCounterTotals> counter_totals_from_json(std::string_view tex
 
 nlohmann::ordered_json client_server_section(const proto::ProfileResults& r,
                                              const std::optional<ServerCounterTotals>& counters,
-                                             bool counters_include_warmup) {
+                                             bool counters_include_warmup, bool server_templates_prompt) {
   const std::optional<double> valid = avg_of(r, "request_count");
   const std::optional<double> isl = sum_of(r, "input_sequence_length");
   const std::optional<double> osl = sum_of(r, "output_sequence_length");
@@ -297,7 +299,7 @@ nlohmann::ordered_json client_server_section(const proto::ProfileResults& r,
     section["server_counters"] = c;
   }
   Json warnings = Json::array();
-  for (std::string& w : warnings_of(out_rows)) warnings.push_back(std::move(w));
+  for (std::string& w : warnings_of(out_rows, server_templates_prompt)) warnings.push_back(std::move(w));
   section["threshold_pct"] = kClientServerThresholdPct;
   section["warnings"] = warnings;
   return section;

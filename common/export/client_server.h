@@ -38,9 +38,13 @@ inline constexpr double kClientServerThresholdPct = 5.0;
 // `counters_include_warmup`: the run had a warmup phase, which the counters' window (from the last
 // scrape before profiling) may include; their rows then carry no client figure (nothing to compare,
 // no warning) and the section says why ("counters_note").
+// `server_templates_prompt`: the endpoint sends messages the server renders with its chat template
+// (chat, messages, responses), so the server counting more input tokens than the client is expected
+// and not warned about; fewer (truncation) still is.
 nlohmann::ordered_json client_server_section(const proto::ProfileResults& results,
                                              const std::optional<ServerCounterTotals>& counters,
-                                             bool counters_include_warmup = false);
+                                             bool counters_include_warmup = false,
+                                             bool server_templates_prompt = false);
 
 // The console table and, when the section has warnings, a warning panel ("" for a null section).
 std::string format_client_server_console(const nlohmann::ordered_json& section, bool unicode_box);

@@ -41,8 +41,10 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
   const auto& load = config.loadgen;
   const bool warmup = load.warmup_request_count.value_or(0) > 0 || load.warmup_duration.value_or(0) > 0 ||
                       load.num_warmup_sessions.value_or(0) > 0;
+  const std::string& type = config.endpoint.type;
+  const bool templated = type == "chat" || type == "messages" || type == "responses" || type == "chat_embeddings";
   info.client_server = exporting::client_server_section(
-      results, exporting::counter_totals_from_json(telemetry.server_counters_json()), warmup);
+      results, exporting::counter_totals_from_json(telemetry.server_counters_json()), warmup, templated);
 
   const std::string json_path = util::artifact_file(config, "profile_export_aiperf.json");
   const std::string csv_path = util::artifact_file(config, "profile_export_aiperf.csv");

@@ -145,6 +145,24 @@ TEST_CASE("client vs server: warnings past 5 percent and for requests without se
   CHECK(console.find("Client vs Server Disagreement Warning") != std::string::npos);
 }
 
+// A chat server renders messages with its template: more input tokens there is expected (no warning),
+// fewer is truncation (warned).
+TEST_CASE("client vs server: with a server-side chat template only fewer input tokens are warned about") {
+  proto::ProfileResults res;
+  scalar_metric(res, "request_count", "Request Count", "requests", 0, 0, 4, true);
+  rec(res, "input_sequence_length", "tokens", 4, 100, 400);
+  rec(res, "usage_prompt_tokens", "tokens", 4, 125, 500);  // 25% more: the template's tokens
+  CHECK(client_server_section(res, std::nullopt, false, /*server_templates_prompt=*/true)["warnings"].empty());
+  CHECK(client_server_section(res, std::nullopt, false, false)["warnings"].size() == 1);
+  ServerCounterTotals c;
+  c.family = "vllm";
+  c.prompt_tokens = 300;  // 25% fewer: truncated
+  const Json s = client_server_section(res, c, false, true);
+  REQUIRE(s["warnings"].size() == 1);
+  CHECK(s["warnings"][0].get<std::string>().rfind("Input tokens: the client counted 400, the server 300 (vllm "
+                                                  "counters), 25.0% apart:", 0) == 0);
+}
+
 TEST_CASE("client vs server: CSV rows") {
   const std::string csv = format_client_server_csv(client_server_section(llama_run(), std::nullopt));
   CHECK(csv.rfind("Client vs Server,Source,Unit,Client,Server,Difference\r\n", 0) == 0);
