@@ -3,7 +3,8 @@
 # tests/compat/setup.sh), then prints
 #   1. option coverage, ours of theirs (fails if docs/compatibility.md is stale),
 #   2. file, key and metric differences per scenario, both tools against our mock (fails on any
-#      difference not listed in tests/compat/known_differences.md), and the multi-run aggregate
+#      difference not listed in tests/compat/known_differences.md), the same for GenAI-Perf's files
+#      (tests/compat/genai_perf_scenarios.py), and the multi-run aggregate
 #      against the reference's own aggregation code (tests/compat/aggregate.py),
 #   3. the speed table, both tools side by side (skipped with --no-speed; it is a benchmark).
 # Every part runs even if an earlier one failed; the exit status is 1 if any failed.
@@ -37,6 +38,10 @@ python3 tests/compat/options.py --aiperf "$build/bin/aiperf" --check-doc docs/co
 
 section "files, keys and metric values (both tools against our mock)"
 python3 tests/compat/scenarios.py --aiperf "$build/bin/aiperf" --mock "$build/bin/aiperf-mock-server" || failed+=(scenarios)
+
+section "GenAI-Perf's files (genai-perf 0.0.16 and ours against our mock)"
+python3 tests/compat/genai_perf_scenarios.py --aiperf "$build/bin/aiperf" --mock "$build/bin/aiperf-mock-server" \
+  || failed+=(genai-perf)
 
 section "multi-run aggregate (ours against the reference's ConfidenceAggregation)"
 "${AIPERF_COMPAT_CACHE:-$HOME/.cache/aiperf-compat}/aiperf-0.13.0/bin/python" tests/compat/aggregate.py \
