@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "arrow_ipc.h"
 #include "dataset_error.h"
 #include "jsonl_lines.h"
 #include "util/uuid.h"
@@ -145,11 +146,20 @@ std::string body_of(const Row& r, const config::TraceReplayConfig& replay) {
 
 }  // namespace
 
-bool is_columnar_trace_file(const std::string& path) {
+namespace {
+std::string lower_extension(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ext == ".parquet" || ext == ".arrow" || ext == ".ipc";
+  return ext;
 }
+}  // namespace
+
+bool is_columnar_trace_file(const std::string& path) {
+  const std::string ext = lower_extension(path);
+  return ext == ".arrow" || ext == ".ipc";
+}
+
+bool is_parquet_file(const std::string& path) { return lower_extension(path) == ".parquet"; }
 
 std::vector<int64_t> reflow_idle_gaps(const std::vector<double>& timestamps_ms, std::optional<double> cap_ms) {
   std::vector<int64_t> values;
@@ -179,22 +189,36 @@ double baseten_think_time_ms(int64_t gap_ms, int64_t prior_e2e_ms, double speedu
 }
 
 void load_baseten_trace(const config::InputConfig& in, CustomDataset& out, std::mt19937_64& rng) {
-  if (is_columnar_trace_file(in.input_file))
+  if (is_parquet_file(in.input_file))
     throw DatasetFileError(
-        in.input_file + ": Parquet and Arrow IPC traces are not read natively; convert the rows to JSON Lines "
-        "(same column names, one row per line) and pass that file, e.g. python3 -c \"import json,sys,"
-        "pyarrow.parquet as pq; [print(json.dumps(r)) for r in pq.read_table(sys.argv[1]).to_pylist()]\" "
-        "trace.parquet > trace.jsonl (Arrow IPC: pyarrow.ipc.open_file(path).read_all()), or duckdb -c "
-        "\"COPY (SELECT * FROM 'trace.parquet') TO 'trace.jsonl' (FORMAT json)\"");
+        in.input_file + ": Parquet traces are not read natively; convert the rows to JSON Lines (same column "
+        "names, one row per line) or to an uncompressed Arrow IPC file and pass that, e.g. python3 -c \"import "
+        "json,sys,pyarrow.parquet as pq; [print(json.dumps(r)) for r in pq.read_table(sys.argv[1]).to_pylist()]\" "
+        "trace.parquet > trace.jsonl, or duckdb -c \"COPY (SELECT * FROM 'trace.parquet') TO 'trace.jsonl' "
+        "(FORMAT json)\"");
   const config::TraceReplayConfig& replay = in.trace_replay;
   const double speedup = replay.replay_speedup.value_or(1.0);
 
   std::vector<Row> rows;
   std::set<std::string> columns;
-  for_each_json_line(in.input_file, [&](const json& object, size_t) {
+  auto add = [&](const json& object) {
     rows.push_back(parse_row(object, replay));
     for (const auto& [key, value] : object.items()) columns.insert(key);
-  });
+  };
+  if (is_columnar_trace_file(in.input_file)) {
+    // Arrow IPC: every schema column is a key of every row (null where empty), as in AIPerf.
+    const auto objects = read_arrow_ipc_rows(in.input_file);
+    for (size_t i = 0; i < objects.size(); ++i) {
+      try {
+        add(objects[i]);
+      } catch (const FieldError& e) {
+        throw DatasetFileError(in.input_file + ": row " + std::to_string(i + 1) + ": field '" + e.field + "': " +
+                               e.message);
+      }
+    }
+  } else {
+    for_each_json_line(in.input_file, [&](const json& object, size_t) { add(object); });
+  }
   if (rows.empty()) return;
   int64_t min_ts = rows[0].start_ms;
   for (const Row& r : rows) min_ts = std::min(min_ts, r.start_ms);

@@ -1,6 +1,7 @@
 // Baseten completion traces (custom type baseten_trace, AIPerf 0.13). AIPerf reads them from
-// Parquet or Arrow IPC; we read the same rows as JSON Lines, one row per line with the same
-// column names (a .parquet/.arrow/.ipc file is refused with the conversion to use):
+// Parquet or Arrow IPC; we read Arrow IPC files (.arrow, .ipc; arrow_ipc.h) and the same rows as
+// JSON Lines, one row per line with the same column names (a .parquet file is refused with the
+// conversion to use):
 //   timestamp_start_unix_ms, prompt, input_tokens, output_tokens        (required)
 //   total_hashes, block_size, provided_session_id | poor_man_session_id, duration_e2e_ms
 // Each prompt is sent verbatim; min_tokens (recorded output length) and the KV hints
@@ -16,8 +17,10 @@
 
 namespace aiperf::dataset {
 
-// True for the file names AIPerf's baseten loader reads natively (.parquet, .arrow, .ipc).
+// True for Arrow IPC file names (.arrow, .ipc), read natively.
 bool is_columnar_trace_file(const std::string& path);
+// True for .parquet: detected as baseten_trace, refused by the loader with the conversion.
+bool is_parquet_file(const std::string& path);
 
 // Timestamps (ms, any order) with every gap to the next event, walking in time order (ties in
 // input order), shortened to ceil(cap_ms); the earliest keeps its value. Values are truncated

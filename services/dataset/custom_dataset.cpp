@@ -228,7 +228,8 @@ std::string detect_custom_dataset_type(const std::string& path) {
   // Files whose first line is not JSON are recognised by name and content (AIPerf does the same).
   if (is_inputs_json_file(path)) return "inputs_json";
   if (is_burst_gpt_csv(path)) return "burst_gpt_trace";
-  if (is_columnar_trace_file(path)) return "baseten_trace";  // refused by the loader with a conversion
+  // Arrow IPC is read; Parquet is refused by the loader with the conversion to use.
+  if (is_columnar_trace_file(path) || is_parquet_file(path)) return "baseten_trace";
   std::string detected;
   try {
     for_each_json_line(path, [&](const json& object, size_t) {

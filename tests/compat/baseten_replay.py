@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """baseten_trace replay: the reference AIPerf 0.13 (Parquet) and ours (the same rows as JSON Lines),
-each against a fresh aiperf-mock-server recording the request bodies (--record-requests).
+and both reading the same Arrow IPC file, each against a fresh aiperf-mock-server recording the
+request bodies (--record-requests).
 
 Compares, for each case (open loop with --replay-speedup and --max-idle-gap-cap-seconds; closed
-loop with --omit-kv-hints):
+loop with --omit-kv-hints; Arrow IPC with --open-loop-strict):
   body   every body the mock received, matched by prompt: identical JSON but for the
          completions "prompt" (the reference sends one prompt as a bare string, ours as a
          one-element list: a general completions difference, not baseten's)
@@ -37,10 +38,14 @@ REF = CACHE / "bin" / "ref-aiperf"
 REF_PYTHON = CACHE / "aiperf-0.13.0" / "bin" / "python"
 COLUMNS = ["timestamp_start_unix_ms", "prompt", "input_tokens", "output_tokens", "total_hashes", "block_size",
            "provided_session_id", "duration_e2e_ms"]
+ARROW = REPO / "tests" / "data" / "datasets" / "baseten_trace.arrow"
+# name: (options, the reference's input, ours): "parquet" is written here, the others are fixtures.
 CASES = {
-    "open_loop": ["--endpoint-type", "completions", "--replay-speedup", "10", "--max-idle-gap-cap-seconds", "0.5"],
-    "closed_loop": ["--endpoint-type", "completions", "--replay-speedup", "10", "--no-open-loop-replay",
-                    "--omit-kv-hints"],
+    "open_loop": (["--endpoint-type", "completions", "--replay-speedup", "10", "--max-idle-gap-cap-seconds", "0.5"],
+                  "parquet", FIXTURE),
+    "closed_loop": (["--endpoint-type", "completions", "--replay-speedup", "10", "--no-open-loop-replay",
+                     "--omit-kv-hints"], "parquet", FIXTURE),
+    "arrow": (["--endpoint-type", "completions", "--replay-speedup", "20", "--open-loop-strict"], ARROW, ARROW),
 }
 TOLERANCE_MS = 15.0
 
@@ -129,11 +134,12 @@ def main() -> int:
         tmp = Path(tmp)
         parquet = tmp / "trace.parquet"
         write_parquet(parquet)
-        for case, args in CASES.items():
+        for case, (args, ref_input, our_input) in CASES.items():
             (tmp / case / "ref").mkdir(parents=True)
             (tmp / case / "ours").mkdir(parents=True)
-            ref = run([str(opts.ref)], opts.mock, parquet, args, tmp / case / "ref")
-            ours = run([str(opts.aiperf.resolve())], opts.mock, FIXTURE, args, tmp / case / "ours")
+            ref = run([str(opts.ref)], opts.mock, parquet if ref_input == "parquet" else ref_input, args,
+                      tmp / case / "ref")
+            ours = run([str(opts.aiperf.resolve())], opts.mock, our_input, args, tmp / case / "ours")
             found = compare(case, ref, ours)
             print(f"{case}: {len(ref[0])} requests, reference offsets "
                   f"{[round(x, 1) for x in offsets(ref[1])]}, ours {[round(x, 1) for x in offsets(ours[1])]}: "

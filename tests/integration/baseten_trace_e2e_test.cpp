@@ -31,6 +31,8 @@ struct Sent {
   std::string prompt, session;
   int turn = 0;
   double start_ms = 0, end_ms = 0;  // from the first request's start
+  double intended_ms = 0;           // the schedule's time, from the first request's
+  double late_ms = 0;               // start - intended: never negative
 };
 
 // The run's records by send time, each with the prompt the mock received for it (bodies are
@@ -39,14 +41,21 @@ std::vector<Sent> sent(const Run& run) {
   std::vector<Sent> out;
   for (const auto& r : run.records()) {
     const json& m = r["metadata"];
-    out.push_back({"", m["x_correlation_id"], m["turn_index"], m["request_start_ns"].get<double>() / 1e6,
-                   m["request_end_ns"].get<double>() / 1e6});
+    const double start = m["request_start_ns"].get<double>() / 1e6;
+    // Only scheduled sends have an intended time; the others count as on time.
+    const double intended = m.contains("intended_start_ns") && m["intended_start_ns"].is_number()
+                                ? m["intended_start_ns"].get<double>() / 1e6
+                                : start;
+    out.push_back({"", m["x_correlation_id"], m["turn_index"], start, m["request_end_ns"].get<double>() / 1e6,
+                   intended, start - intended});
   }
-  std::sort(out.begin(), out.end(), [](const Sent& a, const Sent& b) { return a.start_ms < b.start_ms; });
+  std::sort(out.begin(), out.end(), [](const Sent& a, const Sent& b) { return a.intended_ms < b.intended_ms; });
   const double t0 = out.empty() ? 0 : out[0].start_ms;
+  const double i0 = out.empty() ? 0 : out[0].intended_ms;
   for (auto& s : out) {
     s.start_ms -= t0;
     s.end_ms -= t0;
+    s.intended_ms -= i0;
   }
   return out;
 }
@@ -95,10 +104,10 @@ TEST_CASE("baseten_trace open loop: recorded fields on the wire, timestamps / sp
   // with the 500 ms cap on the 2.8 s gap. Never early; c far before its uncapped 3000 ms.
   const auto s = sent(run);
   REQUIRE(s.size() == 4);
-  CHECK(s[1].start_ms >= 99.0);
-  CHECK(s[2].start_ms >= 199.0);
-  CHECK(s[3].start_ms >= 699.0);
-  CHECK(s[3].start_ms < 2500.0);
+  CHECK(s[1].intended_ms == Approx(100.0).margin(1.0));
+  CHECK(s[2].intended_ms == Approx(200.0).margin(1.0));
+  CHECK(s[3].intended_ms == Approx(700.0).margin(1.0));
+  for (const auto& x : s) CHECK(x.late_ms >= 0.0);
   CHECK(s[1].session == s[2].session);  // a1 and a2: one session, turns 0 and 1
   CHECK(s[2].turn == 1);
   for (const auto& r : run.records()) CHECK_FALSE(r.contains("error"));
@@ -130,7 +139,8 @@ TEST_CASE("baseten_trace closed loop: think time after the answer, hints and min
   CHECK(s[2].session == s[1].session);
   CHECK(s[2].turn == 1);
   CHECK(s[2].start_ms >= s[1].end_ms + 69.0);
-  CHECK(s[3].start_ms >= 2999.0);  // c keeps its recorded (scaled) start: no cap given
+  CHECK(s[1].intended_ms == Approx(100.0).margin(1.0));
+  CHECK(s[3].intended_ms == Approx(3000.0).margin(1.0));  // c keeps its recorded (scaled) start: no cap
 }
 
 TEST_CASE("baseten_trace --open-loop-strict sends every row as its own session", "[e2e][baseten]") {
@@ -204,8 +214,7 @@ TEST_CASE("baseten_trace replay keys of a config file's file dataset", "[e2e][ba
   }
   const auto s = sent(run);
   REQUIRE(s.size() == 4);
-  CHECK(s[3].start_ms >= 699.0);
-  CHECK(s[3].start_ms < 2500.0);  // the 2.8 s gap capped at 0.5 s
+  CHECK(s[3].intended_ms == Approx(700.0).margin(1.0));  // the 2.8 s gap capped at 0.5 s
 }
 
 TEST_CASE("--inter-turn-delay-cap-seconds clamps a multi_turn file's recorded delay", "[e2e][baseten]") {
@@ -221,4 +230,32 @@ TEST_CASE("--inter-turn-delay-cap-seconds clamps a multi_turn file's recorded de
   REQUIRE(s.size() == 2);
   CHECK(s[1].start_ms >= s[0].end_ms + 99.0);
   CHECK(s[1].start_ms < s[0].end_ms + 2500.0);  // not the recorded 5 s
+}
+
+TEST_CASE("baseten_trace from an Arrow IPC file (detected): the same requests as from JSON Lines", "[e2e][baseten]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  const std::string rec = tmp + "/requests.jsonl";
+  MockServer mock({"--fast", "--record-requests", rec}, tmp);
+  const std::string arrow = std::string(AIPERF_TEST_DATA) + "/datasets/baseten_trace.arrow";
+  Run run = profile(tmp, "run", {"--url", mock.url(), "--endpoint-type", "completions", "--input-file", arrow,
+                                 "--fixed-schedule", "--replay-speedup", "100"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto by = bodies_by_prompt(aiperf::test::recorded_bodies(rec));
+  REQUIRE(by.size() == 4);
+  CHECK(by.at("hello a2")["hash_ids"] == json::array({11, 12, 13}));
+  CHECK(by.at("hello a2")["min_tokens"] == 7);
+  CHECK(by.at("hello b1")["max_tokens"] == 1);
+  const auto s = sent(run);
+  REQUIRE(s.size() == 4);
+  CHECK(s[3].intended_ms == Approx(300.0).margin(1.0));  // 30 s / 100
+
+  Run parquet = profile(tmp, "parquet", {"--url", "http://127.0.0.1:1", "--input-file", tmp + "/t.parquet"});
+  CHECK(parquet.exit_code == 2);  // absent file
+  std::ofstream(tmp + "/t.parquet") << "PAR1";
+  parquet = profile(tmp, "parquet2", {"--url", "http://127.0.0.1:1", "--input-file", tmp + "/t.parquet"});
+  CHECK(parquet.exit_code == 2);
+  CHECK(parquet.err.find("t.parquet: Parquet traces are not read natively; convert the rows to JSON Lines") !=
+        std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(parquet.dir));
 }

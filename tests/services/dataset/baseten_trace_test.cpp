@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 
+#include "arrow_ipc.h"
 #include "baseten_trace.h"
 #include "custom_dataset.h"
 #include "dataset_error.h"
@@ -16,7 +17,8 @@ using namespace aiperf::dataset;
 
 namespace {
 
-const std::string kFixture = std::string(AIPERF_TEST_DATA) + "/datasets/baseten_trace.jsonl";
+const std::string kData = std::string(AIPERF_TEST_DATA) + "/datasets/";
+const std::string kFixture = kData + "baseten_trace.jsonl";
 
 std::string write_temp(const std::string& name, const std::string& content) {
   const auto dir = std::filesystem::temp_directory_path() / ("aiperf_baseten_" + std::to_string(::getpid()));
@@ -223,7 +225,7 @@ TEST_CASE("baseten_trace bad rows name file, line and field", "[dataset][baseten
     load(input(parquet));
     FAIL("no error");
   } catch (const DatasetFileError& e) {
-    CHECK_THAT(e.what(), Catch::Contains("t.parquet: Parquet and Arrow IPC traces are not read natively"));
+    CHECK_THAT(e.what(), Catch::Contains("t.parquet: Parquet traces are not read natively"));
     CHECK_THAT(e.what(), Catch::Contains("JSON Lines"));
   }
 }
@@ -249,4 +251,82 @@ TEST_CASE("--inter-turn-delay-cap-seconds clamps the recorded delays of multi_tu
   in.custom_dataset_type = "mooncake_trace";
   in.trace_replay.inter_turn_delay_cap_seconds = 0.0;
   CHECK(load(in).conversations[0].turns(0).delay_ms() == 0.0);
+}
+
+TEST_CASE("Arrow IPC: the rows pyarrow wrote, every column type the reader takes", "[dataset][baseten][arrow]") {
+  using nlohmann::json;
+  const auto rows = read_arrow_ipc_rows(kData + "baseten_trace.arrow");  // two record batches
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[0] == json::parse(R"({"timestamp_start_unix_ms": 1700000001000, "prompt": "hello a1", "input_tokens": 3,
+      "output_tokens": 5, "total_hashes": [11, 12], "block_size": 64, "provided_session_id": "a", "duration_e2e_ms": 300})"));
+  CHECK(rows[1]["total_hashes"].is_null());
+  CHECK(rows[1]["block_size"].is_null());
+  CHECK(rows[3] == json::parse(R"({"timestamp_start_unix_ms": 1700000030000, "prompt": "hello c1", "input_tokens": 2,
+      "output_tokens": 4, "total_hashes": null, "block_size": null, "provided_session_id": null, "duration_e2e_ms": null})"));
+
+  const auto types = read_arrow_ipc_rows(kData + "baseten_trace_types.arrow");
+  REQUIRE(types.size() == 2);
+  CHECK(types[0] == json::parse(R"({"timestamp_start_unix_ms": 2000, "prompt": "x", "input_tokens": 1, "output_tokens": 3,
+      "total_hashes": [7, 8], "nothing": null, "flag": true, "score": 0.5})"));
+  CHECK(types[1] == json::parse(R"({"timestamp_start_unix_ms": 1000, "prompt": "y", "input_tokens": 65535,
+      "output_tokens": 4, "total_hashes": null, "nothing": null, "flag": null, "score": -1.25})"));
+}
+
+TEST_CASE("baseten_trace from Arrow IPC loads as the same rows in JSON Lines", "[dataset][baseten][arrow]") {
+  CHECK(detect_custom_dataset_type(kData + "baseten_trace.arrow") == "baseten_trace");
+  for (bool open_loop : {true, false}) {
+    auto arrow = input(kData + "baseten_trace.arrow");
+    auto jsonl = input(kFixture);
+    arrow.trace_replay.open_loop_replay = jsonl.trace_replay.open_loop_replay = open_loop;
+    const CustomDataset a = load(arrow), j = load(jsonl);  // same seed: same generated ids
+    REQUIRE(a.conversations.size() == 3);
+    REQUIRE(a.conversations.size() == j.conversations.size());
+    for (size_t i = 0; i < a.conversations.size(); ++i)
+      CHECK(a.conversations[i].SerializeAsString() == j.conversations[i].SerializeAsString());
+  }
+}
+
+TEST_CASE("bad Arrow IPC files: row and field, or what is not supported", "[dataset][baseten][arrow]") {
+  auto error = [](const std::string& path) -> std::string {
+    try {
+      load(input(path));
+    } catch (const DatasetFileError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  CHECK(error(kData + "baseten_trace_bad.arrow") ==
+        kData + "baseten_trace_bad.arrow: row 2: field 'output_tokens': must be an integer >= 0, got -2");
+  CHECK(error(kData + "baseten_trace_zstd.arrow") ==
+        kData + "baseten_trace_zstd.arrow: compressed record batches are not supported (write with compression=None)");
+  const std::string text = write_temp("text.arrow", "not arrow at all, just some text here");
+  CHECK(error(text) == text + ": not an Arrow IPC file (no ARROW1 magic at both ends)");
+  // Cut in the middle: the footer is gone.
+  std::ifstream whole(kData + "baseten_trace.arrow", std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(whole)), {});
+  const std::string cut = write_temp("cut.arrow", bytes.substr(0, bytes.size() / 2));
+  CHECK_THAT(error(cut), Catch::StartsWith(cut + ": not an Arrow IPC file"));
+  // Parquet stays refused, with the conversion.
+  const std::string parquet = write_temp("x.parquet", "PAR1");
+  CHECK_THAT(error(parquet), Catch::Contains("x.parquet: Parquet traces are not read natively"));
+}
+
+TEST_CASE("Arrow IPC: every single-byte corruption is read or refused, never a crash", "[dataset][baseten][arrow]") {
+  std::ifstream whole(kData + "baseten_trace.arrow", std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(whole)), {});
+  size_t refused = 0, read = 0;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    for (unsigned char flip : {0x01, 0x80, 0xff}) {
+      std::string copy = bytes;
+      copy[i] = static_cast<char>(copy[i] ^ flip);
+      try {
+        parse_arrow_ipc_rows(copy, "flip.arrow");
+        ++read;
+      } catch (const DatasetFileError&) {
+        ++refused;
+      }
+    }
+  }
+  CHECK(read + refused == bytes.size() * 3);
+  CHECK(refused > 0);
 }
