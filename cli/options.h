@@ -122,6 +122,7 @@ void add_trace_replay_options(CLI::App& app, ProfileOptions& o);
 // AIPerf's refusals: a baseten_trace-only option without an --input-file of that type (before
 // detection), and an --extra-inputs key the loader overwrites per turn (after detection).
 void check_baseten_only_options(const ProfileOptions& o);
+void read_trace_replay_environment(ProfileOptions& o);  // AIPERF_DATASET_BASETEN_SESSION_COLUMN
 void check_baseten_extra_inputs(const ProfileOptions& o);
 
 // Per-group validation and derived defaults, run in this order by build_run_config. Each

@@ -276,6 +276,7 @@ void finalize_input_options(ProfileOptions& o) {
   check_public_dataset(o);
   check_input_file(o);
   check_baseten_extra_inputs(o);
+  read_trace_replay_environment(o);
 }
 
 }  // namespace aiperf::cli

@@ -1,6 +1,7 @@
 // Trace replay controls that only the baseten_trace loader honours (AIPerf 0.13's "Conversation
 // Input" group), and AIPerf's three refusals around them: a baseten-only option on another
 // dataset, and an --extra-inputs key the loader overwrites on every turn.
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,11 @@ void add_trace_replay_options(CLI::App& app, ProfileOptions& o) {
                                 "min_tokens = the recorded output length (default on) (baseten_trace)")
                        ->group(c),
                    "--force-min-tokens/--no-force-min-tokens"});
+}
+
+void read_trace_replay_environment(ProfileOptions& o) {
+  if (const char* column = std::getenv("AIPERF_DATASET_BASETEN_SESSION_COLUMN"); column && *column)
+    o.config.input.trace_replay.session_column = column;
 }
 
 void check_baseten_only_options(const ProfileOptions& o) {

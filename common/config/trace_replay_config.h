@@ -4,6 +4,7 @@
 // --max-idle-gap-cap-seconds; plus --inter-turn-delay-cap-seconds (closed-loop think times).
 #pragma once
 #include <optional>
+#include <string>
 
 #include "config/json_optional.h"
 
@@ -18,11 +19,14 @@ struct TraceReplayConfig {
   std::optional<double> trace_session_sample_ratio;   // (0, 1]: whole sessions kept
   std::optional<double> max_idle_gap_cap_seconds;     // > 0: replay gaps shortened to this
   std::optional<double> inter_turn_delay_cap_seconds; // >= 0: think times clamped to this
+  // AIPERF_DATASET_BASETEN_SESSION_COLUMN (read by the CLI): the session column preferred when a
+  // file has both provided_session_id and poor_man_session_id.
+  std::string session_column = "provided_session_id";
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TraceReplayConfig, replay_speedup, open_loop_replay,
                                                 open_loop_strict, omit_kv_hints, force_min_tokens,
                                                 trace_session_sample_ratio, max_idle_gap_cap_seconds,
-                                                inter_turn_delay_cap_seconds)
+                                                inter_turn_delay_cap_seconds, session_column)
 
 }  // namespace aiperf::config

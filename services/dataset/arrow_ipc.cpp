@@ -156,7 +156,7 @@ json number(const Bytes& b, const Field& f, size_t data, int64_t i) {
 // The column's values (length = its node's length).
 std::vector<json> read_column(Batch& batch, const Field& f) {
   const Bytes& b = *batch.b;
-  const auto [length, nulls] = batch.node();
+  const int64_t length = batch.node().first;
   // Every row costs at least one byte somewhere in a real trace: a larger count is corrupt.
   if (length < 0 || static_cast<uint64_t>(length) > b.size() * 8) throw Bad("column '" + f.name + "': bad length");
   std::vector<json> out(static_cast<size_t>(length));

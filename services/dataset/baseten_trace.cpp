@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <numeric>
@@ -74,12 +73,10 @@ Row parse_row(const json& row, const config::TraceReplayConfig& replay) {
   return r;
 }
 
-// AIPerf's session column: AIPERF_DATASET_BASETEN_SESSION_COLUMN (default provided_session_id)
-// when the file has it, else the other one, else none (every row its own session).
-std::optional<std::string> session_column(const std::set<std::string>& columns) {
-  std::string preferred = kProvided;
-  if (const char* env = std::getenv("AIPERF_DATASET_BASETEN_SESSION_COLUMN"); env && std::string(env) == kPoorMan)
-    preferred = kPoorMan;
+// AIPerf's session column: `preferred` (AIPERF_DATASET_BASETEN_SESSION_COLUMN, default
+// provided_session_id) when the file has it, else the other one, else none (every row its own session).
+std::optional<std::string> session_column(const std::set<std::string>& columns, const std::string& choice) {
+  const std::string preferred = choice == kPoorMan ? kPoorMan : kProvided;
   const std::string fallback = preferred == kProvided ? kPoorMan : kProvided;
   if (columns.count(preferred)) return preferred;
   if (columns.count(fallback)) return fallback;
@@ -222,7 +219,7 @@ void load_baseten_trace(const config::InputConfig& in, CustomDataset& out, std::
   if (rows.empty()) return;
   int64_t min_ts = rows[0].start_ms;
   for (const Row& r : rows) min_ts = std::min(min_ts, r.start_ms);
-  const auto column = session_column(columns);
+  const auto column = session_column(columns, replay.session_column);
 
   std::vector<size_t> kept(rows.size());
   std::iota(kept.begin(), kept.end(), 0);

@@ -330,3 +330,19 @@ TEST_CASE("Arrow IPC: every single-byte corruption is read or refused, never a c
   CHECK(read + refused == bytes.size() * 3);
   CHECK(refused > 0);
 }
+
+TEST_CASE("baseten_trace session column: provided_session_id first, poor_man_session_id when chosen",
+          "[dataset][baseten]") {
+  const std::string path = write_temp(
+      "both_ids.jsonl",
+      R"({"timestamp_start_unix_ms": 1000, "prompt": "x", "input_tokens": 1, "output_tokens": 1, "provided_session_id": "p1", "poor_man_session_id": 7})"
+      "\n"
+      R"({"timestamp_start_unix_ms": 2000, "prompt": "y", "input_tokens": 1, "output_tokens": 1, "provided_session_id": "p2", "poor_man_session_id": 7})"
+      "\n");
+  auto in = input(path);
+  CHECK(load(in).conversations.size() == 2);  // by provided_session_id: two sessions
+  in.trace_replay.session_column = "poor_man_session_id";
+  const CustomDataset d = load(in);
+  REQUIRE(d.conversations.size() == 1);  // both rows share poor_man_session_id 7
+  CHECK(d.conversations[0].turns_size() == 2);
+}
