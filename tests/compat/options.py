@@ -72,7 +72,7 @@ def _search(option: str, value: list[str] | None = None, more: list[str] | None 
 
 
 _ACCURACY = ["--accuracy-benchmark", "mmlu"]
-_BASETEN = ["--input-file", "{tmp}/baseten.parquet", "--custom-dataset-type", "baseten_trace"]
+_BASETEN = ["--input-file", "{tmp}/baseten.jsonl", "--custom-dataset-type", "baseten_trace"]
 _MULTI_RUN = ["--num-profile-runs", "3"]
 _TRACE = ["--input-file", "{tmp}/mooncake.jsonl", "--custom-dataset-type", "mooncake_trace"]
 _OTEL = ["--otel-url", "http://127.0.0.1:4318"]
@@ -288,7 +288,9 @@ GP_CHOICE_NEEDS: dict[tuple[str, str], list[str]] = {
 }
 
 SAMPLE_FILES = {
-    "baseten.parquet": "",
+    # Ours reads baseten traces as JSON Lines or Arrow IPC (no Parquet); a dry run loads the file.
+    "baseten.jsonl": '{"timestamp_start_unix_ms": 1700000000000, "prompt": "hi", "input_tokens": 1, '
+                     '"output_tokens": 2, "provided_session_id": "a", "duration_e2e_ms": 10}\n',
     "config.yaml": "schemaVersion: \"2.0\"\nbenchmark:\n  model: m\n  endpoint:\n    url: http://127.0.0.1:9\n"
                    "  dataset:\n    type: synthetic\n    entries: 10\n    prompts:\n      isl: 32\n      osl: 8\n"
                    "  phases:\n    type: concurrency\n    concurrency: 2\n    requests: 10\n",
@@ -953,7 +955,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--aiperf", default=os.path.join(REPO, "build", "bin", "aiperf"), help="our binary")
     ap.add_argument("--genai-perf-ours", default=None,
-                    help="our command checked against `genai-perf profile` (default: '<aiperf> profile')")
+                    help="our command checked against `genai-perf profile` (default: '<aiperf> genai-perf profile')")
     ap.add_argument("--ref-aiperf", default=ref_help.DEFAULT_REF_AIPERF)
     ap.add_argument("--ref-genai-perf", default=ref_help.DEFAULT_REF_GENAI_PERF)
     ap.add_argument("--ref-aiperf-python", default=REF_AIPERF_PYTHON)
