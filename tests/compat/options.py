@@ -254,6 +254,7 @@ CHOICE_NEEDS: dict[tuple[str, str], list[str]] = {
     ("--request-content-type", "multipart_form_data"): ["--endpoint-type", "image_edit"],
     # A file of the type, in place of the option's single_turn sample.
     ("--custom-dataset-type", "bailian_trace"): ["!--input-file", "--input-file", "{tmp}/bailian.jsonl"],
+    ("--custom-dataset-type", "baseten_trace"): ["!--input-file", "--input-file", "{tmp}/baseten.jsonl"],
     ("--custom-dataset-type", "mooncake_trace"): ["!--input-file", "--input-file", "{tmp}/mooncake.jsonl"],
     ("--custom-dataset-type", "multi_turn"): ["!--input-file", "--input-file", "{tmp}/multi_turn.jsonl"],
     ("--custom-dataset-type", "random_pool"): ["!--input-file", "--input-file", "{tmp}/random_pool"],
