@@ -217,7 +217,7 @@ TEST_CASE("baseten_trace replay keys of a config file's file dataset", "[e2e][ba
   CHECK(s[3].intended_ms == Approx(700.0).margin(1.0));  // the 2.8 s gap capped at 0.5 s
 }
 
-TEST_CASE("--inter-turn-delay-cap-seconds clamps a multi_turn file's recorded delay", "[e2e][baseten]") {
+TEST_CASE("inter-turn delay cap (--inter-turn-delay-cap-seconds) clamps a multi_turn file's recorded delay", "[e2e][baseten]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   MockServer mock({"--fast"}, tmp);
   const std::string file = tmp + "/multi.jsonl";

@@ -230,7 +230,7 @@ TEST_CASE("baseten_trace bad rows name file, line and field", "[dataset][baseten
   }
 }
 
-TEST_CASE("--inter-turn-delay-cap-seconds clamps the recorded delays of multi_turn and mooncake files",
+TEST_CASE("inter-turn delay cap (--inter-turn-delay-cap-seconds) clamps the recorded delays of multi_turn and mooncake files",
           "[dataset][baseten]") {
   const std::string multi = write_temp(
       "multi.jsonl", R"({"session_id": "s", "turns": [{"text": "a"}, {"text": "b", "delay": 5000}, {"text": "c", "delay": 5}]})"
