@@ -209,7 +209,8 @@ def check_client_server(aiperf, server, tmp):
     """The Client vs Server section (usage, llama.cpp `timings`, --server-metrics counters) agrees
     with the server's own counters over the run: token totals exactly, decode seconds within the
     timings' microsecond rounding, the llamacpp rows equal the counters' deltas. Then a chat run
-    counted by our tokenizer: the chat template's tokens make the section warn."""
+    counted by our tokenizer: the server counts the chat template's tokens too, which the section
+    shows as a difference but does not warn about (a template is the server's to add)."""
     run = Run(aiperf, server, tmp, "client_server",
               ["--endpoint-type", "chat", "--streaming", "--use-server-token-count", "--request-count", "12",
                "--server-metrics", server.url + "/metrics", *LOAD])
@@ -273,8 +274,8 @@ def check_client_server(aiperf, server, tmp):
     row = section_row(templated, "input_tokens_total", "usage")
     require(row["client"] == 128 and row["server"] > 128, f"chat template tokens not counted by the server: {row}")
     warnings = templated.summary["client_server"]["warnings"]
-    require(any(w.startswith("Input tokens:") and "templated" in w for w in warnings), f"no template warning: {warnings}")
-    require("Client vs Server Disagreement Warning" in templated.stdout, "no warning panel on the console")
+    require(warnings == [], f"a chat template's tokens warned about: {warnings}")
+    require("Client vs Server Disagreement Warning" not in templated.stdout, "a warning panel for a chat template")
 
 
 CHECKS = [check_completions, check_chat_streaming, check_chat_server_metrics, check_context_overflow,
