@@ -11,6 +11,7 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler
   libpcre2-dev libutf8proc-dev libsentencepiece-dev
   libpng-dev libjpeg62-turbo-dev libmp3lame-dev
+  libcairo2-dev fonts-dejavu-core chromium-headless-shell
   prometheus-cpp-dev libyaml-cpp-dev libgoogle-perftools-dev
   catch2
   wrk curl procps tmux file iproute2 openssl
