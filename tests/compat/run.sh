@@ -4,7 +4,8 @@
 #   1. option coverage, ours of theirs (fails if docs/compatibility.md is stale),
 #   2. file, key and metric differences per scenario, both tools against our mock (fails on any
 #      difference not listed in tests/compat/known_differences.md), the same for GenAI-Perf's files
-#      (tests/compat/genai_perf_scenarios.py), and the multi-run aggregate
+#      (tests/compat/genai_perf_scenarios.py), baseten_trace replay (tests/compat/baseten_replay.py),
+#      and the multi-run aggregate
 #      against the reference's own aggregation code (tests/compat/aggregate.py),
 #   3. the speed table, both tools side by side (skipped with --no-speed; it is a benchmark).
 # Every part runs even if an earlier one failed; the exit status is 1 if any failed.
@@ -42,6 +43,10 @@ python3 tests/compat/scenarios.py --aiperf "$build/bin/aiperf" --mock "$build/bi
 section "GenAI-Perf's files (genai-perf 0.0.16 and ours against our mock)"
 python3 tests/compat/genai_perf_scenarios.py --aiperf "$build/bin/aiperf" --mock "$build/bin/aiperf-mock-server" \
   || failed+=(genai-perf)
+
+section "baseten_trace replay (bodies, order and send times, both tools against our mock)"
+python3 tests/compat/baseten_replay.py --aiperf "$build/bin/aiperf" --mock "$build/bin/aiperf-mock-server" \
+  || failed+=(baseten-replay)
 
 section "multi-run aggregate (ours against the reference's ConfidenceAggregation)"
 "${AIPERF_COMPAT_CACHE:-$HOME/.cache/aiperf-compat}/aiperf-0.13.0/bin/python" tests/compat/aggregate.py \
