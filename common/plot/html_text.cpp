@@ -1,0 +1,136 @@
+#include "plot/html_text.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace aiperf::plot::html {
+
+std::string escape_html(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string json_string(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '"';
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    // U+2028 and U+2029 (E2 80 A8/A9) end a line in older JavaScript parsers.
+    if (c == 0xE2 && i + 2 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0x80 &&
+        (static_cast<unsigned char>(text[i + 2]) == 0xA8 || static_cast<unsigned char>(text[i + 2]) == 0xA9)) {
+      out += static_cast<unsigned char>(text[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029";
+      i += 2;
+      continue;
+    }
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '<': out += "\\u003c"; break;
+      case '>': out += "\\u003e"; break;
+      case '&': out += "\\u0026"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  out += '"';
+  return out;
+}
+
+std::string json_number(double value) {
+  if (!std::isfinite(value)) return "null";
+  if (value == 0) return "0";  // also -0, which JSON would keep as "-0"
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::general, 6);
+  return ec == std::errc() ? std::string(buf, end) : std::string("null");
+}
+
+namespace {
+
+const char* mark_name(Mark mark) {
+  switch (mark) {
+    case Mark::Points: return "points";
+    case Mark::Line: return "line";
+    case Mark::Step: return "step";
+    case Mark::Area: return "area";
+    case Mark::Spans: return "spans";
+  }
+  return "line";
+}
+
+void append_numbers(std::string& out, const char* key, const std::vector<double>& values) {
+  out += ",\"";
+  out += key;
+  out += "\":[";
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ',';
+    out += json_number(values[i]);
+  }
+  out += ']';
+}
+
+void append_axis(std::string& out, const char* key, const Axis& axis) {
+  out += ",\"";
+  out += key;
+  out += "\":{\"label\":" + json_string(axis.label) + ",\"log\":" + (axis.log ? "true" : "false") + "}";
+}
+
+}  // namespace
+
+std::string figures_json(const std::vector<Figure>& figures) {
+  std::string out = "[";
+  for (size_t f = 0; f < figures.size(); ++f) {
+    const Figure& fig = figures[f];
+    if (f) out += ',';
+    out += "{\"id\":" + json_string(fig.id) + ",\"title\":" + json_string(fig.title);
+    append_axis(out, "x", fig.x);
+    append_axis(out, "y", fig.y);
+    append_axis(out, "y2", fig.y2);
+    out += ",\"series\":[";
+    for (size_t s = 0; s < fig.series.size(); ++s) {
+      const Series& series = fig.series[s];
+      if (s) out += ',';
+      out += "{\"name\":" + json_string(series.name) + ",\"mark\":\"" + mark_name(series.mark) + "\"";
+      if (series.secondary_axis) out += ",\"y2\":true";
+      append_numbers(out, "x", series.x);
+      append_numbers(out, "y", series.y);
+      if (!series.x_end.empty()) append_numbers(out, "xe", series.x_end);
+      if (!series.y_low.empty()) append_numbers(out, "lo", series.y_low);
+      if (!series.y_high.empty()) append_numbers(out, "hi", series.y_high);
+      if (!series.labels.empty()) {
+        out += ",\"labels\":[";
+        for (size_t i = 0; i < series.labels.size(); ++i) {
+          if (i) out += ',';
+          out += json_string(series.labels[i]);
+        }
+        out += ']';
+      }
+      out += '}';
+    }
+    out += "]}";
+  }
+  out += ']';
+  return out;
+}
+
+}  // namespace aiperf::plot::html

@@ -1,0 +1,172 @@
+// The HTML report in a real browser: headless Chromium opens the file with the network off
+// (a dead proxy, and the page's own CSP), runs its script, and we check the DOM it leaves
+// (every figure drawn with its exact point count, no error) and a screenshot (the plots'
+// colours are on it). Every browser run has a deadline and a virtual-time budget.
+#include <cairo/cairo.h>
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "plot/html_report.h"
+#include "process.h"
+#include "synthetic_report.h"
+
+using namespace aiperf;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kChromium = "/usr/bin/chromium-headless-shell";
+
+struct Browser {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+// Runs the browser on `page` with `extra` arguments (--dump-dom or --screenshot=...).
+Browser open_page(const fs::path& page, const std::vector<std::string>& extra, const std::string& log_dir,
+                  const std::string& name) {
+  std::vector<std::string> args = {"--headless", "--no-sandbox", "--disable-gpu", "--proxy-server=127.0.0.1:9",
+                                   "--proxy-bypass-list=<-loopback>", "--no-first-run", "--disable-extensions",
+                                   "--enable-logging=stderr", "--virtual-time-budget=5000",
+                                   "--user-data-dir=" + log_dir + "/" + name + "-profile"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.push_back("file://" + page.string());
+  test::Process browser(kChromium, args, log_dir, name);
+  auto code = browser.wait(120);
+  if (!code) {
+    browser.kill_now();
+    FAIL("chromium did not finish within 120 s");
+  }
+  return {*code, browser.out(), browser.err()};
+}
+
+std::string attribute_of(const std::string& dom, const std::string& element_id, const std::string& attribute) {
+  const size_t at = dom.find("id=\"" + element_id + "\"");
+  if (at == std::string::npos) return "<no element " + element_id + ">";
+  const size_t tag_start = dom.rfind('<', at), tag_end = dom.find('>', at);
+  const std::string tag = dom.substr(tag_start, tag_end - tag_start);
+  std::smatch m;
+  if (!std::regex_search(tag, m, std::regex(" " + attribute + "=\"([^\"]*)\""))) return "<no " + attribute + ">";
+  return m[1];
+}
+
+std::string body_attribute(const std::string& dom, const std::string& attribute) {
+  std::smatch m;
+  if (!std::regex_search(dom, m, std::regex("<body[^>]* " + attribute + "=\"([^\"]*)\""))) return "<none>";
+  return m[1];
+}
+
+struct PixelCounts {
+  int width = 0, height = 0;
+  long non_background = 0;  // pixels unlike the top-left one
+  long blue = 0;            // pixels close to the first series colour #4e79a7
+};
+
+PixelCounts count_pixels(const fs::path& png) {
+  cairo_surface_t* image = cairo_image_surface_create_from_png(png.c_str());
+  PixelCounts c;
+  if (cairo_surface_status(image) != CAIRO_STATUS_SUCCESS) {
+    cairo_surface_destroy(image);
+    return c;
+  }
+  cairo_surface_flush(image);
+  c.width = cairo_image_surface_get_width(image);
+  c.height = cairo_image_surface_get_height(image);
+  const int stride = cairo_image_surface_get_stride(image);
+  const unsigned char* data = cairo_image_surface_get_data(image);
+  const uint32_t background = *reinterpret_cast<const uint32_t*>(data) & 0xffffff;
+  for (int y = 0; y < c.height; ++y) {
+    const uint32_t* row = reinterpret_cast<const uint32_t*>(data + y * stride);
+    for (int x = 0; x < c.width; ++x) {
+      const uint32_t p = row[x] & 0xffffff;
+      if (p != background) ++c.non_background;
+      const int r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
+      if (std::abs(r - 0x4e) <= 24 && std::abs(g - 0x79) <= 24 && std::abs(b - 0xa7) <= 24) ++c.blue;
+    }
+  }
+  cairo_surface_destroy(image);
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("Chromium draws every figure and table of a 10 000-request report offline", "[plot][html][e2e]") {
+  if (!fs::exists(kChromium)) {
+    WARN("SKIP: " << kChromium << " is not installed (apt-get install chromium-headless-shell)");
+    return;
+  }
+  const std::string tmp = test::make_temp_dir();
+  const fs::path page = fs::path(tmp) / "report.html";
+  plot::write_html_report(test::synthetic_run_report(10000), page);
+  REQUIRE(fs::file_size(page) < 2'000'000);
+
+  const Browser dom = open_page(page, {"--dump-dom"}, tmp, "dom");
+  REQUIRE(dom.exit_code == 0);
+  INFO(dom.err.substr(0, 4000));
+  CHECK(body_attribute(dom.out, "data-status") == "ok");
+  CHECK(body_attribute(dom.out, "data-figures") == "5");
+  CHECK(attribute_of(dom.out, "figure-0", "data-rendered") == "10000 points");
+  CHECK(attribute_of(dom.out, "figure-1", "data-rendered") == "10000 points");
+  CHECK(attribute_of(dom.out, "figure-2", "data-rendered") == "10000 points");
+  CHECK(attribute_of(dom.out, "figure-3", "data-rendered") == "10000 points");
+  CHECK(attribute_of(dom.out, "figure-4", "data-rendered") == "14 points");
+  // The script built the interactive parts and made the table sortable.
+  CHECK(std::regex_search(dom.out, std::regex("<canvas[^>]*aria-label=\"Request timeline\"")));
+  CHECK(dom.out.find("<th scope=\"col\" class=\"sortable\"") != std::string::npos);
+  CHECK(dom.out.find(">Reset zoom</button>") != std::string::npos);
+  CHECK(dom.out.find("id=\"errors\" role=\"alert\" hidden=\"\"") != std::string::npos);
+  // Nothing was refused by the page's policy and no script failed.
+  CHECK(dom.err.find("Content Security Policy") == std::string::npos);
+  CHECK(dom.err.find("Uncaught") == std::string::npos);
+
+  const fs::path shot = fs::path(tmp) / "report.png";
+  const Browser screenshot = open_page(page, {"--screenshot=" + shot.string(), "--window-size=1280,2600"}, tmp, "shot");
+  REQUIRE(screenshot.exit_code == 0);
+  const PixelCounts pixels = count_pixels(shot);
+  CHECK(pixels.width == 1280);
+  CHECK(pixels.height == 2600);
+  // Not blank: plots and text cover a good part of the page, and the series colour is there.
+  CHECK(pixels.non_background > 1280L * 2600 / 5);
+  CHECK(pixels.blue > 20000);
+}
+
+TEST_CASE("Chromium shows a figure without data as a message, not an empty canvas", "[plot][html][e2e]") {
+  if (!fs::exists(kChromium)) {
+    WARN("SKIP: " << kChromium << " is not installed (apt-get install chromium-headless-shell)");
+    return;
+  }
+  const std::string tmp = test::make_temp_dir();
+  plot::Report report;
+  report.title = "</script> & \"quotes\"";
+  plot::Figure empty;
+  empty.id = "empty";
+  empty.title = "Nothing here";
+  empty.series.resize(1);
+  empty.series[0].name = "no points";
+  empty.series[0].x = {std::nan("")};
+  empty.series[0].y = {1};
+  plot::Figure one;
+  one.id = "one";
+  one.title = "One point";
+  one.series.resize(1);
+  one.series[0].mark = plot::Mark::Line;
+  one.series[0].x = {5};
+  one.series[0].y = {7};
+  report.figures = {empty, one};
+  const fs::path page = fs::path(tmp) / "report.html";
+  plot::write_html_report(report, page);
+
+  const Browser dom = open_page(page, {"--dump-dom"}, tmp, "dom");
+  REQUIRE(dom.exit_code == 0);
+  CHECK(body_attribute(dom.out, "data-status") == "ok");
+  CHECK(attribute_of(dom.out, "figure-0", "data-rendered") == "0 points");
+  CHECK(attribute_of(dom.out, "figure-0", "data-empty") == "true");
+  CHECK(dom.out.find("<p class=\"empty\">No data to plot for this figure.</p>") != std::string::npos);
+  CHECK(attribute_of(dom.out, "figure-1", "data-rendered") == "1 point");
+  CHECK(dom.out.find("<title>&lt;/script&gt; &amp; \"quotes\"</title>") != std::string::npos);
+}
