@@ -15,6 +15,8 @@
 #include "genai_perf_command.h"
 #include "log/log.h"
 #include "mesh_keys_command.h"
+#include "analyze_command.h"
+#include "validate_command.h"
 #include "multi_run.h"
 #include "non_text_options.h"
 #include "options.h"
@@ -154,6 +156,8 @@ int main(int argc, char** argv) {
   std::function<int()> run_mesh_keys = aiperf::cli::add_mesh_keys_command(app);
   std::function<int()> run_process_export = aiperf::cli::add_process_export_command(app, kVersion);
   std::function<int()> run_config = aiperf::cli::add_config_command(app, check_profile_args);
+  std::function<int()> run_analyze = aiperf::cli::add_analyze_commands(app);
+  std::function<int()> run_validate = aiperf::cli::add_validate_command(app);
 
   app.failure_message(aiperf::cli::failure_message);
   // A comma list on a sweepable option makes a sweep: parse the command line with each list's
@@ -210,6 +214,8 @@ int main(int argc, char** argv) {
   if (*app.get_subcommand("mesh-keys")) return run_mesh_keys();
   if (*app.get_subcommand("process-export-files")) return run_process_export();
   if (*app.get_subcommand("config")) return run_config();
+  if (const int rc = run_analyze(); rc >= 0) return rc;
+  if (*app.get_subcommand("validate")) return run_validate();
   if (*worker_cmd) return aiperf::cli::run_service(worker);
   if (*trial_cmd) {
     const int rc = aiperf::cli::run_trial(trial_config);
