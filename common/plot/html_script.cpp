@@ -25,6 +25,8 @@ function el(tag, cls, text) {
   if (text !== undefined) e.textContent = text;
   return e;
 }
+// A series' colour: the one the report chose (as in the PNG plots), else by position.
+function colorOf(s, i) { return s.color || PALETTE[i % PALETTE.length]; }
 function ok(v, log) { return typeof v === 'number' && isFinite(v) && (!log || v > 0); }
 
 // Values in tooltips: 6 significant digits; exponents only for very large or small numbers.
@@ -66,7 +68,7 @@ function linearTicks(lo, hi, n) {
 function logTicks(lo, hi, n) {
   var a = Math.floor(Math.log10(lo)), b = Math.ceil(Math.log10(hi)), ticks = [];
   var every = Math.max(1, Math.ceil((b - a) / Math.max(1, n)));
-  var mults = b - a <= 2 ? [1, 2, 5] : [1];
+  var mults = b - a <= 3 ? [1, 2, 5] : [1];
   for (var e = a; e <= b; e += every) {
     for (var m = 0; m < mults.length; m++) {
       var v = mults[m] * Math.pow(10, e);
@@ -78,12 +80,16 @@ function logTicks(lo, hi, n) {
 
 // [lo, hi] of the shown data on one axis ('x', 'y' or 'y2'), padded by 4%; null if none.
 function extent(chart, axis) {
-  var lo = Infinity, hi = -Infinity, log = chart.log[axis], zero = false;
+  var lo = Infinity, hi = -Infinity, log = chart.log[axis], zero = false, levels = null;
   chart.fig.series.forEach(function (s, i) {
     if (chart.hidden[i]) return;
     if (axis !== 'x' && !!s.y2 !== (axis === 'y2')) return;
-    var cols = axis === 'x' ? [s.x, s.xe] : [s.y, s.lo, s.hi];
+    var cols = axis === 'x' ? [s.x, s.xe, s.xlo, s.xhi] : [s.y, s.lo, s.hi];
     if (axis !== 'x' && s.mark === 'area') zero = true;
+    if (axis !== 'x' && s.mark === 'spans') {
+      levels = levels || {};
+      s.y.forEach(function (v) { if (ok(v, log)) levels[v] = 1; });
+    }
     cols.forEach(function (c) {
       if (!c) return;
       for (var j = 0; j < c.length; j++) {
@@ -103,6 +109,12 @@ function extent(chart, axis) {
   }
   if (lo === hi) { var d = lo === 0 ? 1 : Math.abs(lo) * 0.1; return [lo - d, hi + d]; }
   var m = (hi - lo) * 0.04;
+  // Spans are bars centred on their level: half a level of room keeps the outer bars whole.
+  if (levels) {
+    var n = Object.keys(levels).length;
+    m = Math.max(m, (hi - lo) / Math.max(1, n - 1) * 0.6);
+    return [lo - m, hi + m];
+  }
   // Non-negative data keeps 0 as its floor (no "-5" tick under latencies).
   return [lo >= 0 && lo - m < 0 ? 0 : lo - m, hi <= 0 && hi + m > 0 ? 0 : hi + m];
 }
@@ -135,7 +147,7 @@ function Chart(section, fig) {
   fig.series.forEach(function (s, i) {
     if (!s.name) return;
     var b = el('button'), sw = el('span', 'swatch');
-    sw.style.background = PALETTE[i % PALETTE.length];
+    sw.style.background = colorOf(s, i);
     b.appendChild(sw);
     b.appendChild(document.createTextNode(s.name));
     b.setAttribute('aria-pressed', 'true');
@@ -271,7 +283,7 @@ Chart.prototype.draw = function () {
   var self = this;
   fig.series.forEach(function (s, i) {
     if (self.hidden[i]) return;
-    var hit = drawSeries(ctx, s, PALETTE[i % PALETTE.length], sx, s.y2 ? sy2 : sy, self.log.x,
+    var hit = drawSeries(ctx, s, colorOf(s, i), sx, s.y2 ? sy2 : sy, self.log.x,
                          s.y2 ? self.log.y2 : self.log.y, yb - yt, col);
     hit.index = i;
     self.hits.push(hit);
@@ -347,6 +359,18 @@ function drawSeries(ctx, s, color, sx, sy, logx, logy, height, col) {
     }
     ctx.stroke(); ctx.globalAlpha = 1;
   }
+  if (s.xlo && s.xhi) {
+    ctx.lineWidth = 1.2; ctx.globalAlpha = 0.8;
+    ctx.beginPath();
+    for (j = 0; j < n; j++) {
+      if (isNaN(px[j]) || !ok(s.xlo[j], logx) || !ok(s.xhi[j], logx)) continue;
+      var l = sx.map(s.xlo[j]), r = sx.map(s.xhi[j]);
+      ctx.moveTo(l, py[j]); ctx.lineTo(r, py[j]);
+      ctx.moveTo(l, py[j] - 4); ctx.lineTo(l, py[j] + 4);
+      ctx.moveTo(r, py[j] - 4); ctx.lineTo(r, py[j] + 4);
+    }
+    ctx.stroke(); ctx.globalAlpha = 1;
+  }
   if (s.labels && shown <= 300) {
     ctx.fillStyle = col.fg; ctx.textAlign = 'left'; ctx.textBaseline = 'bottom';
     ctx.font = '11px system-ui, "DejaVu Sans", sans-serif';
@@ -380,7 +404,7 @@ Chart.prototype.nearest = function (mx, my) {
         var dx = h.px[j] - mx, dy2 = h.py[j] - my;
         d = dx * dx + dy2 * dy2;
       }
-      if (d <= bestD) { bestD = d; best = { h: h, j: j }; }
+      if (d < bestD) { bestD = d; best = { h: h, j: j }; }
     }
   });
   return best;
@@ -401,6 +425,7 @@ Chart.prototype.showTip = function (mx, my) {
     lines.push(xl + ': ' + fmtValue(s.x[j]));
     lines.push(yl + ': ' + fmtValue(s.y[j]));
   }
+  if (s.xlo && s.xhi && ok(s.xlo[j]) && ok(s.xhi[j])) lines.push('x interval: ' + fmtValue(s.xlo[j]) + ' .. ' + fmtValue(s.xhi[j]));
   if (s.lo && s.hi && ok(s.lo[j]) && ok(s.hi[j])) lines.push('interval: ' + fmtValue(s.lo[j]) + ' .. ' + fmtValue(s.hi[j]));
   tip.textContent = lines.join('\n');
   tip.hidden = false;
@@ -552,6 +577,71 @@ window.addEventListener('afterprint', function () { root.classList.remove('print
 
 body.setAttribute('data-figures', String(drawn));
 if (!errors.length) body.setAttribute('data-status', 'ok');
+if (location.hash === '#selftest') selfTest();
+
+// Opened as report.html#selftest (the end-to-end test does), the page drives its own controls
+// with real DOM events and records what happened in body[data-selftest]: the steps that
+// worked, or the first that did not; the first tooltip's text goes to body[data-selftest-tip].
+function selfTest() {
+  var done = [];
+  function mouse(target, type, x, y) {
+    target.dispatchEvent(new MouseEvent(type, { bubbles: true, clientX: x, clientY: y, button: 0 }));
+  }
+  try {
+    var c = charts.filter(function (k) { return k.hits && k.hits.length; })[0];
+    if (!c) throw new Error('no drawn chart');
+    var r = c.canvas.getBoundingClientRect(), h = c.hits[0], j = 0;
+    while (j < h.px.length && isNaN(h.px[j])) j++;
+    mouse(c.canvas, 'mousemove', r.left + h.px[j], r.top + h.py[j]);
+    if (c.tip.hidden) throw new Error('tip: hidden after hovering a point');
+    body.setAttribute('data-selftest-tip', c.tip.textContent);
+    done.push('tip');
+    var b = c.box, mx = (b.x0 + b.x1) / 2, my = (b.yt + b.yb) / 2;
+    mouse(c.canvas, 'mousedown', r.left + b.x0 + 10, r.top + b.yt + 10);
+    mouse(c.canvas, 'mousemove', r.left + mx, r.top + my);
+    mouse(c.canvas, 'mouseup', r.left + mx, r.top + my);
+    if (!c.view || c.reset.disabled) throw new Error('zoom: no zoomed view after a drag');
+    done.push('zoom');
+    mouse(c.canvas, 'dblclick', r.left + mx, r.top + my);
+    if (c.view || !c.reset.disabled) throw new Error('reset: still zoomed after a double-click');
+    done.push('reset');
+    var entry = c.section.querySelector('.legend button');
+    if (entry) {
+      entry.click();
+      if (!c.hidden[0] || !entry.classList.contains('off')) throw new Error('legend: series not hidden');
+      entry.click();
+      if (c.hidden[0]) throw new Error('legend: series not shown again');
+      done.push('legend');
+    }
+    var logx = Array.prototype.filter.call(c.section.querySelectorAll('.toolbar button'),
+                                           function (k) { return k.textContent === 'log x' && !k.disabled; })[0];
+    if (logx) {
+      var was = c.log.x;
+      logx.click();
+      if (c.log.x === was || logx.classList.contains('on') === was) throw new Error('log: x axis not switched');
+      logx.click();
+      done.push('log');
+    }
+    var th = document.querySelector('th.sortable.num');
+    if (th) {
+      var col = th.cellIndex, tbody = th.closest('table').tBodies[0];
+      var values = function () {
+        return Array.prototype.map.call(tbody.rows, function (row) { return cellNumber(row.cells[col].textContent); })
+                    .filter(function (v) { return v !== null; });
+      };
+      th.click();
+      var up = values();
+      th.click();
+      var down = values();
+      for (var k = 1; k < up.length; k++) if (up[k - 1] > up[k] || down[k - 1] < down[k]) throw new Error('sort: rows out of order');
+      if (th.getAttribute('aria-sort') !== 'descending') throw new Error('sort: no aria-sort');
+      done.push('sort');
+    }
+    body.setAttribute('data-selftest', done.join(','));
+  } catch (e) {
+    body.setAttribute('data-selftest', done.concat(['failed: ' + e.message]).join(','));
+  }
+}
 })();
 )JS";
   return kJs;

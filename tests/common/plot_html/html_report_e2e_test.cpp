@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "plot/html_report.h"
+#include "plot/html_text.h"
 #include "process.h"
 #include "synthetic_report.h"
 
@@ -29,19 +30,20 @@ struct Browser {
 
 // Runs the browser on `page` with `extra` arguments (--dump-dom or --screenshot=...).
 Browser open_page(const fs::path& page, const std::vector<std::string>& extra, const std::string& log_dir,
-                  const std::string& name) {
+                  const std::string& name, const std::string& fragment = "") {
   std::vector<std::string> args = {"--headless", "--no-sandbox", "--disable-gpu", "--proxy-server=127.0.0.1:9",
                                    "--proxy-bypass-list=<-loopback>", "--no-first-run", "--disable-extensions",
                                    "--enable-logging=stderr", "--virtual-time-budget=5000",
                                    "--user-data-dir=" + log_dir + "/" + name + "-profile"};
   args.insert(args.end(), extra.begin(), extra.end());
-  args.push_back("file://" + page.string());
+  args.push_back("file://" + page.string() + fragment);
   test::Process browser(kChromium, args, log_dir, name);
   auto code = browser.wait(120);
   if (!code) {
     browser.kill_now();
     FAIL("chromium did not finish within 120 s");
   }
+  fs::remove_all(log_dir + "/" + name + "-profile");
   return {*code, browser.out(), browser.err()};
 }
 
@@ -102,10 +104,13 @@ TEST_CASE("Chromium draws every figure and table of a 10 000-request report offl
   }
   const std::string tmp = test::make_temp_dir();
   const fs::path page = fs::path(tmp) / "report.html";
-  plot::write_html_report(test::synthetic_run_report(10000), page);
+  const plot::Report report = test::synthetic_run_report(10000);
+  plot::write_html_report(report, page);
   REQUIRE(fs::file_size(page) < 2'000'000);
 
-  const Browser dom = open_page(page, {"--dump-dom"}, tmp, "dom");
+  // #selftest: the page hovers, zooms, resets, toggles a legend entry and a log axis, and sorts
+  // a table column with real DOM events, and records which of these worked.
+  const Browser dom = open_page(page, {"--dump-dom"}, tmp, "dom", "#selftest");
   REQUIRE(dom.exit_code == 0);
   INFO(dom.err.substr(0, 4000));
   CHECK(body_attribute(dom.out, "data-status") == "ok");
@@ -120,18 +125,23 @@ TEST_CASE("Chromium draws every figure and table of a 10 000-request report offl
   CHECK(dom.out.find("<th scope=\"col\" class=\"sortable\"") != std::string::npos);
   CHECK(dom.out.find(">Reset zoom</button>") != std::string::npos);
   CHECK(dom.out.find("id=\"errors\" role=\"alert\" hidden=\"\"") != std::string::npos);
+  CHECK(body_attribute(dom.out, "data-selftest") == "tip,zoom,reset,legend,log,sort");
+  const auto& first = report.figures[0].series[0];
+  CHECK(body_attribute(dom.out, "data-selftest-tip") == "TTFT\nTime (s): " + plot::html::json_number(first.x[0]) +
+                                                          "\nTime to First Token (ms): " +
+                                                          plot::html::json_number(first.y[0]));
   // Nothing was refused by the page's policy and no script failed.
   CHECK(dom.err.find("Content Security Policy") == std::string::npos);
   CHECK(dom.err.find("Uncaught") == std::string::npos);
 
   const fs::path shot = fs::path(tmp) / "report.png";
-  const Browser screenshot = open_page(page, {"--screenshot=" + shot.string(), "--window-size=1280,2600"}, tmp, "shot");
+  const Browser screenshot = open_page(page, {"--screenshot=" + shot.string(), "--window-size=1280,3000"}, tmp, "shot");
   REQUIRE(screenshot.exit_code == 0);
   const PixelCounts pixels = count_pixels(shot);
   CHECK(pixels.width == 1280);
-  CHECK(pixels.height == 2600);
+  CHECK(pixels.height == 3000);
   // Not blank: plots and text cover a good part of the page, and the series colour is there.
-  CHECK(pixels.non_background > 1280L * 2600 / 5);
+  CHECK(pixels.non_background > 1280L * 3000 / 5);
   CHECK(pixels.blue > 20000);
 }
 
