@@ -23,6 +23,7 @@
 #include "process_export_command.h"
 #include "service_command.h"
 #include "sweep.h"
+#include "search_run.h"
 #include "sweep_plan.h"
 #include "tokenize_command.h"
 #include "validators.h"
@@ -243,6 +244,21 @@ int main(int argc, char** argv) {
     if (!sweep_points.empty()) {
       if (config.stimulus() == "fixed_schedule") {
         const auto& p = sweep_lists.parameters.front();
+    // An adaptive search (--search-* / --search-recipe) chooses its points itself.
+    if (profile.search.spec) {
+      if (!sweep_points.empty())
+        throw aiperf::cli::OptionError("--search-space: an adaptive search cannot be combined with a parameter sweep (" +
+                                       sweep_lists.parameters.front().option +
+                                       " with a list); give that option a single value.");
+      if (config.service.ui_type == "dashboard")
+        throw aiperf::cli::OptionError(
+            "Dashboard UI is not supported with sweep/multi-run mode. Please use '--ui simple' or '--ui none' instead.");
+      // The first point is validated now, so a value the search would set cannot fail later.
+      const auto& dim = profile.search.spec->space.front();
+      point_config(aiperf::cli::with_search_value(sweep_lists.args, *aiperf::cli::search::option_for_path(dim.path),
+                                                  std::to_string(static_cast<long long>(dim.lo))),
+                   config);
+    }
         std::string joined;
         for (const auto& t : p.texts) joined += (joined.empty() ? "" : ",") + t;
         throw aiperf::cli::OptionError(
@@ -295,12 +311,25 @@ int main(int argc, char** argv) {
     for (const std::string& note : profile.dry_run_notes) std::cout << "  note: " << note << "\n";
     return 0;
   }
+    if (profile.search.spec) {
+      const auto& sp = *profile.search.spec;
+      std::cout << "  search (" << sp.planner << ") over " << sp.space.front().path << ", at most " << sp.max_iterations
+                << " iterations, in search_iter_NNNN/\n";
+    }
   aiperf::log::Level level = aiperf::log::Level::kInfo;
   aiperf::log::parse_level(config.service.log_level, level);
   aiperf::log::init("system_controller", config.output.artifact_dir + "/logs/aiperf.log", level);
   if (!sweep_points.empty()) {
     if (config.service.zmq_ipc_path.rfind("/tmp/aiperf-", 0) == 0) std::filesystem::remove_all(config.service.zmq_ipc_path);
     const int rc = aiperf::cli::run_sweep(sweep_points, sweep_configs, config.output.artifact_dir, profile.multi_run);
+  if (profile.search.spec) {
+    if (config.service.zmq_ipc_path.rfind("/tmp/aiperf-", 0) == 0) std::filesystem::remove_all(config.service.zmq_ipc_path);
+    const int rc = aiperf::cli::run_search(*profile.search.spec, sweep_lists.args,
+                                           [&config](const std::vector<std::string>& a) { return point_config(a, config); },
+                                           config.output.artifact_dir, profile.multi_run);
+    std::cout.flush();
+    _exit(rc);
+  }
     std::cout.flush();
     _exit(rc);
   }

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "config/run_config.h"
+#include "search_spec.h"
 
 namespace aiperf::cli {
 
@@ -107,6 +108,23 @@ struct ProfileOptions {
     bool no_sweep_table = false;
     bool enabled() const { return num_runs > 1 || convergence_metric.has_value(); }
   } multi_run;
+  // Adaptive searches and recipes (cli/search_options.cpp): the raw options and, once
+  // finalized, the search they describe.
+  struct Search {
+    std::vector<std::string> space, sla, sla_tier;
+    std::optional<std::string> metric, stat, direction, planner, recipe, style;
+    std::optional<int> max_iterations, initial_points;
+    std::optional<long long> random_seed;
+    std::optional<std::string> optuna_sampler, optuna_acquisition, optuna_terminator, percentile_pooling,
+        bo_constraint_mode;
+    std::optional<double> ttft_sla_ms, itl_sla_ms, tpot_sla_ms, e2e_sla_ms, error_rate_sla, slo_attainment_fraction;
+    std::optional<std::string> isl_osl_pairs, degradation_metric_tag, degradation_stat;
+    std::optional<double> degradation_threshold;
+    std::optional<int> isl_min, isl_max, isl_steps, osl_min, osl_max, osl_steps;
+    std::optional<int> concurrency_min, concurrency_max, concurrency_steps;
+    bool no_streaming = false;  // --no-streaming given (the recipes' streaming check)
+    std::optional<search::Spec> spec;  // set by finalize_search_options when a search runs
+  } search;
 };
 
 void add_endpoint_options(CLI::App& app, ProfileOptions& o);
@@ -134,6 +152,10 @@ void finalize_service_options(ProfileOptions& o);  // workers, record processors
 void finalize_telemetry_options(ProfileOptions& o);  // GPU telemetry and server-metrics URLs
 void finalize_output_options(ProfileOptions& o);   // artifact directory (spec §7.1), prefix
 void finalize_multi_run_options(ProfileOptions& o);  // convergence checks, the consistent seed
+// --search-* and --search-recipe (cli/search_options.cpp), registered by add_multi_run_options and
+// finalized by finalize_multi_run_options: validates them and sets o.search.spec.
+void add_search_options(CLI::App& app, ProfileOptions& o);
+void finalize_search_options(ProfileOptions& o);
 void finalize_control_options(ProfileOptions& o);  // after finalize_endpoint_options
 // --wait-for-model-timeout: polls the server until it is ready (progress on stderr); throws
 // control::ReadinessTimeout (exit 1, as the reference) when it is not. No-op at timeout 0.

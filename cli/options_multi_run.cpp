@@ -1,6 +1,6 @@
 // Multi-Run group (AIPerf 0.13): --num-profile-runs and the options of repeated trials and
 // their convergence, and the parameter-sweep options (the lists themselves are found on the
-// command line before parsing, cli/sweep_plan.h). The search options are not supported yet.
+// command line before parsing, cli/sweep_plan.h). The search options: cli/search_options.cpp.
 #include "options.h"
 #include "validators.h"
 
@@ -41,10 +41,12 @@ void add_multi_run_options(CLI::App& app, ProfileOptions& o) {
   app.add_flag("--parameter-sweep-same-seed,!--no-parameter-sweep-same-seed", m.parameter_sweep_same_seed,
                "Every sweep point uses the same random seed (default: seed + point index)")->group(g);
   app.add_flag("--no-sweep-table", m.no_sweep_table, "No per-point table on the console during a sweep")->group(g);
+  add_search_options(app, o);  // --search-*, --search-recipe and the recipe options (search_options.cpp)
 }
 
 void finalize_multi_run_options(ProfileOptions& o) {
   auto& m = o.multi_run;
+  finalize_search_options(o);
   if (m.convergence_metric && m.num_runs < 2)
     throw OptionError("--convergence-metric: needs --num-profile-runs of at least 2 (the most trials to run)");
   // Confidence across trials needs the same workload in each: AIPerf fills in seed 42.

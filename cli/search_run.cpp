@@ -1,0 +1,192 @@
+#include "search_run.h"
+
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "log/log.h"
+#include "search_planner.h"
+#include "sweep_plan.h"
+#include "trial_process.h"
+#include "util/output_paths.h"
+
+namespace aiperf::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string numbered(const char* prefix, long n) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%s_%04ld", prefix, n);
+  return buf;
+}
+
+// The spellings of the options a search sets (one searched option removes all of its names).
+const std::vector<std::vector<std::string>>& alias_groups() {
+  static const std::vector<std::vector<std::string>> kGroups = {
+      {"--request-count", "--num-requests"},
+      {"--isl", "--prompt-input-tokens-mean", "--synthetic-input-tokens-mean"},
+      {"--osl", "--prompt-output-tokens-mean", "--output-tokens-mean"},
+  };
+  return kGroups;
+}
+
+std::string value_text(const search::Dimension& d, const nlohmann::json& v) {
+  if (d.kind == "int") return std::to_string(v.get<long long>());
+  return sweep::python_str(v);
+}
+
+std::string number(double v) {
+  std::ostringstream s;
+  s.precision(6);
+  s << v;
+  return s.str();
+}
+
+const char* op_text(const std::string& op) {
+  return op == "lt" ? "<" : op == "le" ? "<=" : op == "gt" ? ">" : ">=";
+}
+
+// "time_to_first_token p95 = 120.3 (< 200)" for each filter, as measured (mean over trials).
+std::string sla_text(const search::Spec& spec, const search::Trials& results) {
+  std::string out;
+  for (const auto& f : spec.sla_filters) {
+    const auto v = search::averaged(results, f.metric_tag, f.stat);
+    out += (out.empty() ? "" : ", ") + f.metric_tag + " " + f.stat + " = " + (v ? number(*v) : "n/a") + " (" +
+           op_text(f.op) + " " + number(f.threshold) + ")";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> with_search_value(std::vector<std::string> args, const std::string& option,
+                                           const std::string& value) {
+  std::vector<std::string> names{option};
+  for (const auto& g : alias_groups())
+    if (std::find(g.begin(), g.end(), option) != g.end()) names = g;
+  for (size_t i = 0; i < args.size();) {
+    const std::string name = args[i].substr(0, args[i].find('='));
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      ++i;
+      continue;
+    }
+    const size_t n = args[i].find('=') == std::string::npos ? 2 : 1;
+    args.erase(args.begin() + static_cast<long>(i), args.begin() + static_cast<long>(std::min(i + n, args.size())));
+  }
+  args.push_back(option);
+  args.push_back(value);
+  return args;
+}
+
+int run_search(const search::Spec& spec, const std::vector<std::string>& args, const PointConfig& point_config,
+               const std::string& base_dir, const ProfileOptions::MultiRun& m) {
+  install_trial_signals();
+  std::unique_ptr<search::Planner> planner = search::make_planner(spec);
+  const search::Dimension& dim = spec.space.front();
+  const std::string option = *search::option_for_path(dim.path);
+  const std::string leaf = sweep::leaf(dim.path);
+  const std::string history_path = base_dir + "/search_history.json";
+  auto flush = [&](const std::string& reason) {
+    write_file(history_path, search::history_json(spec, *planner, reason).dump(2) + "\n");
+  };
+  {
+    std::string slas;
+    for (const auto& f : spec.sla_filters)
+      slas += (slas.empty() ? "" : ", ") + f.metric_tag + " " + f.stat + " " + op_text(f.op) + " " + number(f.threshold);
+    std::ostringstream banner;
+    banner << "Adaptive search (" << spec.planner << (spec.recipe ? ", recipe " + *spec.recipe : "") << "): " << dim.path
+           << " in [" << number(dim.lo) << ", " << number(dim.hi) << "], at most " << spec.max_iterations
+           << " iterations, " << m.num_runs << " trial(s) per point; SLA: " << slas << "; objective: " << spec.direction
+           << " " << spec.metric << " " << spec.stat;
+    AIPERF_LOG(kInfo) << banner.str();
+    std::cout << banner.str() << "\n" << std::flush;
+  }
+  bool any_success = false, any_ran = false;
+  std::string summary_name;
+  try {
+    while (!stop_signal()) {
+      const std::optional<nlohmann::json> value = planner->ask();
+      if (!value) break;
+      const long iteration = static_cast<long>(planner->history().size());
+      const std::string text = value_text(dim, *value);
+      const config::RunConfig base = point_config(with_search_value(args, option, text));
+      if (summary_name.empty())
+        summary_name = fs::path(util::artifact_file(base, "profile_export_aiperf.json")).filename();
+      search::Trials results;
+      bool interrupted = false;
+      for (uint32_t trial = 1; trial <= m.num_runs && !stop_signal(); ++trial) {
+        if (any_ran) {
+          const double pause = trial > 1 ? m.cooldown_seconds : m.parameter_sweep_cooldown_seconds;
+          if (pause > 0 && !cooldown(pause)) {
+            interrupted = true;
+            break;
+          }
+        }
+        any_ran = true;
+        const std::string dir = base_dir + "/" + numbered("search_iter", iteration) + "/profile_runs/" +
+                                numbered("run", static_cast<long>(trial));
+        std::error_code ec;
+        fs::create_directories(dir + "/logs", ec);
+        if (ec) throw std::runtime_error("cannot create " + dir + ": " + ec.message());
+        const config::RunConfig cfg = trial_config(base, m, trial, dir);
+        write_file(dir + "/run_config.json", config::to_json(cfg).dump(2) + "\n");
+        const std::string what = "search iteration " + std::to_string(iteration) + ": " + leaf + "=" + text +
+                                 (m.num_runs > 1 ? " (trial " + std::to_string(trial) + ")" : "");
+        AIPERF_LOG(kInfo) << "Executing " << what;
+        std::cout << "\nExecuting " << what << "...\n" << std::flush;
+        const int rc = run_child(dir + "/run_config.json");
+        if (rc == 128 + SIGINT || rc == 128 + SIGTERM) {
+          note_stop_signal(rc - 128);
+          interrupted = true;
+          break;
+        }
+        results.push_back(exporting::read_trial(numbered("run", static_cast<long>(trial)), dir, summary_name));
+        if (!results.back().success) AIPERF_LOG(kError) << what << " failed: " << results.back().error;
+        any_success = any_success || results.back().success;
+      }
+      if (interrupted) break;
+      planner->tell(results);
+      flush("");
+      const search::Iteration& it = planner->history().back();
+      std::ostringstream line;
+      line << "[search " << iteration + 1 << "/" << spec.max_iterations << "] " << leaf << "=" << text << ": "
+           << (it.feasible ? "feasible" : "infeasible") << " (" << sla_text(spec, results) << "); " << spec.metric
+           << " " << spec.stat << " = " << (it.objective ? number(*it.objective) : "n/a");
+      const auto best = search::best_trials(spec, planner->history());
+      if (!best.is_null() && best[0]["feasible"].get<bool>())
+        line << "; best so far: " << leaf << "=" << sweep::python_str(best[0]["variation_values"][dim.path]) << " ("
+             << number(best[0]["objective_values"][0].get<double>()) << ")";
+      AIPERF_LOG(kInfo) << line.str();
+      std::cout << line.str() << "\n" << std::flush;
+    }
+  } catch (const std::exception& e) {
+    flush("aborted");
+    std::cerr << "Error: " << e.what() << "\n";
+    return 1;
+  }
+  const int sig = stop_signal();
+  const std::string reason = sig ? "cancelled" : planner->convergence_reason();
+  flush(reason);
+  const auto boundary = planner->boundary_summary();
+  std::ostringstream done;
+  done << "Search finished (" << reason << ") after " << planner->history().size() << " iterations";
+  if (!boundary.is_null()) {
+    if (!boundary["feasible_max"].is_null())
+      done << "; highest feasible " << leaf << ": " << sweep::python_str(boundary["feasible_max"]["value"]);
+    if (!boundary["infeasible_min"].is_null())
+      done << "; lowest infeasible " << leaf << ": " << sweep::python_str(boundary["infeasible_min"]["value"]);
+  }
+  const auto best = search::best_trials(spec, planner->history());
+  if (!best.is_null())
+    done << "; best " << spec.metric << ": " << leaf << "=" << sweep::python_str(best[0]["variation_values"][dim.path])
+         << " (" << number(best[0]["objective_values"][0].get<double>()) << ")";
+  AIPERF_LOG(kInfo) << done.str();
+  std::cout << "\n" << done.str() << "\nSearch history: " << history_path << "\n" << std::flush;
+  if (sig) return 128 + sig;
+  return any_success ? 0 : 1;
+}
+
+}  // namespace aiperf::cli

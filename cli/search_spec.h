@@ -1,0 +1,80 @@
+// Adaptive searches (AIPerf 0.13's `adaptive_search` sweep): what --search-space,
+// --search-sla, --search-sla-tier and the objective options describe, parsed with the
+// reference's grammar and messages. Pure: no I/O, unit-tested in tests/cli/search_spec_test.cpp.
+//   --search-space    "PATH:LO,HI[:KIND]"            KIND int | real (default real)
+//   --search-sla      "METRIC:STAT:OP:THRESHOLD"     e.g. time_to_first_token:p95:lt:200
+//   --search-sla-tier "[LABEL:]FILTER[,FILTER...]"   2 to 10 tiers, labels unique
+#pragma once
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace aiperf::cli::search {
+
+// A user error in the search options: the caller prints "Error: <what>" and exits 2.
+class SearchError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Dimension {
+  std::string path;  // dotted config path, e.g. phases.profiling.concurrency
+  double lo = 0, hi = 0;
+  std::string kind = "real";  // int | real
+  std::string prior = "uniform";  // uniform | log-uniform (recipes; only BO planners read it)
+};
+
+// A trial is feasible for the filter when stat(metric) op threshold (a missing or non-finite
+// value is infeasible).
+struct SlaFilter {
+  std::string metric_tag;
+  std::string stat = "p95";
+  std::string op;  // lt | le | gt | ge
+  double threshold = 0;
+};
+
+struct SloTier {
+  std::string label;
+  std::vector<SlaFilter> filters;
+};
+
+// The whole search as AdaptiveSearchSweep describes it (search_history.json's "config").
+struct Spec {
+  std::string planner = "bayesian";  // bayesian | monotonic_sla | smooth_isotonic | optuna
+  std::vector<Dimension> space;
+  std::string metric;
+  std::string stat = "avg";
+  std::string direction;  // maximize | minimize
+  int max_iterations = 0;
+  int n_initial_points = 5;
+  std::optional<long long> random_seed;
+  std::vector<SlaFilter> sla_filters;
+  std::vector<SloTier> tiers;
+  std::optional<std::string> recipe;  // the --search-recipe that made it
+  int stability_trials = 2;           // monotonic_sla: agreeing verdicts a point needs
+};
+
+// "--search-space 'x': expected 'path:lo,hi[:kind]', ..." and the other reference messages.
+Dimension parse_dimension(const std::string& raw);
+SlaFilter parse_sla_filter(const std::string& raw);
+// `index` names an unlabelled tier tier_<index+1>.
+SloTier parse_sla_tier(const std::string& raw, size_t index);
+// Count (2 to 10) and unique labels.
+void check_tiers(const std::vector<SloTier>& tiers);
+// Python's repr() of a string, as the reference's messages quote values: 'x' (or "x" when it
+// holds a single quote).
+std::string py_repr(const std::string& s);
+
+// The option that sets a search path on the command line ("phases.profiling.concurrency" ->
+// "--concurrency"), for the paths a search can vary; nullopt for others.
+std::optional<std::string> option_for_path(const std::string& path);
+std::string known_paths_text();  // those paths, comma-separated, for messages
+
+// The search_history.json "config" block.
+nlohmann::ordered_json config_json(const Spec& spec);
+nlohmann::ordered_json filter_json(const SlaFilter& f);
+
+}  // namespace aiperf::cli::search

@@ -1,0 +1,67 @@
+// The --search-space / --search-sla / --search-sla-tier grammar and the reference's messages.
+#include <catch2/catch.hpp>
+
+#include "search_spec.h"
+
+using namespace aiperf::cli::search;
+
+TEST_CASE("a search-space dimension is path:lo,hi with an optional kind", "[unit]") {
+  const Dimension d = parse_dimension("phases.profiling.concurrency:1,1000:int");
+  CHECK(d.path == "phases.profiling.concurrency");
+  CHECK(d.lo == 1.0);
+  CHECK(d.hi == 1000.0);
+  CHECK(d.kind == "int");
+  CHECK(parse_dimension("phases.profiling.rate:0.5,20").kind == "real");
+}
+
+TEST_CASE("bad search-space values get the reference's messages", "[unit]") {
+  CHECK_THROWS_WITH(parse_dimension("x"), "--search-space 'x': expected 'path:lo,hi[:kind]', e.g. "
+                                          "'phases.profiling.concurrency:1,1000:int'.");
+  CHECK_THROWS_WITH(parse_dimension("a:1,2:int:x"), "--search-space 'a:1,2:int:x': expected 'path:lo,hi[:kind]', got 4 parts.");
+  CHECK_THROWS_WITH(parse_dimension("a:1,2:float"), "--search-space 'a:1,2:float': kind must be 'int' or 'real', got 'float'.");
+  CHECK_THROWS_WITH(parse_dimension("a,b:1:int"), "--search-space 'a,b:1:int': expected 'path:lo,hi[:kind]', missing ',' in bounds.");
+  CHECK_THROWS_WITH(parse_dimension("a:1,x"), "--search-space 'a:1,x': could not parse bound as float (could not convert "
+                                              "string to float: 'x').");
+  CHECK_THROWS_WITH(parse_dimension("a:8,1:int"), "--search-space 'a:8,1:int': hi (1.0) must be > lo (8.0).");
+}
+
+TEST_CASE("an SLA filter is metric:stat:op:threshold", "[unit]") {
+  const SlaFilter f = parse_sla_filter("time_to_first_token:p95:lt:200");
+  CHECK(f.metric_tag == "time_to_first_token");
+  CHECK(f.stat == "p95");
+  CHECK(f.op == "lt");
+  CHECK(f.threshold == 200.0);
+  CHECK_THROWS_WITH(parse_sla_filter("ttft:p95:lt"), "--search-sla 'ttft:p95:lt': expected 4 colon-separated parts "
+                                                     "'metric_tag:stat:op:threshold', got 3. Example: "
+                                                     "'time_to_first_token:p95:lt:200'.");
+  CHECK_THROWS_WITH(parse_sla_filter("ttft:p42:lt:1"),
+                    "--search-sla 'ttft:p42:lt:1': unknown stat 'p42'; expected one of ('avg', 'p1', 'p5', 'p10', "
+                    "'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'min', 'max').");
+  CHECK_THROWS_WITH(parse_sla_filter("ttft:p95:eq:1"),
+                    "--search-sla 'ttft:p95:eq:1': unknown op 'eq'; expected one of ('lt', 'le', 'gt', 'ge').");
+  CHECK_THROWS_WITH(parse_sla_filter("ttft:p95:lt:fast"), "--search-sla 'ttft:p95:lt:fast': threshold 'fast' is not a float.");
+}
+
+TEST_CASE("SLO tiers take a label or get tier_N, and need 2 to 10 unique labels", "[unit]") {
+  const SloTier a = parse_sla_tier("gold:time_to_first_token:p95:lt:100,inter_token_latency:p95:lt:10", 0);
+  CHECK(a.label == "gold");
+  REQUIRE(a.filters.size() == 2);
+  CHECK(a.filters[1].metric_tag == "inter_token_latency");
+  const SloTier b = parse_sla_tier("time_to_first_token:p95:lt:300", 1);
+  CHECK(b.label == "tier_2");
+  CHECK_THROWS_WITH(check_tiers({a}), "--search-sla-tier: expected between 2 and 10 tiers, got 1.");
+  CHECK_THROWS_WITH(check_tiers({a, b, a}), "--search-sla-tier: duplicate label 'gold' (tiers 1 and 3). Each tier must "
+                                            "have a unique label.");
+  CHECK_NOTHROW(check_tiers({a, b}));
+  CHECK_THROWS_WITH(parse_sla_tier("gold:", 0), "--search-sla-tier 'gold:': tier 'gold' contains zero filters. Each tier "
+                                                "must have at least one filter in 'metric_tag:stat:op:threshold' format.");
+  CHECK_THROWS_WITH(parse_sla_tier("gold:ttft:p95:zz:1", 0),
+                    "--search-sla-tier 'gold:ttft:p95:zz:1': error parsing filter 'ttft:p95:zz:1' in tier 'gold': "
+                    "--search-sla 'ttft:p95:zz:1': unknown op 'zz'; expected one of ('lt', 'le', 'gt', 'ge').");
+}
+
+TEST_CASE("the paths a search can set map to their options", "[unit]") {
+  CHECK(option_for_path("phases.profiling.concurrency") == "--concurrency");
+  CHECK(option_for_path("phases.profiling.rate") == "--request-rate");
+  CHECK_FALSE(option_for_path("phases.profiling.nope").has_value());
+}

@@ -1,0 +1,188 @@
+// Adaptive searches against the mock's engine model (4 slots: TTFT jumps once requests queue
+// for a slot): the max-throughput-under-TTFT-SLA search finds the same knee as a full sweep of
+// the same concurrencies (issue 14 #2), in AIPerf's layout (search_iter_NNNN/profile_runs/
+// run_NNNN/, search_history.json); and the search options' validation (exit 2, nothing written).
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "process.h"
+
+using aiperf::test::MockServer;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A continuous-batching engine of 4 sequences: up to concurrency 4 TTFT is the prefill (~3 ms),
+// from 5 on a request waits a whole request (~100 ms: 20 decode steps of 5 ms) for a slot.
+const std::vector<std::string> kEngine = {"--engine-slots", "4", "--engine-prefill-tokens-per-s", "20000",
+                                          "--engine-step-ms", "5", "--engine-step-per-seq-ms", "0"};
+const std::vector<std::string> kWorkload = {"--streaming", "--isl", "50", "--osl", "20", "--request-count", "12"};
+constexpr double kSlaMs = 50;
+
+std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+TEST_CASE("a max-throughput-under-TTFT-SLA search finds the sweep's knee within one step", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock(kEngine, tmp);
+
+  // The reference answer: a full sweep of concurrency 1..6, the highest concurrency whose p95
+  // TTFT (from its own summary file) is under the SLA with every lower one under it too.
+  const auto sweep = aiperf::test::run_named(
+      tmp, "sweep", with({"--url", mock.url(), "--concurrency", "1,2,3,4,5,6"}, kWorkload));
+  INFO(sweep.out << sweep.err);
+  REQUIRE(sweep.exit_code == 0);
+  long sweep_knee = 0;
+  for (int c = 1; c <= 6; ++c) {
+    const auto s = sweep.json_file("concurrency_" + std::to_string(c) + "/profile_export_aiperf.json");
+    if (s["time_to_first_token"]["p95"].get<double>() >= kSlaMs) break;
+    sweep_knee = c;
+  }
+  REQUIRE(sweep_knee >= 1);
+  REQUIRE(sweep_knee < 6);  // the knee is inside the range, so the search must bracket it
+
+  const auto search = aiperf::test::run_named(
+      tmp, "search",
+      with({"--url", mock.url(), "--search-recipe", "max-throughput-ttft-sla", "--search-style", "monotonic",
+            "--ttft-sla-ms", "50", "--concurrency-max", "6"},
+           kWorkload));
+  INFO(search.out << search.err);
+  REQUIRE(search.exit_code == 0);
+  const auto history = search.json_file("search_history.json");
+  const long found = history["boundary_summary"]["feasible_max"]["value"].get<long>();
+  CHECK(std::abs(found - sweep_knee) <= 1);
+  CHECK(history["boundary_summary"]["swept_dim_path"] == "phases.profiling.concurrency");
+  CHECK(history["boundary_summary"]["infeasible_min"]["value"].get<long>() == found + 1);
+  CHECK(history["boundary_summary"]["infeasible_min"]["first_breach"]["metric_tag"] == "time_to_first_token");
+  CHECK(history["convergence_reason"] == "monotonic_precision_reached");
+  CHECK(history["recipe"] == "max-throughput-ttft-sla");
+  CHECK(history["config"]["planner"] == "monotonic_sla");
+  CHECK(history["config"]["sla_filters"][0] ==
+        nlohmann::json::parse(R"({"metric_tag":"time_to_first_token","stat":"p95","op":"lt","threshold":50.0})"));
+  CHECK(history["best_trials"][0]["variation_values"]["phases.profiling.concurrency"] == found);
+
+  // Every iteration is a complete run in its own folder, and the history's verdict is what
+  // that run's summary says.
+  const auto& iterations = history["iterations"];
+  REQUIRE(iterations.size() >= 4);
+  size_t folders = 0;
+  for (const auto& e : fs::directory_iterator(search.dir)) folders += e.path().filename().string().rfind("search_iter_", 0) == 0;
+  CHECK(folders == iterations.size());
+  for (size_t i = 0; i < iterations.size(); ++i) {
+    char name[64];
+    std::snprintf(name, sizeof name, "search_iter_%04zu/profile_runs/run_0001", i);
+    INFO(name);
+    const std::string dir = search.dir + "/" + name;
+    const auto s = read_json(dir + "/profile_export_aiperf.json");
+    const auto cfg = read_json(dir + "/run_config.json");
+    CHECK(cfg["loadgen"]["concurrency"] == iterations[i]["variation_values"]["phases.profiling.concurrency"]);
+    CHECK(iterations[i]["feasible"] == (s["time_to_first_token"]["p95"].get<double>() < kSlaMs));
+    CHECK(iterations[i]["objective_values"][0] == s["output_token_throughput"]["avg"]);
+    CHECK(s["request_count"]["avg"] == 12);
+  }
+  // The probe starts at 1 and doubles; each value is run until two verdicts agree.
+  CHECK(iterations[0]["variation_values"]["phases.profiling.concurrency"] == 1);
+  CHECK(iterations[1]["variation_values"]["phases.profiling.concurrency"] == 1);
+  CHECK(iterations[2]["variation_values"]["phases.profiling.concurrency"] == 2);
+  // Progress on the console: each iteration and the result.
+  CHECK(search.out.find("[search 1/30] concurrency=1: feasible") != std::string::npos);
+  CHECK(search.out.find("Search finished (monotonic_precision_reached)") != std::string::npos);
+  CHECK(search.out.find("highest feasible concurrency: " + std::to_string(found)) != std::string::npos);
+}
+
+TEST_CASE("bad search options exit 2 naming the option, and nothing is written", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  const std::vector<std::string> base = {"--url", "http://127.0.0.1:1", "--streaming", "--request-count", "2"};
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--search-metric", "output_token_throughput"}, "Error: --search-* flags ['search_metric'] require --search-space."},
+      {{"--search-space", "phases.profiling.concurrency:1,8:int", "--search-metric", "x", "--search-direction",
+        "maximize"},
+       "Error: --search-space requires --search-max-iterations (companion flag missing)."},
+      {{"--search-space", "phases.profiling.concurrency:8,1:int", "--search-metric", "x", "--search-direction",
+        "maximize", "--search-max-iterations", "5"},
+       "Error: --search-space "
+                                                                   "'phases.profiling.concurrency:8,1:int': hi (1.0) "
+                                                                   "must be > lo (8.0)."},
+      {{"--search-space", "phases.profiling.concurrency:1,8:int", "--search-metric", "x", "--search-direction", "up",
+        "--search-max-iterations", "5"},
+       "--search-direction"},
+      {{"--search-max-iterations", "1"}, "--search-max-iterations: must be an integer from 2 to 200, got '1'"},
+      {{"--search-sla", "time_to_first_token:p95:lt"}, "Error: --search-sla 'time_to_first_token:p95:lt': expected 4 "
+                                                       "colon-separated parts"},
+      {{"--search-space", "phases.profiling.concurrency:1,8:int", "--search-metric", "x", "--search-direction",
+        "maximize", "--search-max-iterations", "5", "--search-planner", "monotonic_sla"},
+       "Error: monotonic_sla planner requires at least one SLA filter"},
+      {{"--search-space", "phases.profiling.concurrency:1,8:int", "--search-metric", "x", "--search-direction",
+        "maximize", "--search-max-iterations", "10"},
+       "Error: --search-planner bayesian: this planner needs Python libraries"},
+      {{"--search-space", "phases.profiling.concurrency:1,8:int", "--search-metric", "x", "--search-direction",
+        "maximize", "--search-max-iterations", "5", "--search-planner", "optuna"},
+       "Error: n_initial_points (5) must be < max_iterations (5); otherwise the GP never fits."},
+      {{"--search-space", "phases.profiling.concurrency:1,8:int", "--search-metric", "x", "--search-direction",
+        "maximize", "--search-max-iterations", "5", "--search-planner", "monotonic_sla", "--search-sla",
+        "time_to_first_token:p95:lt:50", "--concurrency", "1,2"},
+       "Error: --search-space: an adaptive search cannot be combined with a parameter sweep (--concurrency with a list)"},
+      {{"--search-recipe", "nope"}, "Error: --search-recipe: Type 'nope' not found for category 'search_recipe'."},
+      {{"--search-recipe", "max-throughput-ttft-sla"}, "Error: recipe 'max-throughput-ttft-sla' requires --ttft-sla-ms"},
+      {{"--search-recipe", "max-throughput-ttft-sla", "--ttft-sla-ms", "50"},
+       "Error: --search-planner bayesian: this planner needs Python libraries"},
+      {{"--search-recipe", "max-concurrency-under-sla", "--ttft-sla-ms", "50", "--search-space", "a:1,2"},
+       "Error: --search-recipe 'max-concurrency-under-sla' is mutually exclusive with recipe-defining --search-* flags "
+       "['search_space']."},
+      {{"--search-recipe", "max-concurrency-under-sla", "--e2e-sla-ms", "50", "--concurrency-min", "9",
+        "--concurrency-max", "8"},
+       "Error: recipe 'max-concurrency-under-sla': --concurrency-min (9) must be < --concurrency-max (8)"},
+      {{"--search-recipe", "max-concurrency-under-sla", "--itl-sla-ms", "5", "--tpot-sla-ms", "6"},
+       "Error: --tpot-sla-ms and --itl-sla-ms are aliases for the same inter-token-latency SLA but were set to "
+       "different values (6.0 vs 5.0); pass only one."},
+      {{"--ttft-sla-ms", "0"}, "--ttft-sla-ms: must be a number > 0, got '0'"},
+      {{"--error-rate-sla", "1"}, "--error-rate-sla: must be a number in (0, 1), got '1'"},
+      {{"--search-sla-tier", "gold:time_to_first_token:p95:lt:100"},
+       "Error: --search-sla-tier: expected between 2 and 10 tiers, got 1."},
+  };
+  int n = 0;
+  for (const auto& [extra, message] : cases) {
+    const std::string name = "bad" + std::to_string(n++);
+    INFO(name << ": " << message);
+    const auto run = aiperf::test::run_named(tmp, name, with(base, extra));
+    CHECK(run.exit_code == 2);
+    CHECK(run.err.find(message) != std::string::npos);
+    CHECK_FALSE(fs::exists(run.dir));
+  }
+}
+
+TEST_CASE("without --streaming a TTFT recipe is refused as the reference refuses it", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  const auto run = aiperf::test::run_named(
+      tmp, "nostream", {"--url", "http://127.0.0.1:1", "--search-recipe", "max-concurrency-under-sla", "--ttft-sla-ms", "50"});
+  CHECK(run.exit_code == 2);
+  CHECK(run.err.find("Error: recipe 'max-concurrency-under-sla' requires --streaming (SLA filters reference "
+                     "streaming-only metrics (TTFT, ITL/TPOT)); enable streaming on the endpoint or pick a different "
+                     "recipe.") != std::string::npos);
+  // e2e and error-rate SLAs need no streaming; the default style (smooth_isotonic) is not native yet.
+  const auto e2e = aiperf::test::run_named(
+      tmp, "e2e", {"--url", "http://127.0.0.1:1", "--search-recipe", "max-concurrency-under-sla", "--e2e-sla-ms", "50"});
+  CHECK(e2e.exit_code == 2);
+  CHECK(e2e.err.find("--search-style monotonic") != std::string::npos);
+  // --dry-run accepts a native search and says what it would run.
+  const auto dry = aiperf::test::run_named(
+      tmp, "dry",
+      {"--url", "http://127.0.0.1:1", "--search-recipe", "max-concurrency-under-sla", "--e2e-sla-ms", "50",
+       "--search-style", "monotonic", "--dry-run"});
+  INFO(dry.out << dry.err);
+  CHECK(dry.exit_code == 0);
+  CHECK(dry.out.find("search (monotonic_sla) over phases.profiling.concurrency, at most 20 iterations") !=
+        std::string::npos);
+}
