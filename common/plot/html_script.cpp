@@ -151,6 +151,7 @@ function Chart(section, fig) {
     b.appendChild(sw);
     b.appendChild(document.createTextNode(s.name));
     b.setAttribute('aria-pressed', 'true');
+    b.setAttribute('data-series', String(i));
     b.title = 'Show or hide this series';
     b.addEventListener('click', function () {
       self.hidden[i] = !self.hidden[i];
@@ -605,12 +606,16 @@ function selfTest() {
     mouse(c.canvas, 'dblclick', r.left + mx, r.top + my);
     if (c.view || !c.reset.disabled) throw new Error('reset: still zoomed after a double-click');
     done.push('reset');
-    var entry = c.section.querySelector('.legend button');
+    var entry = document.querySelector('.legend button');
     if (entry) {
+      var owner = charts.filter(function (k) { return k.section.contains(entry); })[0];
+      var si = +entry.getAttribute('data-series'), before = owner.hits.length;
       entry.click();
-      if (!c.hidden[0] || !entry.classList.contains('off')) throw new Error('legend: series not hidden');
+      if (!owner.hidden[si] || !entry.classList.contains('off') || owner.hits.length !== before - 1) {
+        throw new Error('legend: series not hidden');
+      }
       entry.click();
-      if (c.hidden[0]) throw new Error('legend: series not shown again');
+      if (owner.hidden[si] || owner.hits.length !== before) throw new Error('legend: series not shown again');
       done.push('legend');
     }
     var logx = Array.prototype.filter.call(c.section.querySelectorAll('.toolbar button'),
