@@ -7,13 +7,17 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "genai_perf_analyze.h"
+#include "genai_perf_config.h"
 #include "genai_perf_export.h"
 #include "genai_perf_options.h"
+#include "genai_perf_template.h"
 
 namespace aiperf::cli::genai_perf {
 namespace {
@@ -23,8 +27,13 @@ namespace fs = std::filesystem;
 const char* kUsage =
     "usage: genai-perf <command> [options]\n\n"
     "GenAI-Perf 0.0.16's command line on aiperf's engine. Commands:\n"
-    "  profile    run a benchmark (genai-perf profile --help)\n"
-    "Not supported yet: analyze, compare, config, create-template, process-export-files.\n";
+    "  profile          run a benchmark (genai-perf profile --help)\n"
+    "  analyze          run one profile per point of a sweep (--sweep-type {concurrency,request_rate,\n"
+    "                   num_dataset_entries,input_sequence_length} with --sweep-range min:max[:step] or\n"
+    "                   --sweep-list a,b,c, plus profile's options); writes analyze_export_genai_perf.csv\n"
+    "  config           run profile (or analyze) from a YAML file: config -f FILE [--override-config ...]\n"
+    "  create-template  write the YAML template: create-template [-f FILE] [-v]\n"
+    "Not supported yet: process-export-files. GenAI-Perf 0.0.16 has no `compare`.\n";
 
 volatile sig_atomic_t g_child = 0;
 
@@ -83,7 +92,11 @@ Format format_of(const ProfileArgs& a) {
 }
 
 // Our exports become GenAI-Perf's; AIPerf's own files go (the log stays).
-int convert(const ProfileArgs& a, const fs::path& dir, const std::string& version, int rc) {
+// `stats_out` (when given) receives the statistics (without input_config); `edit` (when given)
+// adjusts input_config (analyze's points echo the sweep, as GenAI-Perf does).
+int convert(const ProfileArgs& a, const fs::path& dir, const std::string& version, int rc,
+            nlohmann::ordered_json* stats_out = nullptr,
+            const std::function<void(nlohmann::ordered_json&)>& edit = nullptr) {
   const fs::path raw = dir / "profile_export_raw.jsonl";
   const fs::path records = dir / "profile_export.jsonl";
   if (!fs::exists(raw)) {
@@ -103,7 +116,8 @@ int convert(const ProfileArgs& a, const fs::path& dir, const std::string& versio
   const bool rate = a.request_rate.has_value();
   const nlohmann::ordered_json load = rate ? nlohmann::ordered_json(*a.request_rate)
                                            : nlohmann::ordered_json(a.concurrency.value_or(1));
-  const fs::path export_path = profile_export_path(a);
+  const fs::path export_path =
+      fs::path(a.profile_export_file).is_absolute() ? fs::path(a.profile_export_file) : dir / a.profile_export_file;
   write_file(export_path, pa_profile_export(requests, rate ? "request_rate" : "concurrency", load, service_kind(a),
                                             endpoint_path(a), version)
                               .dump(2));
@@ -116,7 +130,9 @@ int convert(const ProfileArgs& a, const fs::path& dir, const std::string& versio
   nlohmann::ordered_json stats = compute_statistics(requests, format, a.goodput);
   const std::string stem = fs::path(a.profile_export_file).stem().string();
   std::cout << console_table(stats, format, a.streaming);
+  if (stats_out) *stats_out = stats;
   stats["input_config"] = input_config(a);
+  if (edit) edit(stats["input_config"]);
   const fs::path json_path = dir / (stem + "_genai_perf.json");
   const fs::path csv_path = dir / (stem + "_genai_perf.csv");
   std::cout << "Generating " << json_path.string() << "\n";
@@ -126,18 +142,7 @@ int convert(const ProfileArgs& a, const fs::path& dir, const std::string& versio
   return rc;
 }
 
-int run_profile(const std::vector<std::string>& words, const std::string& version) {
-  ProfileArgs a;
-  try {
-    a = parse_profile_args(words);
-  } catch (const GenAiPerfOptionError& e) {
-    std::cerr << "Error: " << e.what() << "\n";
-    return 2;
-  }
-  if (a.help) {
-    std::cout << profile_help();
-    return 0;
-  }
+int profile_with(const ProfileArgs& a, const std::string& version) {
   const fs::path dir = artifact_directory(a);
   if (a.dry_run) {
     std::vector<std::string> args = to_aiperf_args(a, dir.string());
@@ -155,6 +160,211 @@ int run_profile(const std::vector<std::string>& words, const std::string& versio
     std::cerr << "Error: " << e.what() << "\n";
     return rc ? rc : 1;
   }
+}
+
+int run_profile(const std::vector<std::string>& words, const std::string& version) {
+  ProfileArgs a;
+  try {
+    a = parse_profile_args(words);
+  } catch (const GenAiPerfOptionError& e) {
+    std::cerr << "Error: " << e.what() << "\n";
+    return 2;
+  }
+  if (a.help) {
+    std::cout << profile_help();
+    return 0;
+  }
+  return profile_with(a, version);
+}
+
+// One profile per sweep point, each in its own directory, then the summary CSV. A point that
+// fails stops the sweep (GenAI-Perf stops when perf_analyzer fails) and no CSV is written.
+int analyze_with(const ProfileArgs& base, const Sweep& sweep, const std::string& version) {
+  if (base.dry_run) {
+    for (int64_t value : sweep.values) {
+      std::vector<std::string> args = to_aiperf_args(point_args(base, sweep, value), point_directory(base, sweep, value));
+      args.push_back("--dry-run");
+      if (const int rc = run_engine(args, true)) return rc;
+    }
+    return 0;
+  }
+  std::cout << "Profiling these models: ";
+  for (size_t i = 0; i < base.models.size(); ++i) std::cout << (i ? ", " : "") << base.models[i];
+  std::cout << "\n";
+  // Every point's profile_export_genai_perf.json echoes the sweep and the user's own load, as
+  // GenAI-Perf's input_config does.
+  const nlohmann::ordered_json base_config = input_config(base);
+  const auto edit = [&](nlohmann::ordered_json& ic) {
+    ic["subcommand"] = "analyze";
+    ic["analyze"]["sweep_parameters"] = sweep.echo;
+    ic["perf_analyzer"]["stimulus"] = base_config["perf_analyzer"]["stimulus"];
+    ic["input"]["num_dataset_entries"] = base_config["input"]["num_dataset_entries"];
+    ic["input"]["synthetic_tokens"] = base_config["input"]["synthetic_tokens"];
+  };
+  std::vector<AnalyzeRow> rows;
+  for (size_t i = 0; i < sweep.values.size(); ++i) {
+    const int64_t value = sweep.values[i];
+    const ProfileArgs a = point_args(base, sweep, value);
+    const fs::path dir = point_directory(base, sweep, value);
+    std::cout << "Artifacts: " << dir.string() << "\n";
+    const int rc = run_engine(to_aiperf_args(a, dir.string()), a.verbose);
+    if (rc == 2) return 2;
+    AnalyzeRow row;
+    row.name = base.models.front() + "_run_config_" + std::to_string(i);
+    row.load = point_load(base, sweep, value);
+    row.num_dataset_entries = a.num_dataset_entries;
+    int done = 1;
+    try {
+      done = convert(a, dir, version, rc, &row.stats, edit);
+    } catch (const std::exception& e) {
+      std::cerr << "Error: " << e.what() << "\n";
+      done = rc ? rc : 1;
+    }
+    if (done != 0 || row.stats.is_null()) {
+      std::cerr << "Error: the sweep stopped at " << sweep.type << " " << value << " (" << dir.string()
+                << "); no analyze_export_genai_perf.csv written\n";
+      return done ? done : 1;
+    }
+    rows.push_back(std::move(row));
+  }
+  std::string root = base.artifact_dir;
+  const fs::path csv = fs::path(root) / "analyze_export_genai_perf.csv";
+  std::cout << "Generating " << csv.string() << "\n";
+  try {
+    write_file(csv, analyze_csv(rows, load_is_request_rate(base, sweep)));
+  } catch (const std::exception& e) {
+    std::cerr << "Error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+int run_analyze(const std::vector<std::string>& words, const std::string& version) {
+  ProfileArgs a;
+  Sweep sweep;
+  try {
+    a = parse_profile_args(words, true);
+    if (a.help) {
+      std::cout << analyze_help();
+      return 0;
+    }
+    sweep = sweep_from_cli(a.sweep_type, a.sweep_range, a.sweep_list);
+    // Every point must be a valid profile before the first one runs.
+    for (int64_t value : sweep.values) (void)to_aiperf_args(point_args(a, sweep, value), "x");
+  } catch (const GenAiPerfOptionError& e) {
+    std::cerr << "Error: " << e.what() << "\n";
+    return 2;
+  }
+  return analyze_with(a, sweep, version);
+}
+
+const char* kConfigUsage =
+    "usage: genai-perf config -f FILE [--override-config] [-v] [profile options ...]\n\n"
+    "Runs `profile` from a GenAI-Perf 0.0.16 YAML config (genai-perf create-template writes one), or\n"
+    "`analyze` when the file has an analyze: section. Command-line options override the file's\n"
+    "values only with --override-config.\n";
+
+int run_config(const std::vector<std::string>& words, const std::string& version) {
+  std::string file;
+  bool override_config = false;
+  std::vector<std::string> rest;
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (w == "-h" || w == "--help") {
+      std::cout << kConfigUsage;
+      return 0;
+    }
+    if (w == "-f" || w == "--file") {
+      if (i + 1 >= words.size()) {
+        std::cerr << "Error: argument -f/--file: expected one argument\n";
+        return 2;
+      }
+      file = words[++i];
+    } else if (w.rfind("--file=", 0) == 0) {
+      file = w.substr(7);
+    } else if (w.rfind("-f", 0) == 0 && w.size() > 2 && w[2] != '-') {
+      file = w.substr(2);
+    } else if (w == "--override-config") {
+      override_config = true;
+    } else {
+      rest.push_back(w);
+    }
+  }
+  if (file.empty()) {
+    std::cerr << "Error: the following arguments are required: -f/--file\n" << kConfigUsage;
+    return 2;
+  }
+  ProfileArgs a;
+  ConfigRun cfg;
+  try {
+    cfg = read_config(file);
+    bool only_verbose = true;
+    for (const std::string& w : rest)
+      if (w != "-v" && w != "--verbose") only_verbose = false;
+    if (!only_verbose && !override_config)
+      throw GenAiPerfOptionError("In order to use the CLI to override the config, the --override-config flag must be set.");
+    try {
+      a = parse_profile_args(cfg.words);
+    } catch (const GenAiPerfOptionError& e) {
+      // A conflict between keys, or a required key missing; the command line may still fix it.
+      bool model_given = false;
+      for (const std::string& w : cfg.words) model_given = model_given || w.rfind("--model", 0) == 0;
+      for (const std::string& w : rest) model_given = model_given || w == "-m" || w.rfind("--model", 0) == 0 || w.rfind("-m", 0) == 0;
+      if (!model_given) throw GenAiPerfOptionError(file + ": model_names: required (the model(s) to benchmark)");
+      if (rest.empty()) throw GenAiPerfOptionError(file + ": " + e.what());
+    }
+    std::vector<std::string> all = cfg.words;
+    all.insert(all.end(), rest.begin(), rest.end());
+    a = parse_profile_args(all, true);
+    if (!a.sweep_type.empty() || !a.sweep_range.empty() || !a.sweep_list.empty())
+      throw GenAiPerfOptionError("--sweep-type/--sweep-range/--sweep-list: give the sweep in the file's analyze: section "
+                                 "(GenAI-Perf's config subcommand does not read them)");
+    if (cfg.sweep)
+      for (int64_t value : cfg.sweep->values) (void)to_aiperf_args(point_args(a, *cfg.sweep, value), "x");
+  } catch (const GenAiPerfOptionError& e) {
+    std::cerr << "Error: " << e.what() << "\n";
+    return 2;
+  }
+  if (a.help) {
+    std::cout << kConfigUsage;
+    return 0;
+  }
+  if (cfg.sweep) return analyze_with(a, *cfg.sweep, version);
+  return profile_with(a, version);
+}
+
+int run_create_template(const std::vector<std::string>& words) {
+  std::string file = "genai_perf_config.yaml";
+  bool verbose = false;
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (w == "-h" || w == "--help") {
+      std::cout << "usage: genai-perf create-template [-f FILE] [-v]\n\n"
+                   "Writes GenAI-Perf 0.0.16's YAML config template (default genai_perf_config.yaml; an\n"
+                   "existing file is never overwritten). -v adds each key's help as a comment.\n";
+      return 0;
+    }
+    if (w == "-f" || w == "--file") {
+      if (i + 1 >= words.size()) {
+        std::cerr << "Error: argument -f/--file: expected one argument\n";
+        return 2;
+      }
+      file = words[++i];
+    } else if (w.rfind("--file=", 0) == 0) {
+      file = w.substr(7);
+    } else if (w == "-v" || w == "--verbose") {
+      verbose = true;
+    } else {
+      std::cerr << "Error: unrecognized arguments: " << w << "\n";
+      return 2;
+    }
+  }
+  const std::string error = write_template(file, verbose);
+  if (!error.empty()) {
+    std::cerr << "Error: " << error << "\n";
+    return 2;
+  }
+  return 0;
 }
 
 }  // namespace
@@ -176,13 +386,21 @@ int maybe_run(int argc, char** argv, const std::string& version) {
     std::cout << "genai-perf (aiperf " << version << ")\n";
     return 0;
   }
-  if (words[0] == "profile") return run_profile(std::vector<std::string>(words.begin() + 1, words.end()), version);
-  for (const char* later : {"analyze", "compare", "config", "create-template", "process-export-files"})
-    if (words[0] == later) {
-      std::cerr << "Error: genai-perf " << words[0] << ": not supported yet by aiperf's genai-perf front end "
-                << "(only `profile` is; see docs/user-guide.md, \"Coming from GenAI-Perf\")\n";
-      return 2;
-    }
+  const std::vector<std::string> rest(words.begin() + 1, words.end());
+  if (words[0] == "profile") return run_profile(rest, version);
+  if (words[0] == "analyze") return run_analyze(rest, version);
+  if (words[0] == "config") return run_config(rest, version);
+  if (words[0] == "create-template") return run_create_template(rest);
+  if (words[0] == "process-export-files") {
+    std::cerr << "Error: genai-perf process-export-files: not supported yet by aiperf's genai-perf front end "
+              << "(see docs/user-guide.md, \"Coming from GenAI-Perf\")\n";
+    return 2;
+  }
+  if (words[0] == "compare") {
+    std::cerr << "Error: genai-perf compare: GenAI-Perf 0.0.16 (the version this front end follows) has no "
+              << "`compare` subcommand\n";
+    return 2;
+  }
   std::cerr << "Error: genai-perf: invalid choice: '" << words[0] << "'\n" << kUsage;
   return 2;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -107,6 +108,10 @@ std::string pad_left(const std::string& s, size_t width) {
 }  // namespace
 
 std::string format_stat(double v) {
+  // Python prints inf, -inf and nan as such (e.g. the per-user throughput of responses that
+  // arrived in the same nanosecond).
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.2f", v);
   std::string s = buf;

@@ -22,6 +22,7 @@ struct Spec {
   std::vector<std::string> names;  // first is the canonical long name
   Arity arity;
   std::string unsupported;
+  bool analyze_only = false;  // `analyze` (and `config`) take it, `profile` does not
 };
 
 const std::string kLater = "not supported yet by aiperf's genai-perf front end";
@@ -97,6 +98,10 @@ const std::vector<Spec>& specs() {
       {{"--tokenizer-trust-remote-code"}, Arity::kFlag, ""},
       {{"--help", "-h"}, Arity::kFlag, ""},
       {{"--dry-run"}, Arity::kFlag, ""},  // ours: validate only (listed last in --help)
+      // Analyze (genai_perf_analyze.h)
+      {{"--sweep-type"}, Arity::kOne, "", true},
+      {{"--sweep-range"}, Arity::kOne, "", true},
+      {{"--sweep-list"}, Arity::kOne, "", true},
   };
   return s;
 }
@@ -108,16 +113,16 @@ const std::vector<std::string> kSupportedTypes = {"chat", "completions", "embedd
 
 // The spec an option word names: exact spelling, else a unique prefix of a long spelling
 // (argparse's allow_abbrev).
-const Spec& find_spec(const std::string& word) {
+const Spec& find_spec(const std::string& word, bool analyze) {
   for (const Spec& s : specs())
     for (const std::string& n : s.names)
-      if (n == word) return s;
+      if (n == word && (analyze || !s.analyze_only)) return s;
   std::vector<const Spec*> hits;
   std::vector<std::string> spellings;
   if (word.rfind("--", 0) == 0) {
     for (const Spec& s : specs())
       for (const std::string& n : s.names)
-        if (n.rfind("--", 0) == 0 && n.rfind(word, 0) == 0) {
+        if (n.rfind("--", 0) == 0 && n.rfind(word, 0) == 0 && (analyze || !s.analyze_only)) {
           if (std::find(hits.begin(), hits.end(), &s) == hits.end()) hits.push_back(&s);
           spellings.push_back(n);
         }
@@ -184,7 +189,13 @@ std::string python_float(double v) {
   return f;
 }
 
-ProfileArgs parse_profile_args(const std::vector<std::string>& words) {
+std::string unsupported_reason(const std::string& option) {
+  for (const Spec& s : specs())
+    if (s.names.front() == option) return s.unsupported;
+  return "";
+}
+
+ProfileArgs parse_profile_args(const std::vector<std::string>& words, bool analyze) {
   ProfileArgs a;
   std::vector<std::string> refused;
   std::map<std::string, std::vector<std::string>> seen;  // canonical name -> values (last wins)
@@ -204,7 +215,7 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words) {
       name = w.substr(0, 2);
       inline_value = w.substr(2);
     }
-    const Spec& spec = find_spec(name);
+    const Spec& spec = find_spec(name, analyze);
     const std::string& canonical = spec.names.front();
     std::vector<std::string> values;
     if (spec.arity == Arity::kFlag) {
@@ -365,6 +376,18 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words) {
       a.tokenizer_revision = one(n);
     } else if (n == "--tokenizer-trust-remote-code") {
       a.tokenizer_trust_remote_code = true;
+    } else if (n == "--sweep-type") {
+      a.sweep_type = one(n);
+      static const char* const kChoices[] = {"batch_size", "concurrency", "num_dataset_entries",
+                                             "input_sequence_length", "request_rate"};
+      if (std::none_of(std::begin(kChoices), std::end(kChoices), [&](const char* c) { return a.sweep_type == c; }))
+        throw GenAiPerfOptionError("argument --sweep-type: invalid choice: '" + one(n) +
+                                   "' (choose from 'batch_size', 'concurrency', 'num_dataset_entries', "
+                                   "'input_sequence_length', 'request_rate')");
+    } else if (n == "--sweep-range") {
+      a.sweep_range = one(n);
+    } else if (n == "--sweep-list") {
+      a.sweep_list = one(n);
     }
   }
   if (a.models.empty()) throw GenAiPerfOptionError("the following arguments are required: -m/--model");
@@ -602,6 +625,7 @@ std::string profile_help() {
     if (s.names.front() == "--endpoint-type") o << " TEXT:{chat,completions,embeddings}";
     if (s.names.front() == "--backend") o << " TEXT:{tensorrtllm,vllm}";
     if (s.names.front() == "--model-selection-strategy") o << " TEXT:{round_robin,random}";
+    if (s.analyze_only) continue;
     if (s.names.front() == "--dry-run") o << "   ours: check the options as `aiperf profile --dry-run`, run nothing";
     o << "\n";
   }

@@ -56,12 +56,21 @@ struct ProfileArgs {
   bool verbose = false;
   bool help = false;
   bool dry_run = false;  // ours (not GenAI-Perf's): check the mapped run as `aiperf profile --dry-run`
+  // `analyze` only (genai_perf_analyze.h turns them into the sweep): as given.
+  std::string sweep_type;
+  std::string sweep_range;
+  std::string sweep_list;
 };
 
 // Parses the words after `profile`. Throws GenAiPerfOptionError naming the option for an unknown
 // or ambiguous option, a missing or malformed value, a conflict GenAI-Perf refuses, or an option
 // (or endpoint type) this front end does not support yet.
-ProfileArgs parse_profile_args(const std::vector<std::string>& words);
+// `analyze` also takes --sweep-type/--sweep-range/--sweep-list (kept as given in ProfileArgs).
+ProfileArgs parse_profile_args(const std::vector<std::string>& words, bool analyze = false);
+
+// Why the front end refuses `option` (canonical long spelling, e.g. "--audio-format"): "audio
+// inputs", ...; "" when it is supported (or unknown).
+std::string unsupported_reason(const std::string& option);
 
 // "openai" for the endpoint types we run (chat, completions, embeddings).
 std::string service_kind(const ProfileArgs& a);
