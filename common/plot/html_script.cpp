@@ -290,6 +290,23 @@ Chart.prototype.draw = function () {
     self.hits.push(hit);
   });
   ctx.restore();
+  // Point labels go outside the clip, turned inwards near the box's top and right edges.
+  this.hits.forEach(function (h) {
+    var s = h.s, shown = 0, j;
+    if (!s.labels) return;
+    for (j = 0; j < h.px.length; j++) if (!isNaN(h.px[j])) shown++;
+    if (shown > 300) return;
+    ctx.fillStyle = col.fg;
+    ctx.font = '11px system-ui, "DejaVu Sans", sans-serif';
+    for (j = 0; j < h.px.length; j++) {
+      var x = h.px[j], y = h.py[j];
+      if (isNaN(x) || !s.labels[j] || x < x0 || x > x1 || y < yt || y > yb) continue;
+      var right = x + 5 + ctx.measureText(s.labels[j]).width > x1, low = y - 18 < yt;
+      ctx.textAlign = right ? 'right' : 'left';
+      ctx.textBaseline = low ? 'top' : 'bottom';
+      ctx.fillText(s.labels[j], right ? x - 5 : x + 5, low ? y + 4 : y - 4);
+    }
+  });
 };
 
 // Draws one series; returns its points in pixels for hover (NaN where nothing was drawn).
@@ -371,11 +388,6 @@ function drawSeries(ctx, s, color, sx, sy, logx, logy, height, col) {
       ctx.moveTo(r, py[j] - 4); ctx.lineTo(r, py[j] + 4);
     }
     ctx.stroke(); ctx.globalAlpha = 1;
-  }
-  if (s.labels && shown <= 300) {
-    ctx.fillStyle = col.fg; ctx.textAlign = 'left'; ctx.textBaseline = 'bottom';
-    ctx.font = '11px system-ui, "DejaVu Sans", sans-serif';
-    for (j = 0; j < n; j++) if (!isNaN(px[j]) && s.labels[j]) ctx.fillText(s.labels[j], px[j] + 5, py[j] - 4);
   }
   return hit;
 }

@@ -21,6 +21,7 @@ nav a:hover{text-decoration:underline}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;font-size:13px;font-variant-numeric:tabular-nums}
 th,td{padding:4px 10px;border-bottom:1px solid var(--grid);text-align:left;white-space:nowrap}
+thead th{white-space:normal;min-width:4.5em;max-width:12em;vertical-align:bottom}
 td.num,th.num{text-align:right}
 thead th{position:sticky;top:0;background:var(--card);font-weight:600}
 th.sortable{cursor:pointer;user-select:none}
@@ -52,6 +53,8 @@ nav,.toolbar button.tool,.hint,.tip,.zoombox,footer{display:none}
 .card{break-inside:avoid;border-color:#bbb;page-break-inside:avoid}
 .scroll{overflow:visible}
 thead th{position:static}
+table{font-size:9px}
+th,td{padding:2px 5px}
 .legend button{border:none;padding:0 6px 0 0}
 .legend button.off{display:none}
 }
