@@ -20,10 +20,11 @@
 #include "multi_run.h"
 #include "non_text_options.h"
 #include "options.h"
+#include "plot_command.h"
 #include "process_export_command.h"
 #include "service_command.h"
-#include "sweep.h"
 #include "search_run.h"
+#include "sweep.h"
 #include "sweep_plan.h"
 #include "tokenize_command.h"
 #include "validators.h"
@@ -157,6 +158,7 @@ int main(int argc, char** argv) {
   std::function<int()> run_mesh_keys = aiperf::cli::add_mesh_keys_command(app);
   std::function<int()> run_process_export = aiperf::cli::add_process_export_command(app, kVersion);
   std::function<int()> run_config = aiperf::cli::add_config_command(app, check_profile_args);
+  std::function<int()> run_plot = aiperf::cli::add_plot_command(app);
   std::function<int()> run_analyze = aiperf::cli::add_analyze_commands(app);
   std::function<int()> run_validate = aiperf::cli::add_validate_command(app);
 
@@ -215,6 +217,7 @@ int main(int argc, char** argv) {
   if (*app.get_subcommand("mesh-keys")) return run_mesh_keys();
   if (*app.get_subcommand("process-export-files")) return run_process_export();
   if (*app.get_subcommand("config")) return run_config();
+  if (*app.get_subcommand("plot")) return run_plot();
   if (const int rc = run_analyze(); rc >= 0) return rc;
   if (*app.get_subcommand("validate")) return run_validate();
   if (*worker_cmd) return aiperf::cli::run_service(worker);
@@ -241,9 +244,6 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    if (!sweep_points.empty()) {
-      if (config.stimulus() == "fixed_schedule") {
-        const auto& p = sweep_lists.parameters.front();
     // An adaptive search (--search-* / --search-recipe) chooses its points itself.
     if (profile.search.spec) {
       if (!sweep_points.empty())
@@ -259,6 +259,9 @@ int main(int argc, char** argv) {
                                                   std::to_string(static_cast<long long>(dim.lo))),
                    config);
     }
+    if (!sweep_points.empty()) {
+      if (config.stimulus() == "fixed_schedule") {
+        const auto& p = sweep_lists.parameters.front();
         std::string joined;
         for (const auto& t : p.texts) joined += (joined.empty() ? "" : ",") + t;
         throw aiperf::cli::OptionError(
@@ -308,20 +311,17 @@ int main(int argc, char** argv) {
       std::cout << "  sweep (" << profile.multi_run.sweep_type << ") of " << sweep_points.size() << " points:\n";
       for (const auto& p : sweep_points) std::cout << "    " << p.dir_name << "  (" << p.label << ")\n";
     }
-    for (const std::string& note : profile.dry_run_notes) std::cout << "  note: " << note << "\n";
-    return 0;
-  }
     if (profile.search.spec) {
       const auto& sp = *profile.search.spec;
       std::cout << "  search (" << sp.planner << ") over " << sp.space.front().path << ", at most " << sp.max_iterations
                 << " iterations, in search_iter_NNNN/\n";
     }
+    for (const std::string& note : profile.dry_run_notes) std::cout << "  note: " << note << "\n";
+    return 0;
+  }
   aiperf::log::Level level = aiperf::log::Level::kInfo;
   aiperf::log::parse_level(config.service.log_level, level);
   aiperf::log::init("system_controller", config.output.artifact_dir + "/logs/aiperf.log", level);
-  if (!sweep_points.empty()) {
-    if (config.service.zmq_ipc_path.rfind("/tmp/aiperf-", 0) == 0) std::filesystem::remove_all(config.service.zmq_ipc_path);
-    const int rc = aiperf::cli::run_sweep(sweep_points, sweep_configs, config.output.artifact_dir, profile.multi_run);
   if (profile.search.spec) {
     if (config.service.zmq_ipc_path.rfind("/tmp/aiperf-", 0) == 0) std::filesystem::remove_all(config.service.zmq_ipc_path);
     const int rc = aiperf::cli::run_search(*profile.search.spec, sweep_lists.args,
@@ -330,6 +330,15 @@ int main(int argc, char** argv) {
     std::cout.flush();
     _exit(rc);
   }
+  // --auto-plot: `aiperf plot` on what a successful run wrote (a sweep: its whole tree).
+  const auto auto_plot = [&](int rc) {
+    return rc == 0 && profile.output.auto_plot
+               ? aiperf::cli::run_auto_plot(config.output.artifact_dir, profile.output.plot_required)
+               : rc;
+  };
+  if (!sweep_points.empty()) {
+    if (config.service.zmq_ipc_path.rfind("/tmp/aiperf-", 0) == 0) std::filesystem::remove_all(config.service.zmq_ipc_path);
+    const int rc = auto_plot(aiperf::cli::run_sweep(sweep_points, sweep_configs, config.output.artifact_dir, profile.multi_run));
     std::cout.flush();
     _exit(rc);
   }
@@ -337,13 +346,14 @@ int main(int argc, char** argv) {
     // Each trial makes its own IPC directory; the one made for a single run is not needed.
     if (config.service.zmq_ipc_path.rfind("/tmp/aiperf-", 0) == 0) std::filesystem::remove_all(config.service.zmq_ipc_path);
     config.service.zmq_ipc_path.clear();
-    return aiperf::cli::run_multi(config, profile.multi_run);
+    return auto_plot(aiperf::cli::run_multi(config, profile.multi_run));
   }
-  const int rc = aiperf::controller::run_profile(config);
+  int rc = aiperf::controller::run_profile(config);
   if (!config.service.zmq_ipc_path.empty() && config.service.zmq_ipc_path.rfind("/tmp/aiperf-", 0) == 0) {
     std::error_code ec;
     std::filesystem::remove_all(config.service.zmq_ipc_path, ec);
   }
+  rc = auto_plot(rc);
   std::cout.flush();
   _exit(rc);  // proxy threads block in zmq::proxy forever; skip static destructors
 }

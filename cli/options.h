@@ -42,6 +42,8 @@ struct ProfileOptions {
   } input;
   struct Output {
     std::optional<std::string> artifact_dir;
+    bool auto_plot = false;      // --auto-plot: `aiperf plot` on the artifacts after the run
+    bool plot_required = false;  // --plot-required: a plot failure makes the run fail (exit 1)
   } output;
   struct Load {
     std::optional<std::string> arrival_pattern;

@@ -41,6 +41,11 @@ void add_output_options(CLI::App& app, ProfileOptions& o) {
   app.add_flag("--export-http-trace", out.export_http_trace, "Include HTTP trace_data in profile_export.jsonl")
       ->group(g);
   app.add_flag("--show-trace-timing", out.show_trace_timing, "Print the HTTP trace timing table")->group(g);
+  app.add_flag("--auto-plot,!--no-auto-plot", o.output.auto_plot,
+               "Run `aiperf plot` on the artifact directory after the run (a sweep: on its whole tree)")
+      ->group(g);
+  app.add_flag("--plot-required", o.output.plot_required, "With --auto-plot: a plot failure makes the run fail (exit 1)")
+      ->group(g);
   app.add_flag("--export-outputs-json", out.export_outputs_json,
                "Write outputs.json: the generated text and per-request metrics of every profiling request")
       ->group(g);

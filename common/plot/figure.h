@@ -21,8 +21,10 @@ struct Series {
   std::vector<double> x, y;
   std::vector<double> x_end;          // Spans only, same length as x
   std::vector<double> y_low, y_high;  // optional error bars (e.g. a confidence interval), same length as y
+  std::vector<double> x_low, x_high;  // optional horizontal error bars, same length as x
   std::vector<std::string> labels;    // optional text next to each point (e.g. "c=4"), same length as x
   bool secondary_axis = false;        // drawn against the right-hand y axis (Figure::y2)
+  int color = -1;                     // palette index; -1 = the series' position in the figure
 };
 
 struct Axis {
@@ -35,6 +37,7 @@ struct Figure {
   std::string title;
   Axis x, y, y2;  // y2 is used only when a series has secondary_axis
   std::vector<Series> series;
+  std::string note;  // one line under the plot (e.g. how a Pareto frontier is drawn); may be empty
 };
 
 // A table of a report (the console summary of a run, a sweep's per-point rows): cells are

@@ -1,0 +1,31 @@
+// Draws a plot::Figure into a PNG with cairo: title, axes with nice ticks (linear or log), a
+// secondary y axis, legend, points/lines/steps/areas/spans, error bars and point labels, in
+// AIPerf's light or dark theme (NVIDIA green first). Everything drawn comes from the Figure.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+#include "plot/figure.h"
+
+namespace aiperf::plot {
+
+enum class Theme { Light, Dark };
+
+struct RenderError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// AIPerf's PNG size (DEFAULT_PLOT_WIDTH x DEFAULT_PLOT_HEIGHT).
+inline constexpr int kPngWidth = 1600;
+inline constexpr int kPngHeight = 800;
+
+// Writes `path` (a PNG of width x height). Throws RenderError naming the path when cairo cannot
+// write it. An empty figure (no points) still draws its frame, title and a "No data" mark.
+void render_png(const Figure& figure, Theme theme, const std::string& path, int width = kPngWidth,
+                int height = kPngHeight);
+
+// "#76B900" for index 0, ...; index 100 is the outlier red. Shared so the HTML report can use
+// the same colours.
+std::string palette_color(int index);
+
+}  // namespace aiperf::plot
