@@ -62,7 +62,8 @@ int64_t point_load(const ProfileArgs& base, const Sweep& sweep, int64_t value);
 // "Request Rate" when the sweep or the base load is a request rate, else "Concurrency".
 bool load_is_request_rate(const ProfileArgs& base, const Sweep& sweep);
 
-// The CSV: the perf metrics header and one row per point (p99 TTFT, ITL, latency, OSL; average
+// The CSV: the perf metrics header and one row per point, best first as GenAI-Perf orders its
+// results (highest average request throughput first, ties in run order) (p99 TTFT, ITL, latency, OSL; average
 // output token and request throughput, "%.2f", 0.00 when a metric is absent; ISL the integer part
 // of its p99), an empty row, then the GPU metrics header; no GPU rows (no DCGM telemetry). CRLF
 // line ends, as Python's csv module writes.

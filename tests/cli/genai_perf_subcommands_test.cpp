@@ -164,6 +164,16 @@ TEST_CASE("genai-perf analyze: analyze_export_genai_perf.csv layout and formats"
       "Config Name,GPU,p99 GPU Power Usage (W),p99 GPU Energy Consumption (MJ),p99 GPU Utilization (%),"
       "p99 GPU Memory Used (GB),Avg. GPU Power Limit (W),Avg. GPU Total Memory (GB)\r\n";
   CHECK(analyze_csv({r0, r1}, false) == expected);
+  // Best request throughput first; equal ones keep the run order.
+  AnalyzeRow r2 = r0;
+  r2.name = "m_run_config_2";
+  r2.stats["request_throughput"]["avg"] = 20.0;
+  const std::string sorted = analyze_csv({r0, r1, r2}, false);
+  const size_t first = sorted.find("\r\nm_run_config_2,"), second = sorted.find("\r\nm_run_config_0,"),
+               third = sorted.find("\r\nm_run_config_1,");
+  CHECK(first != std::string::npos);
+  CHECK(first < second);
+  CHECK(second < third);
   const std::string rate = analyze_csv({}, true);
   CHECK(rate.rfind("Config Name,Request Rate,ISL,", 0) == 0);
 }

@@ -75,19 +75,29 @@ const char* kGpuHeader =
     "Config Name,GPU,p99 GPU Power Usage (W),p99 GPU Energy Consumption (MJ),p99 GPU Utilization (%),"
     "p99 GPU Memory Used (GB),Avg. GPU Power Limit (W),Avg. GPU Total Memory (GB)\r";
 
-// Checks the analyze CSV under `arts` against the points' own statistics.
-void check_analyze_csv(const std::string& arts, const std::vector<std::pair<std::string, int>>& points, int entries) {
-  const std::vector<std::string> lines = read_lines(arts + "/analyze_export_genai_perf.csv");
-  REQUIRE(lines.size() == points.size() + 3);
-  CHECK(lines[0] == kPerfHeader);
+// Checks the analyze CSV under `arts` against the points' own statistics: one row per point
+// (named by run order), best request throughput first as GenAI-Perf orders them.
+void check_analyze_csv(const std::string& arts, const std::vector<std::pair<std::string, int>>& points, int entries,
+                       const std::string& load_header = "Concurrency") {
+  std::vector<std::pair<double, std::vector<std::string>>> expected;
   for (size_t i = 0; i < points.size(); ++i) {
     const json stats = json::parse(read_file(arts + "/" + points[i].first + "/profile_export_genai_perf.json"));
+    CHECK(stats["input_config"]["subcommand"] == "analyze");
+    expected.emplace_back(stats["request_throughput"]["avg"].get<double>(),
+                          expected_row("m_run_config_" + std::to_string(i), points[i].second, entries, stats));
+  }
+  std::stable_sort(expected.begin(), expected.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  const std::vector<std::string> lines = read_lines(arts + "/analyze_export_genai_perf.csv");
+  REQUIRE(lines.size() == points.size() + 3);
+  std::string header = kPerfHeader;
+  header.replace(header.find("Concurrency"), 11, load_header);
+  CHECK(lines[0] == header);
+  for (size_t i = 0; i < points.size(); ++i) {
     std::string row = lines[i + 1];
     REQUIRE(!row.empty());
     CHECK(row.back() == '\r');
     row.pop_back();
-    CHECK(split(row, ',') == expected_row("m_run_config_" + std::to_string(i), points[i].second, entries, stats));
-    CHECK(stats["input_config"]["subcommand"] == "analyze");
+    CHECK(split(row, ',') == expected[i].second);
   }
   CHECK(lines[points.size() + 1] == "\r");
   CHECK(lines[points.size() + 2] == kGpuHeader);
@@ -139,8 +149,8 @@ TEST_CASE("aiperf genai-perf analyze sweeps a list of request rates", "[e2e][gen
   const std::vector<std::string> lines = read_lines(arts + "/analyze_export_genai_perf.csv");
   REQUIRE(lines.size() == 5);
   CHECK(lines[0].rfind("Config Name,Request Rate,ISL,Num Dataset Entries,", 0) == 0);
-  CHECK(lines[1].rfind("m_run_config_0,50,10,100,", 0) == 0);
-  CHECK(lines[2].rfind("m_run_config_1,100,10,100,", 0) == 0);
+  check_analyze_csv(arts, {{"m-openai-chat-request_rate50", 50}, {"m-openai-chat-request_rate100", 100}}, 100,
+                    "Request Rate");
 }
 
 TEST_CASE("genai-perf analyze refuses a bad sweep before running anything", "[e2e][genai_perf]") {
