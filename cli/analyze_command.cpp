@@ -5,10 +5,15 @@
 #include <iostream>
 #include <memory>
 #include <stdexcept>
+#include <iterator>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "analyze_scene_render.h"
+#include "analyze_swim_lane.h"
 #include "analyze_trace_stats.h"
 #include "dataset_error.h"
 #include "validators.h"
@@ -71,6 +76,65 @@ int run_analyze_trace(const TraceArgs& a) {
   return 0;
 }
 
+struct SwimLaneArgs {
+  std::vector<std::string> run_dirs;
+  bool empty_run_dirs = false;
+  std::string out;
+  std::optional<int> concurrency;
+  std::optional<double> ramp;
+  bool html = false;
+};
+
+// One run directory: the PNG, then with --html the page. Returns the paths written.
+std::vector<std::string> swim_lane_one(const fs::path& run_dir, const SwimLaneArgs& a) {
+  const fs::path jsonl = run_dir / "profile_export.jsonl";
+  std::error_code ec;
+  if (!fs::is_regular_file(jsonl, ec)) throw analyze::SwimLaneError(jsonl.string() + " not found");
+  const std::vector<analyze::LaneRecord> records = analyze::load_lane_records(jsonl.string());
+  if (records.empty()) throw analyze::SwimLaneError("no valid records in " + jsonl.string());
+  const analyze::SwimLane lane = analyze::build_swim_lane(records);
+  analyze::SwimLaneView view;
+  view.run_name = fs::absolute(run_dir).lexically_normal().filename().string();
+  if (view.run_name.empty()) view.run_name = fs::absolute(run_dir).lexically_normal().parent_path().filename().string();
+  view.concurrency = a.concurrency;
+  std::ifstream summary(run_dir / "profile_export_aiperf.json");
+  if (summary) view.times = analyze::parse_bench_times(std::string(std::istreambuf_iterator<char>(summary), {}));
+  if (a.ramp) view.times.ramp_s = a.ramp;
+  const analyze::Scene scene = analyze::draw_swim_lane(lane, view);
+  std::vector<std::string> saved;
+  const fs::path png = a.out.empty() ? run_dir / "swim_lane.png" : fs::path(a.out);
+  analyze::write_scene_png(scene, png.string());
+  saved.push_back(png.string());
+  if (a.html) {
+    const fs::path html = a.out.empty() ? run_dir / "swim_lane.html" : fs::path(a.out).replace_extension(".html");
+    analyze::write_file_whole(html.string(),
+                              analyze::swim_lane_html(scene, view.run_name, analyze::swim_lane_payload(lane, view).dump()));
+    saved.push_back(html.string());
+  }
+  return saved;
+}
+
+int run_swim_lane(const SwimLaneArgs& a) {
+  if (a.run_dirs.empty()) {
+    std::cerr << "error: at least one run directory is required\n";
+    return 2;
+  }
+  if (!a.out.empty() && a.run_dirs.size() > 1) {
+    std::cerr << "error: --out only valid with a single run dir\n";
+    return 2;
+  }
+  int failures = 0;
+  for (const std::string& dir : a.run_dirs) {
+    try {
+      for (const std::string& path : swim_lane_one(dir, a)) std::cout << "saved " << path << "\n" << std::flush;
+    } catch (const analyze::SwimLaneError& e) {
+      std::cerr << "skip " << dir << ": " << e.what() << "\n";
+      ++failures;
+    }
+  }
+  return failures ? 1 : 0;
+}
+
 }  // namespace
 
 std::function<int()> add_analyze_commands(CLI::App& app) {
@@ -84,8 +148,29 @@ std::function<int()> add_analyze_commands(CLI::App& app) {
       ->check(kPositive);
   trace_cmd->add_option("--output-file", trace->output_file, "Optional output path for analysis report (JSON)");
 
-  return [trace_cmd, trace]() -> int {
+  CLI::App* analyze_cmd = app.add_subcommand(
+      "analyze", "Post-run analysis of completed AIPerf artifacts (swim-lane, turn-messages)");
+  analyze_cmd->require_subcommand(1);
+  auto lanes = std::make_shared<SwimLaneArgs>();
+  CLI::App* lanes_cmd =
+      analyze_cmd->add_subcommand("swim-lane", "Render a per-session swim-lane PNG with concurrency curve underneath");
+  lanes_cmd->add_option("run-dirs,--run-dirs", lanes->run_dirs, "One or more AIPerf run directories");
+  lanes_cmd->add_flag("--empty-run-dirs", lanes->empty_run_dirs, "Pass an empty list of run directories")->group("");
+  lanes_cmd->add_option("-o,--out", lanes->out, "Output PNG path. Only valid when a single run directory is given");
+  lanes_cmd->add_option("-c,--concurrency", lanes->concurrency,
+                        "Target concurrency to draw as a reference line in the concurrency panel");
+  lanes_cmd->add_option("--ramp", lanes->ramp,
+                        "Ramp duration in seconds for the ramp-done marker; overrides profile_export_aiperf.json")
+      ->check(kNonNegative);
+  lanes_cmd->add_flag("--html,!--no-html", lanes->html,
+                      "Also write an HTML viewer (swim_lane.html, or the --out path with an .html suffix)");
+
+  return [trace_cmd, trace, lanes_cmd, lanes]() -> int {
     if (*trace_cmd) return run_analyze_trace(*trace);
+    if (*lanes_cmd) {
+      if (lanes->empty_run_dirs) lanes->run_dirs.clear();
+      return run_swim_lane(*lanes);
+    }
     return -1;
   };
 }

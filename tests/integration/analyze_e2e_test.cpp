@@ -101,3 +101,80 @@ TEST_CASE("validate mooncake-trace passes a good trace and lists a bad one's lin
   CHECK(target.exit_code == 2);
   CHECK(target.err.find("--target") != std::string::npos);
 }
+
+namespace {
+
+// A short multi-turn run against the mock: 6 sessions of 3 turns at concurrency 3.
+aiperf::test::ProfileRun multi_turn_run(const std::string& tmp, aiperf::test::MockServer& mock, const std::string& name) {
+  return aiperf::test::run_profile(
+      tmp + "/" + name,
+      {"--tokenizer", "gpt2", "--ui-type", "none", "--model", "m", "--endpoint-type", "chat", "--url", mock.url(),
+       "--streaming", "--concurrency", "3", "--conversation-num", "6", "--conversation-turn-mean", "3",
+       "--conversation-turn-delay-mean", "20", "--output-tokens-mean", "4", "--random-seed", "1"},
+      tmp, name);
+}
+
+bool is_png(const std::string& path) { return read_file(path).rfind("\x89PNG\r\n\x1a\n", 0) == 0; }
+
+}  // namespace
+
+TEST_CASE("analyze swim-lane draws a real run's PNG and HTML", "[e2e][analyze]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  aiperf::test::MockServer mock({"--fast"}, tmp);
+  const auto run = multi_turn_run(tmp, mock, "run");
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  REQUIRE(run.records().size() == 18);
+
+  const Result r = aiperf_cmd(tmp, {"analyze", "swim-lane", run.dir, "-c", "3", "--html"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == "saved " + run.dir + "/swim_lane.png\nsaved " + run.dir + "/swim_lane.html\n");
+  CHECK(is_png(run.dir + "/swim_lane.png"));
+  const std::string html = read_file(run.dir + "/swim_lane.html");
+  const size_t open = html.find("id=\"aiperf-payload\">");
+  REQUIRE(open != std::string::npos);
+  const size_t from = open + std::string("id=\"aiperf-payload\">").size();
+  const json payload = json::parse(html.substr(from, html.find("</script>", from) - from));
+  CHECK(payload["run"] == fs::path(run.dir).filename().string());
+  CHECK(payload["nSlots"] == 3);  // concurrency 3: three lanes reused by the six sessions
+  CHECK(payload["target"] == 3);
+  CHECK(payload["sessions"].size() == 6);
+  size_t turns = 0;
+  for (const json& s : payload["sessions"]) turns += s["turns"].size();
+  CHECK(turns == 18);
+  CHECK(payload["peakActive"].get<int>() <= 3);
+  CHECK(payload["benchEnd"] == run.summary()["benchmark_duration"]["avg"]);
+  // --out: the PNG there, the page beside it with an .html suffix; nothing in the run dir.
+  fs::remove(run.dir + "/swim_lane.png");
+  const Result out = aiperf_cmd(tmp, {"analyze", "swim-lane", "--run-dirs", run.dir, "-o", tmp + "/o/lanes.png",
+                                      "--html", "--ramp", "0.5"});
+  REQUIRE(out.exit_code == 0);
+  CHECK(is_png(tmp + "/o/lanes.png"));
+  CHECK(read_file(tmp + "/o/lanes.html").find("\"rampS\":0.5") != std::string::npos);
+  CHECK_FALSE(fs::exists(run.dir + "/swim_lane.png"));
+}
+
+TEST_CASE("analyze swim-lane skips unusable run dirs with exit 1 and rejects bad options with 2", "[e2e][analyze]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  fs::create_directories(tmp + "/empty");
+  fs::create_directories(tmp + "/broken");
+  write(tmp + "/broken/profile_export.jsonl",
+        "{\"metadata\": {\"conversation_id\": \"c\", \"request_start_ns\": 1, \"request_end_ns\": 2}}\n{\"meta\n");
+  const Result r = aiperf_cmd(tmp, {"analyze", "swim-lane", tmp + "/empty", tmp + "/broken"});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("skip " + tmp + "/empty: " + tmp + "/empty/profile_export.jsonl not found\n") != std::string::npos);
+  CHECK(r.err.find("skip " + tmp + "/broken: " + tmp + "/broken/profile_export.jsonl:2: invalid JSON") !=
+        std::string::npos);
+  CHECK_FALSE(fs::exists(tmp + "/broken/swim_lane.png"));
+  const Result two = aiperf_cmd(tmp, {"analyze", "swim-lane", tmp + "/empty", tmp + "/broken", "-o", tmp + "/x.png"});
+  CHECK(two.exit_code == 2);
+  CHECK(two.err == "error: --out only valid with a single run dir\n");
+  const Result none = aiperf_cmd(tmp, {"analyze", "swim-lane"});
+  CHECK(none.exit_code == 2);
+  CHECK(none.err == "error: at least one run directory is required\n");
+  const Result ramp = aiperf_cmd(tmp, {"analyze", "swim-lane", tmp + "/broken", "--ramp", "-1"});
+  CHECK(ramp.exit_code == 2);
+  CHECK(ramp.err.find("--ramp") != std::string::npos);
+  CHECK_FALSE(fs::exists(tmp + "/x.png"));
+}
