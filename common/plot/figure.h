@@ -30,6 +30,7 @@ struct Series {
 struct Axis {
   std::string label;  // with its unit, e.g. "Time to First Token (ms)"
   bool log = false;
+  bool from_zero = false;  // the range reaches down to 0 (AIPerf's default autoscale "none")
 };
 
 struct Figure {

@@ -70,7 +70,9 @@ Figure ttft_over_time(const RunData& run) {
   f.title = "TTFT Per Request Over Time";
   f.x.label = "Request Number";
   f.y.label = metric_label("time_to_first_token", unit_of(run, "time_to_first_token"));
+  f.y.from_zero = true;
   Series s;
+  s.name = f.y.label;
   s.mark = Mark::Points;
   for (size_t i = 0; i < run.requests.size(); ++i) {
     if (!run.requests[i].ttft_ms) continue;
@@ -92,8 +94,8 @@ Figure ttft_timeline(const RunData& run) {
   for (const auto& r : run.requests)
     if (r.ttft_ms && r.end_ns > 0) t0 = std::min(t0, r.start_ns);
   Series ttft, gen;
-  ttft.name = "TTFT";
-  gen.name = "Generation";
+  ttft.name = "Prefill Phase";  // start -> first token
+  gen.name = "Decode Phase";    // first token -> end
   ttft.mark = gen.mark = Mark::Spans;
   for (const auto& r : run.requests) {
     if (!r.ttft_ms || r.end_ns <= 0) continue;
@@ -115,11 +117,12 @@ std::optional<Figure> timeslice_figure(const RunData& run, const std::string& id
   Figure f;
   f.id = id;
   f.title = title;
-  const double width = run.slice_duration.value_or(1.0);
-  f.x.label = run.slice_duration ? "Timeslice (s)" : "Timeslice";
+  // The reference's axis: the slice index, labelled "Timeslice (s)".
+  f.x.label = "Timeslice (s)";
+  f.y.from_zero = true;
   std::string unit;
   Series normal, high;
-  normal.name = metric + " (avg)";
+  normal.name = "Timeslice Average";
   normal.mark = Mark::Points;
   high.name = "Above run average + std";
   high.mark = Mark::Points;
@@ -127,12 +130,18 @@ std::optional<Figure> timeslice_figure(const RunData& run, const std::string& id
   const MetricStats* summary = run.metric(tag);
   const double avg = summary && summary->get("avg") ? *summary->get("avg") : NAN;
   const double sd = summary && summary->get("std") ? *summary->get("std") : 0;
+  std::map<int, double> slice_sd;  // the slice's own std: its error bar (+-1 std)
+  for (const auto& row : run.timeslices)
+    if (row.metric == metric && row.stat == "std") slice_sd[row.slice] = row.value;
   for (const auto& row : run.timeslices) {
     if (row.metric != metric || row.stat != "avg") continue;
     unit = row.unit;
     Series& s = std::isfinite(avg) && row.value > avg + sd ? high : normal;
-    s.x.push_back(row.slice * width);
+    s.x.push_back(row.slice);
     s.y.push_back(row.value);
+    const double e = slice_sd.count(row.slice) ? slice_sd[row.slice] : 0;
+    s.y_low.push_back(row.value - e);
+    s.y_high.push_back(row.value + e);
   }
   if (normal.x.empty() && high.x.empty()) return std::nullopt;
   f.y.label = unit.empty() ? metric : metric + " (" + unit + ")";
@@ -143,7 +152,9 @@ std::optional<Figure> timeslice_figure(const RunData& run, const std::string& id
     for (const auto& s : f.series)
       for (double x : s.x) lo = std::min(lo, x), hi = std::max(hi, x);
     Series line;
-    line.name = "Run average";
+    char name[96];
+    std::snprintf(name, sizeof name, "Run Average: %.2f %s", avg, unit.c_str());
+    line.name = name;
     line.mark = Mark::Line;
     line.color = 1;
     line.x = {lo, hi};
@@ -160,8 +171,10 @@ Figure gpu_and_throughput(const RunData& run) {
   f.id = "gpu_utilization_and_throughput_over_time";
   f.title = "Output Token Throughput with GPU Utilization";
   f.x.label = "Time (s)";
-  f.y.label = "Output Token Throughput (tokens/sec)";
-  f.y2.label = "GPU Utilization (%)";
+  // The reference's labels: its fallback title-casing of the column names.
+  f.y.label = "Throughput Tokens Per Sec";
+  f.y2.label = "Nvidia Gpu Utilization (%)";
+  f.y.from_zero = f.y2.from_zero = true;
   std::vector<std::pair<int64_t, double>> events;
   for (const auto& r : run.requests) {
     if (r.start_ns <= 0 || r.end_ns <= 0) continue;
@@ -177,7 +190,7 @@ Figure gpu_and_throughput(const RunData& run) {
   std::stable_sort(events.begin(), events.end(), [](auto& a, auto& b) { return a.first < b.first; });
   int64_t t0 = events.empty() ? 0 : events.front().first;
   Series tput;
-  tput.name = "Output Token Throughput";
+  tput.name = "Throughput Tokens Per Sec";
   tput.mark = Mark::Step;
   double sum = 0;
   for (const auto& [t, d] : events) {
@@ -194,11 +207,12 @@ Figure gpu_and_throughput(const RunData& run) {
       ++n;
     }
   Series util;
-  util.name = "GPU Utilization";
+  util.name = "Nvidia Gpu Utilization (%)";
   util.mark = Mark::Area;
   util.secondary_axis = true;
   util.color = 1;
   for (const auto& [t, sn] : by_time) {
+    if (t < t0) continue;  // before the first token: not on the throughput's time axis
     util.x.push_back(static_cast<double>(t - t0) / 1e9);
     util.y.push_back(sn.first / sn.second);
   }
@@ -333,6 +347,7 @@ Figure multi_figure(const Spec& spec, const std::vector<RunData>& runs) {
   f.title = spec.title;
   f.x.label = metric_label(spec.x, unit_of(runs.front(), spec.x));
   f.y.label = metric_label(spec.y, unit_of(runs.front(), spec.y));
+  f.x.from_zero = f.y.from_zero = true;
   std::map<std::string, std::vector<Point>> groups;  // by model, sorted
   if (spec.kind == Spec::Uncertainty) {
     std::map<std::string, std::vector<const RunData*>> by_model;
@@ -368,7 +383,7 @@ Figure multi_figure(const Spec& spec, const std::vector<RunData>& runs) {
     if (spec.kind == Spec::Pareto) {
       const auto on = pareto_frontier(all.x, all.y, larger_is_better(spec.x), larger_is_better(spec.y));
       Series front;
-      front.name = model + " (Pareto frontier)";
+      front.name.clear();  // one legend entry per group, as the reference
       front.mark = Mark::Line;
       front.color = color;
       for (size_t i = 0; i < on.size(); ++i)

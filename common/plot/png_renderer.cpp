@@ -165,6 +165,9 @@ void render_png(const Figure& fig, Theme theme, const std::string& path, int wid
     }
     if (s.mark == Mark::Area && !(s.secondary_axis ? fig.y2.log : fig.y.log)) yy.add(0, false);
   }
+  if (fig.x.from_zero && !fig.x.log && !ex.empty()) ex.add(0, false);
+  if (fig.y.from_zero && !fig.y.log && !ey.empty()) ey.add(0, false);
+  if (fig.y2.from_zero && !fig.y2.log && !ey2.empty()) ey2.add(0, false);
   const bool empty = ex.empty();
   // The axes' ends sit a little inside the frame so markers at the extremes are not cut.
   const double inset = 12 * k;

@@ -15,9 +15,10 @@ struct RenderError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// AIPerf's PNG size (DEFAULT_PLOT_WIDTH x DEFAULT_PLOT_HEIGHT).
-inline constexpr int kPngWidth = 1600;
-inline constexpr int kPngHeight = 800;
+// AIPerf's PNG size: DEFAULT_PLOT_WIDTH x DEFAULT_PLOT_HEIGHT (1600 x 800) at scale
+// DEFAULT_PLOT_DPI / 100 = 1.5. Layout is designed at 1600 x 800 and scales with the height.
+inline constexpr int kPngWidth = 2400;
+inline constexpr int kPngHeight = 1200;
 
 // Writes `path` (a PNG of width x height). Throws RenderError naming the path when cairo cannot
 // write it. An empty figure (no points) still draws its frame, title and a "No data" mark.

@@ -1,5 +1,5 @@
 // `aiperf plot` and `profile --auto-plot`, as a user runs them against the mock: the PNG files
-// AIPerf names (plot ids), valid PNGs of 1600x800 that are not blank, summary.txt, the
+// AIPerf names (plot ids), valid PNGs of 2400x1200 (as AIPerf's) that are not blank, summary.txt, the
 // multi-run plots of a sweep (per-GPU ones need GPU telemetry), the single-run plots, themes,
 // and the refusals (exit 2, nothing written).
 #include <cairo.h>
@@ -82,13 +82,20 @@ std::vector<std::string> pngs_in(const fs::path& dir) {
 TEST_CASE("plot: a 3-point concurrency sweep with GPU telemetry and --auto-plot gets the four multi-run plots",
           "[e2e]") {
   const std::string tmp = aiperf::test::make_temp_dir();
-  MockServer mock({"--fast", "--dcgm-num-gpus", "2", "--dcgm-gpu-name", "h100-sxm", "--dcgm-seed", "3"}, tmp);
+  // Real (small) latencies, as the telemetry e2e test: every point lasts long enough for its
+  // GPU scrapes, which the per-GPU plots are derived from.
+  MockServer mock({"--ttft", "5", "--itl", "2", "--dcgm-num-gpus", "2", "--dcgm-gpu-name", "h100-sxm", "--dcgm-seed", "3"},
+                  tmp);
   const auto run = aiperf::test::run_named(
       tmp, "sweep",
       {"--url", mock.url(), "--streaming", "--isl", "8", "--osl", "3", "--concurrency", "1,2,4", "--request-count",
        "6", "--gpu-telemetry", mock.url() + "/dcgm1/metrics", "--auto-plot"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
+  for (const char* point : {"concurrency_1", "concurrency_2", "concurrency_4"}) {
+    INFO(point << ": the run's GPU telemetry (per-GPU throughput needs it)");
+    REQUIRE(run.json_file(std::string(point) + "/profile_export_aiperf.json")["telemetry_data"]["endpoints"].size() == 1);
+  }
   const fs::path plots = fs::path(run.dir) / "plots";
   CHECK(run.out.find("Saved 4 plots to: " + plots.string()) != std::string::npos);
   CHECK(pngs_in(plots) == std::vector<std::string>{"latency_throughput_uncertainty.png",
@@ -98,8 +105,8 @@ TEST_CASE("plot: a 3-point concurrency sweep with GPU telemetry and --auto-plot 
   for (const std::string& f : pngs_in(plots)) {
     INFO(f);
     const Png p = check_png((plots / f).string());
-    CHECK(p.width == 1600);
-    CHECK(p.height == 800);
+    CHECK(p.width == 2400);  // AIPerf's 1600 x 800 at scale 1.5
+    CHECK(p.height == 1200);
     CHECK(p.corner == 0xFFFFFF);  // light theme
     CHECK(p.variance > 100);
   }
@@ -153,7 +160,7 @@ TEST_CASE("plot: runs without GPU telemetry get ttft_vs_throughput and say why t
   CHECK(single.err.find("Skipping plot 'gpu_utilization_and_throughput_over_time'") != std::string::npos);
   for (const std::string& f : pngs_in(tmp + "/c4/plots")) {
     const Png p = check_png(tmp + "/c4/plots/" + f);
-    CHECK(p.width == 1600);
+    CHECK(p.width == 2400);
     CHECK(p.variance > 100);
   }
 }

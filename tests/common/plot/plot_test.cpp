@@ -71,6 +71,7 @@ const char* kSlices =
     "0,Time to First Token,ms,avg,20.00\n"
     "0,Time to First Token,ms,max,21.00\n"
     "1,Time to First Token,ms,avg,30.00\n"
+    "1,Time to First Token,ms,std,2.00\n"
     "0,Inter Token Latency,ms,avg,3.00\n";
 
 void write_run(const fs::path& dir, int c, int gpus, bool slices = false) {
@@ -190,10 +191,10 @@ TEST_CASE("a run's summary, requests, timeslices and derived per-GPU throughput 
   CHECK(run.requests[1].error);
   CHECK_FALSE(run.requests[1].ttft_ms);
   CHECK(*run.requests[2].latency_ms == 200.0);
-  REQUIRE(run.timeslices.size() == 4);
+  REQUIRE(run.timeslices.size() == 5);
   CHECK(run.timeslices[2].slice == 1);
   CHECK(run.timeslices[2].value == 30.0);
-  CHECK(run.timeslices[3].metric == "Inter Token Latency");
+  CHECK(run.timeslices[4].metric == "Inter Token Latency");
   // Without telemetry there is no per-GPU throughput.
   write_run(dir, 4, 0);
   CHECK_FALSE(load_run(dir.string(), false).point_value("output_token_throughput_per_gpu"));
@@ -262,7 +263,7 @@ TEST_CASE("run discovery: single run, sweep points once, profile_runs skipped be
 
 TEST_CASE("single-run figures: TTFT per request, the timeline phases, timeslices", "[unit][plot]") {
   const fs::path dir = fs::path(temp_dir()) / "run";
-  write_run(dir, 4, 0, true);
+  write_run(dir, 2, 0, true);
   const FigureSet set = single_run_figures(load_run(dir.string(), true));
   REQUIRE(set.figures.size() == 4);
   const Figure& ttft = set.figures[0];
@@ -275,7 +276,9 @@ TEST_CASE("single-run figures: TTFT per request, the timeline phases, timeslices
   const Figure& tl = set.figures[1];
   CHECK(tl.id == "ttft_timeline");
   REQUIRE(tl.series.size() == 2);
-  CHECK(tl.series[0].name == "TTFT");
+  CHECK(tl.series[0].name == "Prefill Phase");
+  CHECK(tl.series[1].name == "Decode Phase");
+  CHECK_FALSE(tl.y.from_zero);
   CHECK(tl.series[0].x == std::vector<double>{0, 0.05});
   CHECK(tl.series[0].x_end[0] == Approx(0.02));
   CHECK(tl.series[0].x_end[1] == Approx(0.08));
@@ -283,11 +286,20 @@ TEST_CASE("single-run figures: TTFT per request, the timeline phases, timeslices
   const Figure& ts = set.figures[2];
   CHECK(ts.id == "timeslices_ttft");
   CHECK(ts.y.label == "Time to First Token (ms)");
-  // Slice 1 (30 ms) is above the run's avg 44? no: avg 44 + std 1 = 45, both slices normal.
-  CHECK(ts.series[0].x == std::vector<double>{0, 1});
-  CHECK(ts.series[0].y == std::vector<double>{20, 30});
-  CHECK(ts.series.back().name == "Run average");
-  CHECK(ts.series.back().y == std::vector<double>{44, 44});
+  CHECK(ts.y.from_zero);
+  // The run's TTFT avg is 22 and std 1: slice 0 (20 ms) is normal, slice 1 (30 ms) above
+  // avg + std is drawn red; error bars are each slice's own std (slice 1: 2 ms, slice 0 none).
+  REQUIRE(ts.series.size() == 3);
+  CHECK(ts.series[0].name == "Timeslice Average");
+  CHECK(ts.series[0].x == std::vector<double>{0});
+  CHECK(ts.series[0].y == std::vector<double>{20});
+  CHECK(ts.series[0].y_low == std::vector<double>{20});
+  CHECK(ts.series[1].x == std::vector<double>{1});
+  CHECK(ts.series[1].color == 100);
+  CHECK(ts.series[1].y_low == std::vector<double>{28});
+  CHECK(ts.series[1].y_high == std::vector<double>{32});
+  CHECK(ts.series[2].name == "Run Average: 22.00 ms");
+  CHECK(ts.series[2].y == std::vector<double>{22, 22});
   CHECK(set.figures[3].id == "timeslices_itl");
   REQUIRE(set.skipped.size() == 1);
   CHECK(set.skipped[0].rfind("Skipping plot 'gpu_utilization_and_throughput_over_time'", 0) == 0);
@@ -324,7 +336,10 @@ TEST_CASE("multi-run figures: Pareto frontiers and per-GPU plots need GPU teleme
   CHECK(p.series[0].x == std::vector<double>{101, 102, 104});  // request_latency p50
   CHECK(p.series[0].y == std::vector<double>{200, 400, 800});
   // Latency and throughput both grow: every point is on the frontier.
-  CHECK(p.series[1].name == "m (Pareto frontier)");
+  CHECK(p.series[1].name.empty());  // the frontier line has no legend entry of its own
+  CHECK(p.series[1].mark == Mark::Line);
+  CHECK(p.x.from_zero);
+  CHECK(p.y.from_zero);
   CHECK(p.series[1].x.size() == 3);
   const Figure& inter = set.figures[1];
   // Per-user rate falls as throughput rises: all on the frontier, sorted by x (per user p50).
@@ -382,8 +397,8 @@ TEST_CASE("PNG renderer: the size asked, not blank, the theme's background, 10 0
   render_png(f, Theme::Light, dir + "/light.png");
   render_png(f, Theme::Dark, dir + "/dark.png", 800, 400);
   const Png light = read_png(dir + "/light.png");
-  CHECK(light.width == 1600);
-  CHECK(light.height == 800);
+  CHECK(light.width == 2400);  // AIPerf's 1600 x 800 at scale 1.5
+  CHECK(light.height == 1200);
   CHECK(light.corner == 0xFFFFFF);
   CHECK(light.variance > 100);
   const Png dark = read_png(dir + "/dark.png");
