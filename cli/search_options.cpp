@@ -4,6 +4,7 @@
 // that cli/search_run.h executes. Native planners: monotonic_sla (search_planner.h).
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <set>
 
 #include "options.h"
@@ -128,9 +129,10 @@ search::Spec expand_recipe(ProfileOptions& o) {
     spec = concurrency_search(lo, hi, "log-uniform", 30, 5);
     spec.sla_filters.push_back({ttft ? "time_to_first_token" : "inter_token_latency", "p95", "lt", *threshold});
     // The reference optimizes this recipe with Bayesian optimization; natively, --search-style
-    // monotonic (ours for this recipe) bisects the SLA boundary, where throughput peaks when it
-    // grows with concurrency.
+    // monotonic or smooth_isotonic (ours for this recipe) finds the SLA boundary, where
+    // throughput peaks when it grows with concurrency.
     if (style == "monotonic") spec.planner = "monotonic_sla";
+    if (style == "smooth_isotonic") spec.planner = "smooth_isotonic";
   } else if (name == "max-concurrency-under-sla") {
     std::vector<search::SlaFilter> filters;
     if (s.ttft_sla_ms) filters.push_back({"time_to_first_token", "p95", "lt", *s.ttft_sla_ms});
@@ -216,6 +218,34 @@ std::optional<search::Spec> explicit_search(ProfileOptions& o) {
   return spec;
 }
 
+// AIPERF_SEARCH_PLANNER_* (AIPerf's environment knobs of the 1-D planners); a bad value is an
+// error naming the variable.
+void read_planner_environment(search::Spec& spec) {
+  auto number = [](const char* name, double& target, bool zero_ok) {
+    const char* v = std::getenv(name);
+    if (!v) return;
+    char* end = nullptr;
+    const double d = std::strtod(v, &end);
+    if (!*v || *end || !std::isfinite(d) || d < 0 || (!zero_ok && d == 0))
+      throw OptionError(std::string(name) + ": must be a number " + (zero_ok ? ">= 0" : "> 0") + ", got '" + v + "'");
+    target = d;
+  };
+  number("AIPERF_SEARCH_PLANNER_SLA_PRECISION_DEFAULT", spec.precision, false);
+  number("AIPERF_SEARCH_PLANNER_DEFAULT_WARMUP_SECONDS", spec.warmup_seconds, false);
+  number("AIPERF_SEARCH_PLANNER_FIRST_PROBE_WARMUP_FLOOR", spec.first_probe_floor, false);
+  number("AIPERF_SEARCH_PLANNER_REPLICATE_WARMUP_FLOOR", spec.replicate_floor, false);
+  if (const char* v = std::getenv("AIPERF_SEARCH_PLANNER_SLA_PRECISION_REQUESTS")) {
+    // A JSON object of preset -> requests; the CLI's preset is "normal".
+    try {
+      const auto j = nlohmann::json::parse(v);
+      if (j.contains("normal")) spec.precision_requests = j.at("normal").get<long long>();
+    } catch (const std::exception&) {
+      throw OptionError(std::string("AIPERF_SEARCH_PLANNER_SLA_PRECISION_REQUESTS: expected a JSON object such as "
+                                    "'{\"normal\": 1000}', got '") + v + "'");
+    }
+  }
+}
+
 }  // namespace
 
 void add_search_options(CLI::App& app, ProfileOptions& o) {
@@ -235,7 +265,7 @@ void add_search_options(CLI::App& app, ProfileOptions& o) {
   add_optional(app, "--search-random-seed", s.random_seed, "Seed of the search planner")
       ->check(kNonNegative)->group(g);
   add_optional(app, "--search-planner", s.planner,
-               "bayesian (default; needs Python), monotonic_sla (native), smooth_isotonic, optuna (needs Python)")
+               "bayesian (default; needs Python), monotonic_sla, smooth_isotonic (both native), optuna (needs Python)")
       ->transform(choice({"bayesian", "monotonic_sla", "smooth_isotonic", "optuna"}))->group(g);
   add_optional(app, "--optuna-sampler", s.optuna_sampler, "Optuna sampler: tpe, gp, botorch (planner optuna)")
       ->transform(choice({"tpe", "gp", "botorch"}))->group(g);
@@ -264,7 +294,7 @@ void add_search_options(CLI::App& app, ProfileOptions& o) {
                "max-goodput-under-slo: fraction of requests meeting the SLOs (default 0.95)")
       ->check(number_check(0, true, 1, "a number in (0, 1]"))->group(g);
   add_optional(app, "--search-style", s.style,
-               "max-concurrency-under-sla: smooth_isotonic, monotonic (native), bo, optuna, grid")
+               "max-concurrency-under-sla: smooth_isotonic (default), monotonic (both native), bo, optuna, grid")
       ->transform(choice({"smooth_isotonic", "monotonic", "bo", "optuna", "grid"}))->group(g);
   add_optional(app, "--degradation-threshold", s.degradation_threshold, "concurrency-ramp: degradation fraction")
       ->check(kFraction)->group(g);
@@ -316,6 +346,7 @@ void finalize_search_options(ProfileOptions& o) {
       throw OptionError("--search-space " + search::py_repr(d.path) + ": not a path this aiperf can vary; use one of " +
                         search::known_paths_text() + ".");
   }
+  read_planner_environment(*spec);
   // Tiers choose the multi-tier planner (Python only in the reference's sense: not native here).
   if (!tiers.empty())
     throw OptionError("--search-sla-tier: the multi-tier SLO planner is not available natively yet; search one tier "

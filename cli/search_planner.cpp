@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "search_smooth_isotonic.h"
+
 namespace aiperf::cli::search {
 
 std::optional<double> trial_value(const exporting::TrialResult& t, const std::string& metric, const std::string& stat) {
@@ -192,16 +194,16 @@ nlohmann::ordered_json MonotonicSlaPlanner::boundary_summary() const {
 }
 
 std::unique_ptr<Planner> make_planner(const Spec& spec) {
-  if (spec.planner == "monotonic_sla") return std::make_unique<MonotonicSlaPlanner>(spec);
+  if (spec.planner == "monotonic_sla") return std::make_unique<MonotonicSlaPlanner>(spec, spec.precision);
+  if (spec.planner == "smooth_isotonic") return std::make_unique<SmoothIsotonicPlanner>(spec, spec.precision);
   if (spec.planner == "bayesian" || spec.planner == "optuna")
     throw SearchError("--search-planner " + spec.planner +
                       ": this planner needs Python libraries (" +
                       (spec.planner == "bayesian" ? std::string("BoTorch/scikit-optimize") : std::string("Optuna")) +
-                      ") and is not available in this native aiperf. Use --search-planner monotonic_sla (with a "
-                      "recipe: --search-style monotonic), which bisects the SLA boundary on one int dimension.");
-  throw SearchError("--search-planner " + spec.planner +
-                    ": not available natively yet. Use --search-planner monotonic_sla (with a recipe: --search-style "
-                    "monotonic).");
+                      ") and is not available in this native aiperf. Use --search-planner monotonic_sla or "
+                      "smooth_isotonic (with a recipe: --search-style monotonic or smooth_isotonic), which find the "
+                      "SLA boundary on one int dimension.");
+  throw SearchError("--search-planner " + spec.planner + ": unknown planner.");
 }
 
 nlohmann::ordered_json best_trials(const Spec& spec, const std::vector<Iteration>& history) {

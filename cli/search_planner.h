@@ -90,8 +90,9 @@ class MonotonicSlaPlanner : public Planner {
   std::vector<Iteration> history_;
 };
 
-// The planner the spec names; throws SearchError for the ones that need Python (bayesian,
-// optuna: the message names the native alternative) and for smooth_isotonic (not native yet).
+// The planner the spec names (monotonic_sla, smooth_isotonic: search_smooth_isotonic.h); throws
+// SearchError for the ones that need Python (bayesian, optuna: the message names the native
+// alternatives) and for the planners' own refusals.
 std::unique_ptr<Planner> make_planner(const Spec& spec);
 
 // The best iteration (search_history.json "best_trials"): feasible ones first, then by the

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "log/log.h"
@@ -60,13 +61,8 @@ std::string sla_text(const search::Spec& spec, const search::Trials& results) {
   return out;
 }
 
-}  // namespace
-
-std::vector<std::string> with_search_value(std::vector<std::string> args, const std::string& option,
-                                           const std::string& value) {
-  std::vector<std::string> names{option};
-  for (const auto& g : alias_groups())
-    if (std::find(g.begin(), g.end(), option) != g.end()) names = g;
+// `args` without the options named (in either --opt value or --opt=value form).
+std::vector<std::string> drop_options(std::vector<std::string> args, const std::vector<std::string>& names) {
   for (size_t i = 0; i < args.size();) {
     const std::string name = args[i].substr(0, args[i].find('='));
     if (std::find(names.begin(), names.end(), name) == names.end()) {
@@ -76,6 +72,23 @@ std::vector<std::string> with_search_value(std::vector<std::string> args, const 
     const size_t n = args[i].find('=') == std::string::npos ? 2 : 1;
     args.erase(args.begin() + static_cast<long>(i), args.begin() + static_cast<long>(std::min(i + n, args.size())));
   }
+  return args;
+}
+
+bool has_option(const std::vector<std::string>& args, const std::vector<std::string>& names) {
+  for (const auto& a : args)
+    if (std::find(names.begin(), names.end(), a.substr(0, a.find('='))) != names.end()) return true;
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> with_search_value(std::vector<std::string> args, const std::string& option,
+                                           const std::string& value) {
+  std::vector<std::string> names{option};
+  for (const auto& g : alias_groups())
+    if (std::find(g.begin(), g.end(), option) != g.end()) names = g;
+  args = drop_options(std::move(args), names);
   args.push_back(option);
   args.push_back(value);
   return args;
@@ -105,6 +118,7 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
     std::cout << banner.str() << "\n" << std::flush;
   }
   bool any_success = false, any_ran = false;
+  std::set<std::string> probed;  // values probed so far (smooth_isotonic's first-probe warmup)
   std::string summary_name;
   try {
     while (!stop_signal()) {
@@ -112,7 +126,20 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
       if (!value) break;
       const long iteration = static_cast<long>(planner->history().size());
       const std::string text = value_text(dim, *value);
-      const config::RunConfig base = point_config(with_search_value(args, option, text));
+      std::vector<std::string> point_args = with_search_value(args, option, text);
+      if (spec.planner == "smooth_isotonic") {
+        // As AIPerf's smooth_isotonic: a warmup at the probed value before every probe (longer
+        // the first time a value is probed), and enough requests for a stable p99.
+        const bool first = probed.insert(text).second;
+        const double warmup = std::max(first ? spec.first_probe_floor : spec.replicate_floor, spec.warmup_seconds);
+        point_args = drop_options(point_args, {"--warmup-request-count", "--num-warmup-requests", "--num-warmup-sessions",
+                                               "--warmup-duration", "--warmup-concurrency"});
+        point_args.insert(point_args.end(), {"--warmup-duration", number(warmup), "--warmup-concurrency", text});
+        if (!has_option(point_args, {"--request-count", "--num-requests", "--benchmark-duration", "--conversation-num",
+                                     "--num-conversations", "--num-sessions"}))
+          point_args.insert(point_args.end(), {"--request-count", std::to_string(spec.precision_requests)});
+      }
+      const config::RunConfig base = point_config(point_args);
       if (summary_name.empty())
         summary_name = fs::path(util::artifact_file(base, "profile_export_aiperf.json")).filename();
       search::Trials results;

@@ -55,6 +55,13 @@ struct Spec {
   std::vector<SloTier> tiers;
   std::optional<std::string> recipe;  // the --search-recipe that made it
   int stability_trials = 2;           // monotonic_sla: agreeing verdicts a point needs
+  // AIPERF_SEARCH_PLANNER_* tunables (read by the CLI): the bracket precision both 1-D planners
+  // stop at; smooth_isotonic's per-probe warmup (first probe of a value: max(first_probe_floor,
+  // warmup); a re-probe: max(replicate_floor, warmup)) and its profiling request count when the
+  // command line sets none.
+  double precision = 0.05;
+  double warmup_seconds = 30, first_probe_floor = 60, replicate_floor = 15;
+  long long precision_requests = 1000;
 };
 
 // "--search-space 'x': expected 'path:lo,hi[:kind]', ..." and the other reference messages.

@@ -154,3 +154,83 @@ TEST_CASE("the Python-only planners are refused with the native alternative name
   spec.sla_filters.clear();
   CHECK_THROWS_WITH(make_planner(spec), Catch::StartsWith("monotonic_sla planner requires at least one SLA filter"));
 }
+
+// ---- smooth_isotonic: sequences computed by AIPerf 0.13's SmoothIsotonicSLAPlanner itself on
+// the same fake server (one successful trial per probe, TTFT p95 as given, SLA "< 200").
+
+#include "search_isotonic_fit.h"
+#include "search_smooth_isotonic.h"
+
+namespace {
+
+Trials ttft_of(long long c, double ttft) {
+  auto t = trial_at(c);
+  t.metrics["time_to_first_token"]["p95"] = ttft;
+  return {t};
+}
+
+Spec smooth_spec(double lo, double hi, int max_iterations) {
+  Spec s = ttft_spec(lo, hi, max_iterations, 1);
+  s.planner = "smooth_isotonic";
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("isotonic regression pools adjacent violators", "[unit]") {
+  CHECK(isotonic_increasing({1, 3, 2, 4, 3.5, 5}) == std::vector<double>{1, 2.5, 2.5, 3.75, 3.75, 5});
+  CHECK(isotonic_increasing({3, 2, 1}) == std::vector<double>{2, 2, 2});
+}
+
+TEST_CASE("PCHIP matches SciPy's PchipInterpolator values and root", "[unit]") {
+  const Pchip p({1, 2, 4, 8, 12, 16}, {-40, -38, -30, -10, 25, 60});
+  CHECK(p(3) == Approx(-34.454703832752614).epsilon(1e-12));
+  CHECK(p(5) == Approx(-25.598669623059866).epsilon(1e-12));
+  CHECK(p(10) == Approx(6.3068181818181825).epsilon(1e-12));
+  CHECK(p(14) == Approx(42.5).epsilon(1e-12));
+  CHECK(*p.root_in(1, 16) == Approx(9.304415877341865).epsilon(1e-10));
+  CHECK_FALSE(p.root_in(10, 16).has_value());
+  CHECK(*Pchip({8, 16}, {-10, 50}).root_in(8, 16) == Approx(9.333333333333334).epsilon(1e-10));
+}
+
+TEST_CASE("smooth_isotonic brackets, fits three inner probes and lands on the boundary", "[unit]") {
+  SmoothIsotonicPlanner p(smooth_spec(1, 64, 30));
+  CHECK(drive(p, [](long long c) { return ttft_of(c, 20.0 * static_cast<double>(c)); }) ==
+        std::vector<long long>{1, 2, 4, 8, 16, 10, 12, 14, 9});
+  CHECK(p.convergence_reason() == "smooth_isotonic_precision_reached");
+  CHECK(p.feasible_max() == 9);
+  CHECK(p.infeasible_min() == 10);
+  const auto b = p.boundary_summary();
+  CHECK(b["boundary_type"] == "smooth");
+  CHECK(b["binding_constraint"] == "0:time_to_first_token.p95.lt.200.0");
+  CHECK(b["feasible_max"]["iteration_idx"] == 8);
+  CHECK(b["infeasible_min"]["iteration_idx"] == 5);
+}
+
+TEST_CASE("smooth_isotonic on a smooth knee jumps to the fitted root", "[unit]") {
+  SmoothIsotonicPlanner p(smooth_spec(1, 1000, 30));
+  CHECK(drive(p, [](long long c) {
+          const double x = static_cast<double>(c);
+          return ttft_of(c, 30.0 + 0.01 * x * x);
+        }) == std::vector<long long>{1, 2, 4, 8, 16, 32, 64, 128, 256, 160, 192, 224, 131});
+  CHECK(p.feasible_max() == 128);
+  CHECK(p.infeasible_min() == 131);
+  CHECK(p.convergence_reason() == "smooth_isotonic_precision_reached");
+}
+
+TEST_CASE("smooth_isotonic on a step refits until the bracket is within 5%", "[unit]") {
+  SmoothIsotonicPlanner p(smooth_spec(1, 1000, 30));
+  CHECK(drive(p, [](long long c) { return ttft_of(c, c <= 450 ? 100.0 : 300.0); }) ==
+        std::vector<long long>{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 320, 384, 448, 456, 488, 449, 453});
+  CHECK(p.feasible_max() == 449);
+  CHECK(p.infeasible_min() == 453);
+}
+
+TEST_CASE("smooth_isotonic on a queueing cliff", "[unit]") {
+  SmoothIsotonicPlanner p(smooth_spec(1, 64, 30));
+  CHECK(drive(p, [](long long c) { return ttft_of(c, c <= 4 ? 3.0 : 300.0 + static_cast<double>(c)); }) ==
+        std::vector<long long>{1, 2, 4, 8, 5, 6, 7});
+  CHECK(p.convergence_reason() == "smooth_isotonic_precision_reached");
+  CHECK(p.feasible_max() == 4);
+  CHECK(p.infeasible_min() == 5);
+}

@@ -171,11 +171,15 @@ TEST_CASE("without --streaming a TTFT recipe is refused as the reference refuses
   CHECK(run.err.find("Error: recipe 'max-concurrency-under-sla' requires --streaming (SLA filters reference "
                      "streaming-only metrics (TTFT, ITL/TPOT)); enable streaming on the endpoint or pick a different "
                      "recipe.") != std::string::npos);
-  // e2e and error-rate SLAs need no streaming; the default style (smooth_isotonic) is not native yet.
+  // e2e and error-rate SLAs need no streaming; the default style is smooth_isotonic.
   const auto e2e = aiperf::test::run_named(
-      tmp, "e2e", {"--url", "http://127.0.0.1:1", "--search-recipe", "max-concurrency-under-sla", "--e2e-sla-ms", "50"});
-  CHECK(e2e.exit_code == 2);
-  CHECK(e2e.err.find("--search-style monotonic") != std::string::npos);
+      tmp, "e2e",
+      {"--url", "http://127.0.0.1:1", "--search-recipe", "max-concurrency-under-sla", "--e2e-sla-ms", "50",
+       "--error-rate-sla", "0.1", "--dry-run"});
+  INFO(e2e.out << e2e.err);
+  CHECK(e2e.exit_code == 0);
+  CHECK(e2e.out.find("search (smooth_isotonic) over phases.profiling.concurrency, at most 30 iterations") !=
+        std::string::npos);
   // --dry-run accepts a native search and says what it would run.
   const auto dry = aiperf::test::run_named(
       tmp, "dry",
@@ -185,4 +189,48 @@ TEST_CASE("without --streaming a TTFT recipe is refused as the reference refuses
   CHECK(dry.exit_code == 0);
   CHECK(dry.out.find("search (monotonic_sla) over phases.profiling.concurrency, at most 20 iterations") !=
         std::string::npos);
+}
+
+TEST_CASE("max-concurrency-under-sla (smooth_isotonic, the default style) finds the sweep's knee within one step", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock(kEngine, tmp);
+  // The same knee as above, from the engine model: concurrency 4 passes, 5 queues.
+  const auto sweep = aiperf::test::run_named(tmp, "sweep", with({"--url", mock.url(), "--concurrency", "3,4,5,6"}, kWorkload));
+  INFO(sweep.out << sweep.err);
+  REQUIRE(sweep.exit_code == 0);
+  long sweep_knee = 2;
+  for (int c = 3; c <= 6; ++c) {
+    if (sweep.json_file("concurrency_" + std::to_string(c) + "/profile_export_aiperf.json")["time_to_first_token"]["p95"]
+            .get<double>() >= kSlaMs)
+      break;
+    sweep_knee = c;
+  }
+  REQUIRE(sweep_knee >= 3);
+  REQUIRE(sweep_knee < 6);
+  // Each probe is preceded by a warmup at the probed value: AIPerf's 60 s / 30 s floors,
+  // shortened through its environment knobs.
+  for (const char* v : {"AIPERF_SEARCH_PLANNER_DEFAULT_WARMUP_SECONDS", "AIPERF_SEARCH_PLANNER_FIRST_PROBE_WARMUP_FLOOR",
+                        "AIPERF_SEARCH_PLANNER_REPLICATE_WARMUP_FLOOR"})
+    ::setenv(v, "0.2", 1);
+  const auto search = aiperf::test::run_named(
+      tmp, "search",
+      with({"--url", mock.url(), "--search-recipe", "max-concurrency-under-sla", "--ttft-sla-ms", "50",
+            "--concurrency-max", "12"},
+           kWorkload));
+  for (const char* v : {"AIPERF_SEARCH_PLANNER_DEFAULT_WARMUP_SECONDS", "AIPERF_SEARCH_PLANNER_FIRST_PROBE_WARMUP_FLOOR",
+                        "AIPERF_SEARCH_PLANNER_REPLICATE_WARMUP_FLOOR"})
+    ::unsetenv(v);
+  INFO(search.out << search.err);
+  REQUIRE(search.exit_code == 0);
+  const auto history = search.json_file("search_history.json");
+  CHECK(history["config"]["planner"] == "smooth_isotonic");
+  CHECK(history["recipe"] == "max-concurrency-under-sla");
+  const long found = history["boundary_summary"]["feasible_max"]["value"].get<long>();
+  CHECK(std::abs(found - sweep_knee) <= 1);
+  CHECK(history["boundary_summary"]["binding_constraint"] == "0:time_to_first_token.p95.lt.50.0");
+  CHECK(history["convergence_reason"].get<std::string>().rfind("smooth_isotonic_", 0) == 0);
+  // The probe's own run: the probed concurrency, its warmup at that concurrency, 12 requests.
+  const auto cfg = read_json(search.dir + "/search_iter_0000/profile_runs/run_0001/run_config.json");
+  CHECK(cfg["loadgen"]["concurrency"] == 1);
+  CHECK(search.out.find("Search finished (smooth_isotonic_") != std::string::npos);
 }
