@@ -43,7 +43,9 @@ void append_figure(std::string& out, const Figure& figure, size_t index) {
   out += "<section class=\"card figure-card\" id=\"figure-" + std::to_string(index) + "\" data-index=\"" +
          std::to_string(index) + "\" data-id=\"" + html::escape_html(figure.id) + "\">\n";
   out += "<h2>" + html::escape_html(figure.title.empty() ? figure.id : figure.title) + "</h2>\n";
-  out += "<div class=\"plot\"></div>\n</section>\n";
+  out += "<div class=\"plot\"></div>\n";
+  if (!figure.note.empty()) out += "<p class=\"fig-note\">" + html::escape_html(figure.note) + "</p>\n";
+  out += "</section>\n";
 }
 
 }  // namespace

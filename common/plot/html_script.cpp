@@ -427,6 +427,7 @@ Chart.prototype.showTip = function (mx, my) {
   var found = this.scales ? this.nearest(mx, my) : null, tip = this.tip;
   if (!found) { tip.hidden = true; return; }
   var s = found.h.s, j = found.j, fig = this.fig, lines = [];
+  this.tipPoint = found.h.index + ',' + j;
   if (s.name) lines.push(s.name);
   if (s.labels && s.labels[j]) lines.push(s.labels[j]);
   var xl = fig.x.label || 'x', yl = (s.y2 ? fig.y2.label : fig.y.label) || 'y';
@@ -594,7 +595,8 @@ if (location.hash === '#selftest') selfTest();
 
 // Opened as report.html#selftest (the end-to-end test does), the page drives its own controls
 // with real DOM events and records what happened in body[data-selftest]: the steps that
-// worked, or the first that did not; the first tooltip's text goes to body[data-selftest-tip].
+// worked, or the first that did not; the first tooltip's text goes to body[data-selftest-tip]
+// and the point it shows to body[data-selftest-point] ("figure-F,series,index").
 function selfTest() {
   var done = [];
   function mouse(target, type, x, y) {
@@ -608,6 +610,7 @@ function selfTest() {
     mouse(c.canvas, 'mousemove', r.left + h.px[j], r.top + h.py[j]);
     if (c.tip.hidden) throw new Error('tip: hidden after hovering a point');
     body.setAttribute('data-selftest-tip', c.tip.textContent);
+    body.setAttribute('data-selftest-point', c.section.id + ',' + c.tipPoint);
     done.push('tip');
     var b = c.box, mx = (b.x0 + b.x1) / 2, my = (b.yt + b.yb) / 2;
     mouse(c.canvas, 'mousedown', r.left + b.x0 + 10, r.top + b.yt + 10);

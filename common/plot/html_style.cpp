@@ -42,6 +42,7 @@ button.on{background:var(--accent);border-color:var(--accent);color:var(--card)}
 .zoombox{position:absolute;border:1px solid var(--accent);background:color-mix(in srgb,var(--accent) 15%,transparent);pointer-events:none}
 .tip{position:absolute;pointer-events:none;background:var(--card);color:var(--fg);border:1px solid var(--axis);border-radius:4px;padding:4px 7px;font-size:12px;white-space:pre;box-shadow:0 2px 6px rgba(0,0,0,.25);z-index:2}
 .hint{color:var(--muted);font-size:11px;margin-top:4px}
+.fig-note{color:var(--muted);font-size:12px;margin:6px 0 0}
 .empty{color:var(--muted);font-style:italic;padding:24px 0;text-align:center;border:1px dashed var(--grid);border-radius:6px;margin:0}
 .table-card .empty{padding:8px 0;margin-bottom:8px}
 .error,#errors{color:var(--error);background:var(--errbg);border:1px solid var(--error);border-radius:6px;padding:8px 12px;margin:0 0 12px;white-space:pre-wrap}

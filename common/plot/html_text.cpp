@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "plot/png_renderer.h"
+
 namespace aiperf::plot::html {
 
 std::string escape_html(std::string_view text) {
@@ -111,12 +113,16 @@ std::string figures_json(const std::vector<Figure>& figures) {
       const Series& series = fig.series[s];
       if (s) out += ',';
       out += "{\"name\":" + json_string(series.name) + ",\"mark\":\"" + mark_name(series.mark) + "\"";
+      // The PNG plots' colour for this series, so both renderers agree.
+      out += ",\"color\":" + json_string(palette_color(series.color >= 0 ? series.color : static_cast<int>(s)));
       if (series.secondary_axis) out += ",\"y2\":true";
       append_numbers(out, "x", series.x);
       append_numbers(out, "y", series.y);
       if (!series.x_end.empty()) append_numbers(out, "xe", series.x_end);
       if (!series.y_low.empty()) append_numbers(out, "lo", series.y_low);
       if (!series.y_high.empty()) append_numbers(out, "hi", series.y_high);
+      if (!series.x_low.empty()) append_numbers(out, "xlo", series.x_low);
+      if (!series.x_high.empty()) append_numbers(out, "xhi", series.x_high);
       if (!series.labels.empty()) {
         out += ",\"labels\":[";
         for (size_t i = 0; i < series.labels.size(); ++i) {

@@ -5,6 +5,7 @@
 #include <cairo/cairo.h>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <cmath>
 #include <filesystem>
 #include <regex>
@@ -66,7 +67,8 @@ std::string body_attribute(const std::string& dom, const std::string& attribute)
 struct PixelCounts {
   int width = 0, height = 0;
   long non_background = 0;  // pixels unlike the top-left one
-  long blue = 0;            // pixels close to the first series colour #4e79a7
+  long green = 0;           // pixels close to the first series colour #76B900
+  uint32_t background = 0;  // the top-left pixel, 0xRRGGBB
 };
 
 PixelCounts count_pixels(const fs::path& png) {
@@ -82,13 +84,14 @@ PixelCounts count_pixels(const fs::path& png) {
   const int stride = cairo_image_surface_get_stride(image);
   const unsigned char* data = cairo_image_surface_get_data(image);
   const uint32_t background = *reinterpret_cast<const uint32_t*>(data) & 0xffffff;
+  c.background = background;
   for (int y = 0; y < c.height; ++y) {
     const uint32_t* row = reinterpret_cast<const uint32_t*>(data + y * stride);
     for (int x = 0; x < c.width; ++x) {
       const uint32_t p = row[x] & 0xffffff;
       if (p != background) ++c.non_background;
       const int r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
-      if (std::abs(r - 0x4e) <= 24 && std::abs(g - 0x79) <= 24 && std::abs(b - 0xa7) <= 24) ++c.blue;
+      if (std::abs(r - 0x76) <= 24 && std::abs(g - 0xb9) <= 24 && std::abs(b - 0x00) <= 24) ++c.green;
     }
   }
   cairo_surface_destroy(image);
@@ -126,10 +129,16 @@ TEST_CASE("Chromium draws every figure and table of a 10 000-request report offl
   CHECK(dom.out.find(">Reset zoom</button>") != std::string::npos);
   CHECK(dom.out.find("id=\"errors\" role=\"alert\" hidden=\"\"") != std::string::npos);
   CHECK(body_attribute(dom.out, "data-selftest") == "tip,zoom,reset,legend,log,sort");
+  // The tooltip shows the values of the point it names (the one nearest the hovered pixel).
+  std::smatch point;
+  const std::string hovered = body_attribute(dom.out, "data-selftest-point");
+  REQUIRE(std::regex_match(hovered, point, std::regex("figure-0,0,(\\d+)")));
+  const size_t j = std::stoul(point[1]);
   const auto& first = report.figures[0].series[0];
-  CHECK(body_attribute(dom.out, "data-selftest-tip") == "TTFT\nTime (s): " + plot::html::json_number(first.x[0]) +
+  REQUIRE(j < first.x.size());
+  CHECK(body_attribute(dom.out, "data-selftest-tip") == "TTFT\nTime (s): " + plot::html::json_number(first.x[j]) +
                                                           "\nTime to First Token (ms): " +
-                                                          plot::html::json_number(first.y[0]));
+                                                          plot::html::json_number(first.y[j]));
   // Nothing was refused by the page's policy and no script failed.
   CHECK(dom.err.find("Content Security Policy") == std::string::npos);
   CHECK(dom.err.find("Uncaught") == std::string::npos);
@@ -142,7 +151,18 @@ TEST_CASE("Chromium draws every figure and table of a 10 000-request report offl
   CHECK(pixels.height == 3000);
   // Not blank: plots and text cover a good part of the page, and the series colour is there.
   CHECK(pixels.non_background > 1280L * 3000 / 5);
-  CHECK(pixels.blue > 20000);
+  CHECK(pixels.green > 20000);
+  CHECK(pixels.background == 0xf6f7f9);  // the light theme's --bg
+
+  // A browser that prefers dark colours gets the dark theme, plots included.
+  const fs::path dark = fs::path(tmp) / "dark.png";
+  const Browser dark_shot = open_page(page, {"--screenshot=" + dark.string(), "--window-size=1280,1200",
+                                             "--force-dark-mode", "--blink-settings=preferredColorScheme=0"},
+                                      tmp, "dark");
+  REQUIRE(dark_shot.exit_code == 0);
+  const PixelCounts dark_pixels = count_pixels(dark);
+  CHECK(dark_pixels.background == 0x14171c);  // the dark theme's --bg
+  CHECK(dark_pixels.green > 1000);
 }
 
 TEST_CASE("Chromium shows a figure without data as a message, not an empty canvas", "[plot][html][e2e]") {
@@ -179,4 +199,63 @@ TEST_CASE("Chromium shows a figure without data as a message, not an empty canva
   CHECK(dom.out.find("<p class=\"empty\">No data to plot for this figure.</p>") != std::string::npos);
   CHECK(attribute_of(dom.out, "figure-1", "data-rendered") == "1 point");
   CHECK(dom.out.find("<title>&lt;/script&gt; &amp; \"quotes\"</title>") != std::string::npos);
+}
+
+TEST_CASE("aiperf plot writes report.html for a 10 000-request run against the mock, and Chromium draws it",
+          "[plot][html][e2e]") {
+  if (!fs::exists(kChromium)) {
+    WARN("SKIP: " << kChromium << " is not installed (apt-get install chromium-headless-shell)");
+    return;
+  }
+  const std::string tmp = test::make_temp_dir();
+  test::MockServer mock({"--fast"}, tmp);
+  const auto run = test::run_named(tmp, "run",
+                                   {"--url", mock.url(), "--endpoint-type", "chat", "--streaming", "--concurrency",
+                                    "32", "--request-count", "10000", "--output-tokens-mean", "8",
+                                    "--synthetic-input-tokens-mean", "16"});
+  REQUIRE(run.exit_code == 0);
+  REQUIRE(run.records().size() == 10000);
+
+  const std::string plots = tmp + "/plots";
+  test::Process plot(std::string(AIPERF_BIN_DIR) + "/aiperf", {"plot", run.dir, "--output", plots}, tmp, "plot");
+  REQUIRE(plot.wait(120) == 0);
+  CHECK(plot.out().find("Report: " + plots + "/report.html") != std::string::npos);
+  const fs::path page = plots + "/report.html";
+  REQUIRE(fs::exists(page));
+  INFO("report.html bytes: " << fs::file_size(page));
+  CHECK(fs::file_size(page) < 2'000'000);
+
+  // What the page holds: the points each figure should draw, counted from its own data.
+  const std::string html = test::read_file(page.string());
+  const size_t open = html.find("id=\"aiperf-figures\">") + 20;
+  const auto figures = nlohmann::json::parse(html.substr(open, html.find("</script>", open) - open));
+  REQUIRE(figures.size() >= 2);
+  CHECK(figures[0]["id"] == "ttft_over_time");
+
+  const Browser dom = open_page(page, {"--dump-dom"}, tmp, "dom", "#selftest");
+  REQUIRE(dom.exit_code == 0);
+  CHECK(body_attribute(dom.out, "data-status") == "ok");
+  CHECK(body_attribute(dom.out, "data-figures") == std::to_string(figures.size()));
+  for (size_t i = 0; i < figures.size(); ++i) {
+    size_t points = 0;
+    for (const auto& s : figures[i]["series"])
+      for (size_t j = 0; j < s["x"].size(); ++j) points += s["x"][j].is_number() && s["y"][j].is_number();
+    INFO("figure " << figures[i]["id"]);
+    CHECK(attribute_of(dom.out, "figure-" + std::to_string(i), "data-rendered") == std::to_string(points) + " points");
+  }
+  // One TTFT point per request.
+  CHECK(attribute_of(dom.out, "figure-0", "data-rendered") == "10000 points");
+  CHECK(body_attribute(dom.out, "data-selftest") == "tip,zoom,reset,legend,log,sort");
+  std::smatch point;
+  const std::string hovered = body_attribute(dom.out, "data-selftest-point");
+  REQUIRE(std::regex_match(hovered, point, std::regex("figure-0,0,(\\d+)")));
+  const size_t j = std::stoul(point[1]);
+  const auto& first = figures[0]["series"][0];
+  REQUIRE(j < first["x"].size());
+  const std::string name = first["name"];
+  CHECK(body_attribute(dom.out, "data-selftest-tip") ==
+        (name.empty() ? "" : name + "\n") + "Request Number: " + plot::html::json_number(first["x"][j].get<double>()) +
+            "\nTime to First Token (ms): " + plot::html::json_number(first["y"][j].get<double>()));
+  // The summary table holds the run's request count.
+  CHECK(dom.out.find("<td class=\"num\">10,000.00</td>") != std::string::npos);
 }

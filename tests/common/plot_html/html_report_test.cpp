@@ -57,6 +57,7 @@ Report hostile_report() {
   f.id = "f\"1";
   f.title = "</script><script>alert(1)</script>";
   f.x.label = "x </script>";
+  f.note = "a <note>";
   Series s;
   s.name = "s</script>";
   s.x = {1, 2};
@@ -115,13 +116,16 @@ TEST_CASE("figures_json writes columnar arrays and only the optional columns pre
   b.y_low = {-1};
   b.y_high = {1};
   b.labels = {"c=1"};
+  b.x_low = {0.5};
+  b.x_high = {1.5};
+  b.color = 100;
   f.series = {a, b};
   CHECK(html::figures_json({f}) ==
         "[{\"id\":\"ttft\",\"title\":\"TTFT\",\"x\":{\"label\":\"Time (s)\",\"log\":false},"
         "\"y\":{\"label\":\"TTFT (ms)\",\"log\":true},\"y2\":{\"label\":\"\",\"log\":false},\"series\":["
-        "{\"name\":\"run\",\"mark\":\"points\",\"x\":[0.1,0.25],\"y\":[10,20.5]},"
-        "{\"name\":\"\",\"mark\":\"spans\",\"y2\":true,\"x\":[1],\"y\":[0],\"xe\":[2.5],\"lo\":[-1],\"hi\":[1],"
-        "\"labels\":[\"c=1\"]}]}]");
+        "{\"name\":\"run\",\"mark\":\"points\",\"color\":\"#76B900\",\"x\":[0.1,0.25],\"y\":[10,20.5]},"
+        "{\"name\":\"\",\"mark\":\"spans\",\"color\":\"#E74C3C\",\"y2\":true,\"x\":[1],\"y\":[0],\"xe\":[2.5],"
+        "\"lo\":[-1],\"hi\":[1],\"xlo\":[0.5],\"xhi\":[1.5],\"labels\":[\"c=1\"]}]}]");
   CHECK(html::figures_json({}) == "[]");
 }
 
@@ -138,6 +142,7 @@ TEST_CASE("Hostile text in a report shows as written and cannot end the script b
   CHECK(page.find("<th scope=\"col\">a&amp;b</th><th scope=\"col\">&lt;/td&gt;</th>") != std::string::npos);
   CHECK(page.find("<td>&lt;script&gt;x&lt;/script&gt;</td><td>1</td>") != std::string::npos);
   CHECK(page.find("data-id=\"f&quot;1\"") != std::string::npos);
+  CHECK(page.find("<p class=\"fig-note\">a &lt;note&gt;</p>") != std::string::npos);
   // The data block parses back to the exact texts.
   const auto figures = nlohmann::json::parse(between(page, "id=\"aiperf-figures\">", "</script>"));
   REQUIRE(figures.size() == 1);
