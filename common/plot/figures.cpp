@@ -211,11 +211,18 @@ Figure gpu_and_throughput(const RunData& run) {
   util.mark = Mark::Area;
   util.secondary_axis = true;
   util.color = 1;
+  // Samples before the first token: the last of them holds at time 0 (the axis starts there).
+  const std::pair<double, int>* before = nullptr;
   for (const auto& [t, sn] : by_time) {
-    if (t < t0) continue;  // before the first token: not on the throughput's time axis
+    if (t < t0) {
+      before = &sn;
+      continue;
+    }
+    if (before && util.x.empty() && t > t0) util.x.push_back(0), util.y.push_back(before->first / before->second);
     util.x.push_back(static_cast<double>(t - t0) / 1e9);
     util.y.push_back(sn.first / sn.second);
   }
+  if (before && util.x.empty()) util.x.push_back(0), util.y.push_back(before->first / before->second);
   f.series.push_back(std::move(util));
   f.series.push_back(std::move(tput));
   f.series.back().color = 0;

@@ -91,6 +91,21 @@ struct Extent {
   bool empty() const { return lo > hi; }
 };
 
+// The drawn range is the data's (as Plotly's autorange), not widened to the outer ticks, when at
+// least two ticks remain inside it.
+AxisRange tighten(AxisRange r, Extent e, bool log) {
+  if (log || e.empty() || !(e.hi > e.lo)) return r;
+  const double eps = (e.hi - e.lo) * 1e-9;
+  std::vector<double> inside;
+  for (double t : r.ticks)
+    if (t >= e.lo - eps && t <= e.hi + eps) inside.push_back(t);
+  if (inside.size() < 2) return r;
+  r.ticks = inside;
+  r.lo = e.lo;
+  r.hi = e.hi;
+  return r;
+}
+
 // Ticks for an extent that fit in `pixels` with labels of the current font not overlapping
 // (horizontal) or not crowding (vertical, one text height + gap).
 AxisRange choose_ticks(cairo_t* cr, Extent e, bool log, double pixels, bool horizontal) {
@@ -102,7 +117,7 @@ AxisRange choose_ticks(cairo_t* cr, Extent e, bool log, double pixels, bool hori
       const std::string s = format_tick(t, log ? 0 : r.step);
       need += horizontal ? text_width(cr, s) + 24 : 34;
     }
-    if (need <= pixels || target == 2) return r;
+    if (need <= pixels || target == 2) return tighten(r, e, log);
   }
   return nice_linear(e.lo, e.hi, 2);
 }
@@ -164,6 +179,14 @@ void render_png(const Figure& fig, Theme theme, const std::string& path, int wid
       if (i < s.x_low.size()) ex.add(s.x_low[i], fig.x.log), ex.add(s.x_high[i], fig.x.log);
     }
     if (s.mark == Mark::Area && !(s.secondary_axis ? fig.y2.log : fig.y.log)) yy.add(0, false);
+  }
+  // A little air (3% a side, not across zero) so markers at the extremes stay inside the frame.
+  // Log axes are widened to whole decades instead.
+  for (auto [e, log] : {std::pair{&ex, fig.x.log}, std::pair{&ey, fig.y.log}, std::pair{&ey2, fig.y2.log}}) {
+    if (log || e->empty() || !(e->hi > e->lo)) continue;
+    const double d = (e->hi - e->lo) * 0.03;
+    e->lo = e->lo >= 0 && e->lo - d < 0 ? 0 : e->lo - d;
+    e->hi = e->hi <= 0 && e->hi + d > 0 ? 0 : e->hi + d;
   }
   if (fig.x.from_zero && !fig.x.log && !ex.empty()) ex.add(0, false);
   if (fig.y.from_zero && !fig.y.log && !ey.empty()) ey.add(0, false);
@@ -308,12 +331,6 @@ void render_png(const Figure& fig, Theme theme, const std::string& path, int wid
         break;
       }
     }
-    // Point labels (e.g. the concurrency), above right of each point.
-    if (!s.labels.empty()) {
-      set(cr, C.text);
-      use(cr, point_font);
-      for (size_t i = 0; i < n && i < s.labels.size(); ++i) text(cr, s.labels[i], X(i) + 9 * k, Y(i) - 9 * k, 0, 1);
-    }
   }
   if (empty) {
     set(cr, C.axis);
@@ -321,6 +338,21 @@ void render_png(const Figure& fig, Theme theme, const std::string& path, int wid
     text(cr, "No data", (px0 + px1) / 2, (py0 + py1) / 2, 0.5, 0.5);
   }
   cairo_restore(cr);
+
+  // Point labels (e.g. the concurrency), unclipped: above right of each point, turned to the
+  // left / below where they would leave the frame.
+  use(cr, point_font);
+  set(cr, C.text);
+  for (const Series& s : fig.series) {
+    const Scale& yscale = s.secondary_axis ? sy2 : sy;
+    for (size_t i = 0; i < s.labels.size() && i < s.x.size() && i < s.y.size(); ++i) {
+      const double x = sx(s.x[i]), y = yscale(s.y[i]);
+      const double w = text_width(cr, s.labels[i]);
+      const bool left = x + 9 * k + w > px1 - 2;
+      const bool below = y - 9 * k - point_font.size < py0;
+      text(cr, s.labels[i], left ? x - 9 * k : x + 9 * k, below ? y + 9 * k : y - 9 * k, left ? 1 : 0, below ? 0 : 1);
+    }
+  }
 
   // Legend rows, centred under the title.
   use(cr, legend_font);

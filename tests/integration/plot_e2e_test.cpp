@@ -190,3 +190,33 @@ TEST_CASE("plot: bad options and paths exit 2 naming the option and write nothin
   CHECK_FALSE(fs::exists(tmp + "/empty/plots"));
   CHECK_FALSE(fs::exists(tmp + "/missing"));
 }
+
+TEST_CASE("plot: --auto-plot failing is a warning, or exit 1 with --plot-required", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--fast"}, tmp);
+  for (const bool required : {false, true}) {
+    const std::string name = required ? "required" : "optional";
+    // A file where the plots directory would go: the run succeeds, the plots cannot be written.
+    fs::create_directories(tmp + "/" + name);
+    std::ofstream(tmp + "/" + name + "/plots") << "x";
+    std::vector<std::string> args{"--url", mock.url(), "--streaming", "--isl", "8", "--osl", "3", "--request-count",
+                                  "4", "--auto-plot"};
+    if (required) args.push_back("--plot-required");
+    const auto run = aiperf::test::run_named(tmp, name, args);
+    INFO(run.out << run.err);
+    CHECK(fs::exists(run.dir + "/profile_export_aiperf.json"));
+    if (required) {
+      CHECK(run.exit_code == 1);
+      CHECK(run.err.find("Error: --plot-required: auto-plot failed for " + run.dir) != std::string::npos);
+    } else {
+      CHECK(run.exit_code == 0);
+      CHECK(run.err.find("Warning: auto-plot failed (run artifacts intact at " + run.dir + ")") != std::string::npos);
+    }
+  }
+  // Without the obstacle, --auto-plot on a single run draws its single-run plots.
+  const auto ok = aiperf::test::run_named(tmp, "ok", {"--url", mock.url(), "--streaming", "--isl", "8", "--osl", "3",
+                                                      "--request-count", "4", "--auto-plot"});
+  INFO(ok.out << ok.err);
+  REQUIRE(ok.exit_code == 0);
+  CHECK(pngs_in(ok.dir + "/plots") == std::vector<std::string>{"ttft_over_time.png", "ttft_timeline.png"});
+}
