@@ -9,9 +9,11 @@
 
 #include "log/log.h"
 #include "search_planner.h"
+#include "sweep_aggregate.h"
 #include "sweep_plan.h"
 #include "trial_process.h"
 #include "util/output_paths.h"
+#include "util/version.h"
 
 namespace aiperf::cli {
 namespace {
@@ -81,6 +83,70 @@ bool has_option(const std::vector<std::string>& args, const std::vector<std::str
   return false;
 }
 
+// search_checkpoint.json (AIPerf's recovery file, compact): per iteration its values and each
+// trial's result (label, success, summary_metrics, error, artifacts_path, variation_label,
+// variation_values, variation_index, trial_index, was_cancelled). Written through a temporary
+// file so a crash never leaves half of it.
+void write_checkpoint(const search::Planner& planner, const std::string& base_dir) {
+  nlohmann::ordered_json doc;
+  auto& iterations = doc["iterations"] = nlohmann::ordered_json::array();
+  for (const auto& it : planner.history()) {
+    nlohmann::ordered_json results = nlohmann::ordered_json::array();
+    int trial = 0;
+    for (const auto& t : it.results)
+      results.push_back({{"label", t.label},
+                         {"success", t.success},
+                         {"summary_metrics", t.metrics.is_null() ? nlohmann::ordered_json::object() : t.metrics},
+                         {"error", t.success ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(t.error)},
+                         {"artifacts_path", t.dir},
+                         {"variation_label", numbered("search_iter", it.index)},
+                         {"variation_values", it.values},
+                         {"variation_index", it.index},
+                         {"trial_index", trial++},
+                         {"was_cancelled", t.was_cancelled}});
+    iterations.push_back({{"variation_values", it.values}, {"results", results}});
+  }
+  const std::string path = base_dir + "/search_checkpoint.json";
+  write_file(path + ".tmp", doc.dump());
+  fs::rename(path + ".tmp", path);
+}
+
+// As AIPerf after a search: each iteration is a sweep combination (its label search_iter_NNNN
+// keeps re-probes apart; its folder name comes from its value, so a re-probe's aggregate
+// replaces the earlier one's), with its confidence aggregate in aggregate/<leaf>_<value>/ and
+// the sweep aggregate in sweep_aggregate/ (aggregate/sweep_aggregate/ with several trials).
+void write_aggregates(const search::Planner& planner, const search::Dimension& dim, const std::string& base_dir,
+                      const ProfileOptions::MultiRun& m, const std::string& model) {
+  std::vector<sweep::Cell> cells;
+  for (const auto& it : planner.history()) {
+    bool ok = false;
+    for (const auto& t : it.results) ok = ok || t.success;
+    if (!ok) continue;
+    sweep::Cell c;
+    const nlohmann::json& v = it.values.at(dim.path);
+    c.point.index = static_cast<size_t>(it.index);
+    c.point.values = {{dim.path, v}};
+    c.point.value_index = {0};
+    c.point.label = dim.path + "=" + sweep::python_str(v);
+    c.point.dir_name = sweep::leaf(dim.path) + "_" + sweep::python_str(v);
+    c.trials = it.results;
+    cells.push_back(std::move(c));
+  }
+  if (cells.empty()) return;
+  for (const auto& c : cells) {
+    const auto agg = sweep::point_aggregate(c, m.confidence_level, m.cooldown_seconds, "repeated", model, util::kVersion);
+    const std::string dir = base_dir + "/aggregate/" + c.point.dir_name;
+    fs::create_directories(dir);
+    write_file(dir + "/profile_export_aiperf_aggregate.json", agg.dump(2) + "\n");
+    write_file(dir + "/profile_export_aiperf_aggregate.csv", exporting::aggregate_csv(agg) + sweep::point_csv_extra(agg));
+  }
+  const auto doc = sweep::sweep_aggregate(cells, "repeated", m.confidence_level);
+  const std::string dir = m.num_runs > 1 ? base_dir + "/aggregate/sweep_aggregate" : base_dir + "/sweep_aggregate";
+  fs::create_directories(dir);
+  write_file(dir + "/profile_export_aiperf_sweep.json", doc.dump(2) + "\n");
+  write_file(dir + "/profile_export_aiperf_sweep.csv", sweep::sweep_csv(doc));
+}
+
 }  // namespace
 
 std::vector<std::string> with_search_value(std::vector<std::string> args, const std::string& option,
@@ -104,6 +170,7 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
   const std::string history_path = base_dir + "/search_history.json";
   auto flush = [&](const std::string& reason) {
     write_file(history_path, search::history_json(spec, *planner, reason).dump(2) + "\n");
+    write_checkpoint(*planner, base_dir);
   };
   {
     std::string slas;
@@ -119,6 +186,7 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
   }
   bool any_success = false, any_ran = false;
   std::set<std::string> probed;  // values probed so far (smooth_isotonic's first-probe warmup)
+  std::string model_name;
   std::string summary_name;
   try {
     while (!stop_signal()) {
@@ -140,6 +208,7 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
           point_args.insert(point_args.end(), {"--request-count", std::to_string(spec.precision_requests)});
       }
       const config::RunConfig base = point_config(point_args);
+      if (model_name.empty() && !base.endpoint.model_names.empty()) model_name = base.endpoint.model_names.front();
       if (summary_name.empty())
         summary_name = fs::path(util::artifact_file(base, "profile_export_aiperf.json")).filename();
       search::Trials results;
@@ -171,7 +240,9 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
           break;
         }
         results.push_back(exporting::read_trial(numbered("run", static_cast<long>(trial)), dir, summary_name));
-        if (!results.back().success) AIPERF_LOG(kError) << what << " failed: " << results.back().error;
+        if (!results.back().success) {
+          AIPERF_LOG(kError) << what << " failed: " << results.back().error;
+        }
         any_success = any_success || results.back().success;
       }
       if (interrupted) break;
@@ -197,6 +268,11 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
   const int sig = stop_signal();
   const std::string reason = sig ? "cancelled" : planner->convergence_reason();
   flush(reason);
+  try {
+    write_aggregates(*planner, dim, base_dir, m, model_name);
+  } catch (const std::exception& e) {
+    AIPERF_LOG(kWarning) << "Search aggregates not written: " << e.what();
+  }
   const auto boundary = planner->boundary_summary();
   std::ostringstream done;
   done << "Search finished (" << reason << ") after " << planner->history().size() << " iterations";

@@ -92,6 +92,16 @@ TEST_CASE("a max-throughput-under-TTFT-SLA search finds the sweep's knee within 
     CHECK(iterations[i]["objective_values"][0] == s["output_token_throughput"]["avg"]);
     CHECK(s["request_count"]["avg"] == 12);
   }
+  // After the search, as after a sweep: each probed value's aggregate and the sweep aggregate
+  // (one combination per iteration), and the recovery checkpoint.
+  const auto agg = search.json_file("aggregate/concurrency_" + std::to_string(found) + "/profile_export_aiperf_aggregate.json");
+  CHECK(agg["metadata"]["variation_label"] == "phases.profiling.concurrency=" + std::to_string(found));
+  const auto sweep_doc = search.json_file("sweep_aggregate/profile_export_aiperf_sweep.json");
+  CHECK(sweep_doc["per_combination_metrics"].size() == iterations.size());
+  const auto checkpoint = search.json_file("search_checkpoint.json");
+  REQUIRE(checkpoint["iterations"].size() == iterations.size());
+  CHECK(checkpoint["iterations"][0]["results"][0]["variation_label"] == "search_iter_0000");
+  CHECK(checkpoint["iterations"][0]["results"][0]["summary_metrics"]["request_count"]["avg"] == 12);
   // The probe starts at 1 and doubles; each value is run until two verdicts agree.
   CHECK(iterations[0]["variation_values"]["phases.profiling.concurrency"] == 1);
   CHECK(iterations[1]["variation_values"]["phases.profiling.concurrency"] == 1);
