@@ -36,13 +36,16 @@ function fmtValue(v) {
   if (a !== 0 && (a >= 1e9 || a < 1e-4)) return v.toExponential(4).replace('e+', 'e');
   return String(Number(v.toPrecision(6)));
 }
-// Tick labels: as many decimals as the tick step needs.
+// Tick labels: as many decimals as the tick step needs, thousands grouped as in the PNGs.
 function fmtTick(v, step) {
   if (v === 0) return '0';
   var a = Math.abs(v);
   if (a >= 1e7 || a < 1e-3) return v.toExponential(1).replace('e+', 'e').replace('.0e', 'e');
-  if (step) return v.toFixed(Math.max(0, Math.min(6, -Math.floor(Math.log10(step) + 1e-9))));
-  return String(Number(v.toPrecision(3)));
+  var text = step ? v.toFixed(Math.max(0, Math.min(6, -Math.floor(Math.log10(step) + 1e-9))))
+                  : String(Number(v.toPrecision(3)));
+  var parts = text.split('.');
+  parts[0] = parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return parts.join('.');
 }
 
 function Scale(lo, hi, log, p0, p1) {
@@ -101,6 +104,8 @@ function extent(chart, axis) {
     });
   });
   if (lo > hi) return null;
+  var spec = chart.fig[axis];
+  if (spec && spec.zero) zero = true;  // the axis reaches down to 0 (Axis::from_zero)
   if (zero && !log) { lo = Math.min(lo, 0); hi = Math.max(hi, 0); }
   if (log) {
     if (lo === hi) return [lo / 2, hi * 2];
@@ -361,7 +366,7 @@ function drawSeries(ctx, s, color, sx, sy, logx, logy, height, col) {
       for (var k = a + 1; k <= b; k++) { if (step) ctx.lineTo(px[k], py[k - 1]); ctx.lineTo(px[k], py[k]); }
     });
     ctx.stroke();
-    if (shown <= 60 || shown === 1) {
+    if (shown === 1) {
       for (j = 0; j < n; j++) if (!isNaN(px[j])) { ctx.beginPath(); ctx.arc(px[j], py[j], 2.5, 0, 2 * Math.PI); ctx.fill(); }
     }
   }
