@@ -22,6 +22,14 @@ without --artifact-dir (so GenAI-Perf's directory naming is compared too), then 
           value reshapes) runs up to twice more; only the metrics off every time count.
   run     exit status 0 for both
 
+`analyze` scenarios (ANALYZE) run `genai-perf analyze <args>` with both tools and compare each
+sweep point's directory as above (dir, file, key, config, csv, pa, value), plus
+analyze_export_genai_perf.csv (acsv): its header rows, the blank row and the GPU header, the
+row names, and per row the load, ISL and dataset-entries columns exactly and the metrics within
+the value tolerances. `create_template` runs `genai-perf create-template` (plain and -v) with
+both tools in empty directories and compares the files byte for byte, the exit status and
+what each printed (template).
+
 Each difference has an id SCENARIO:KIND:FILE:DETAIL. The ones listed in KNOWN (with the reason)
 are accepted; any other fails the run (exit 1).
 
@@ -70,6 +78,12 @@ SCENARIOS = {
                         "--input-file", "{prompts}", *OUTPUT],
     "embeddings_rate": ["--endpoint-type", "embeddings", "--request-rate", "5", "--request-count", "10",
                         *SYNTHETIC],
+}
+
+# `genai-perf analyze` scenarios: profile's options plus the sweep.
+ANALYZE = {
+    "analyze_concurrency": ["--endpoint-type", "chat", "--streaming", "--request-count", "8", *SYNTHETIC, *OUTPUT,
+                            "--sweep-type", "concurrency", "--sweep-range", "1:2"],
 }
 
 # Accepted differences: id pattern -> reason.
@@ -134,12 +148,12 @@ def tree_diff(ref, ours, path, out):
         out.append(f"{path}:type:{json.dumps(ref)[:40]}->{json.dumps(ours)[:40]}")
 
 
-def run_tool(cmd, args, cwd):
+def run_tool(cmd, args, cwd, sub="profile"):
     cwd.mkdir(parents=True, exist_ok=True)
     out_path = cwd.parent / (cwd.name + ".out")
     with open(out_path, "w") as out:
         try:
-            rc = subprocess.run([*cmd, "profile", *args], cwd=cwd, stdout=out, stderr=subprocess.STDOUT,
+            rc = subprocess.run([*cmd, sub, *args], cwd=cwd, stdout=out, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, timeout=RUN_TIMEOUT_S).returncode
         except subprocess.TimeoutExpired:
             rc = "timeout"
@@ -187,7 +201,59 @@ def compare(name, ref_dir, our_dir, ref_out, our_out, diffs):
         add("dir", "artifacts", f"{ref_arts}->{our_arts}")
     if not ref_arts or not our_arts:
         return
-    r_root, o_root = ref_dir / "artifacts" / ref_arts[0], our_dir / "artifacts" / our_arts[0]
+    # analyze: one directory per sweep point (the summary CSV beside them).
+    for point in sorted(set(ref_arts) & set(our_arts)):
+        if (ref_dir / "artifacts" / point).is_dir():
+            compare_point(name if len(ref_arts) == 1 else f"{name}/{point}", ref_dir / "artifacts" / point,
+                          our_dir / "artifacts" / point, diffs)
+    a = "analyze_export_genai_perf.csv"
+    if a in ref_arts and a in our_arts:
+        compare_analyze_csv(ref_dir / "artifacts" / a, our_dir / "artifacts" / a, add)
+    # Console table
+    rt, rl = console_rows(ref_out)
+    ot, ol = console_rows(our_out)
+    if rt != ot:
+        add("console", "stdout", f"title:{rt}->{ot}")
+    if rl != ol:
+        add("console", "stdout", f"rows:{rl}->{ol}")
+
+
+ANALYZE_METRICS = {4: "time_to_first_token", 5: "inter_token_latency", 6: "request_latency",
+                   7: "output_sequence_length", 8: "output_token_throughput", 9: "request_throughput"}
+
+
+def compare_analyze_csv(ref_path, our_path, add):
+    a = ref_path.name
+    r_rows = list(csv.reader(io.StringIO(ref_path.read_bytes().decode())))
+    o_rows = list(csv.reader(io.StringIO(our_path.read_bytes().decode())))
+    if ref_path.read_bytes().count(b"\r\n") != our_path.read_bytes().count(b"\r\n"):
+        add("acsv", a, "line endings")
+    if not r_rows or not o_rows or r_rows[0] != o_rows[0]:
+        add("acsv", a, f"header {r_rows[:1]}->{o_rows[:1]}")
+        return
+    blank_r = r_rows.index([]) if [] in r_rows else len(r_rows)
+    blank_o = o_rows.index([]) if [] in o_rows else len(o_rows)
+    if r_rows[blank_r:] != o_rows[blank_o:]:
+        add("acsv", a, f"gpu section {r_rows[blank_r:]}->{o_rows[blank_o:]}")
+    r_body = {r[0]: r for r in r_rows[1:blank_r]}
+    o_body = {r[0]: r for r in o_rows[1:blank_o]}
+    if sorted(r_body) != sorted(o_body):
+        add("acsv", a, f"rows {sorted(r_body)}->{sorted(o_body)}")
+    for row_name in sorted(set(r_body) & set(o_body)):
+        r, o = r_body[row_name], o_body[row_name]
+        if len(r) != len(o) or r[1:4] != o[1:4]:
+            add("acsv", a, f"{row_name}:{r[1:4]}->{o[1:4]}")
+            continue
+        for col, metric in ANALYZE_METRICS.items():
+            rv, ov = float(r[col]), float(o[col])
+            if not close(metric, "p99", rv, ov):
+                add("value", a, f"{row_name}.{metric}:{rv:.2f}->{ov:.2f}")
+
+
+def compare_point(name, r_root, o_root, diffs):
+    def add(kind, file, detail):
+        diffs.append(f"{name}:{kind}:{file}:{detail}")
+
     r_files, o_files = files_of(r_root), files_of(o_root)
     for f in sorted(set(r_files) | set(o_files)):
         if f not in o_files or f not in r_files:
@@ -251,13 +317,30 @@ def compare(name, ref_dir, our_dir, ref_out, our_out, diffs):
         tree_diff(tree(rp)[1], tree(op)[1], "payload", out)
         for d in out:
             add("key", p, d)
-    # Console table
-    rt, rl = console_rows(ref_out)
-    ot, ol = console_rows(our_out)
-    if rt != ot:
-        add("console", "stdout", f"title:{rt}->{ot}")
-    if rl != ol:
-        add("console", "stdout", f"rows:{rl}->{ol}")
+
+
+def compare_templates(ref, ours, work):
+    """create-template with both tools, plain and -v: the files byte for byte, exit, output."""
+    diffs = []
+    for flags in ([], ["-v"]):
+        label = "create_template" + ("_verbose" if flags else "")
+        results = []
+        for tool, cmd in (("ref", ref), ("ours", ours)):
+            cwd = work / label / tool
+            shutil.rmtree(cwd, ignore_errors=True)
+            cwd.mkdir(parents=True)
+            done = subprocess.run([str(cmd), "create-template", *flags], cwd=cwd, capture_output=True, text=True,
+                                  stdin=subprocess.DEVNULL, timeout=RUN_TIMEOUT_S)
+            f = cwd / "genai_perf_config.yaml"
+            results.append((done.returncode, done.stdout, f.read_bytes() if f.exists() else None))
+        (r_rc, r_out, r_file), (o_rc, o_out, o_file) = results
+        if r_rc != o_rc:
+            diffs.append(f"{label}:template:exit:{r_rc}->{o_rc}")
+        if r_out != o_out:
+            diffs.append(f"{label}:template:stdout:{r_out[:60]!r}->{o_out[:60]!r}")
+        if r_file != o_file:
+            diffs.append(f"{label}:template:genai_perf_config.yaml:content differs")
+    return diffs
 
 
 def main():
@@ -265,7 +348,7 @@ def main():
     ap.add_argument("--aiperf", required=True, type=Path, help="our aiperf binary (run as genai-perf)")
     ap.add_argument("--mock", required=True, type=Path, help="our aiperf-mock-server binary")
     ap.add_argument("--ref", type=Path, default=DEFAULT_REF)
-    ap.add_argument("--scenario", action="append", choices=sorted(SCENARIOS))
+    ap.add_argument("--scenario", action="append", choices=sorted([*SCENARIOS, *ANALYZE, "create_template"]))
     ap.add_argument("--keep", type=Path, help="keep both tools' directories here")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
@@ -294,14 +377,16 @@ def main():
     def run_scenario(name, attempt):
         mock = Mock(args.mock, [])
         try:
-            tool_args = ["-u", mock.url, *COMMON, *(a.replace("{prompts}", str(prompts)) for a in SCENARIOS[name])]
-            print(f"[{name}{'' if attempt == 0 else f' again ({attempt})'}] genai-perf profile {' '.join(tool_args)}",
+            sub = "analyze" if name in ANALYZE else "profile"
+            scenario = ANALYZE[name] if name in ANALYZE else SCENARIOS[name]
+            tool_args = ["-u", mock.url, *COMMON, *(a.replace("{prompts}", str(prompts)) for a in scenario)]
+            print(f"[{name}{'' if attempt == 0 else f' again ({attempt})'}] genai-perf {sub} {' '.join(tool_args)}",
                   flush=True)
             ref_dir, our_dir = work / name / "ref", work / name / "ours"
             for d in (ref_dir, our_dir):
                 shutil.rmtree(d, ignore_errors=True)
-            ref_rc, ref_out = run_tool([str(args.ref)], tool_args, ref_dir)
-            our_rc, our_out = run_tool([str(ours_bin)], tool_args, our_dir)
+            ref_rc, ref_out = run_tool([str(args.ref)], tool_args, ref_dir, sub)
+            our_rc, our_out = run_tool([str(ours_bin)], tool_args, our_dir, sub)
         finally:
             mock.stop()
         diffs = []
@@ -323,7 +408,11 @@ def main():
         return ":".join(d.split(":")[:4])
 
     all_diffs = []
-    for name in args.scenario or list(SCENARIOS):
+    for name in args.scenario or [*SCENARIOS, *ANALYZE, "create_template"]:
+        if name == "create_template":
+            print("[create_template] genai-perf create-template [-v]", flush=True)
+            all_diffs += compare_templates(args.ref, ours_bin, work)
+            continue
         diffs = run_scenario(name, 0)
         # A scenario whose only unaccepted differences are timings (a loaded machine: both tools
         # share two cores with builds) runs up to twice more; only what every run shows counts.
