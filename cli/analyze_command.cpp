@@ -15,6 +15,7 @@
 #include "analyze_scene_render.h"
 #include "analyze_swim_lane.h"
 #include "analyze_trace_stats.h"
+#include "analyze_turn_messages.h"
 #include "dataset_error.h"
 #include "validators.h"
 
@@ -135,6 +136,66 @@ int run_swim_lane(const SwimLaneArgs& a) {
   return failures ? 1 : 0;
 }
 
+struct TurnMessagesArgs {
+  std::vector<std::string> run_dirs;
+  bool empty_run_dirs = false;
+  std::string out;
+  int64_t limit_conversations = 40;
+  int64_t max_turns = 60;
+  int64_t content_cap = 8000;
+};
+
+// One run directory (or raw JSONL file): the page. Returns the path written.
+fs::path turn_messages_one(const fs::path& run, const TurnMessagesArgs& a) {
+  const std::vector<std::string> files = analyze::find_raw_records(run.string());
+  if (files.empty())
+    throw analyze::TurnMessagesError("no raw records under " + run.string() +
+                                     "; run aiperf with --export-level raw first");
+  std::vector<std::string> skipped;
+  std::vector<analyze::TurnRecord> records = analyze::load_turn_records(files, skipped);
+  for (const std::string& s : skipped) std::cerr << "warning: " << s << "\n";
+  if (records.empty()) throw analyze::TurnMessagesError("no valid raw records in " + run.string());
+  const auto payload = analyze::build_turn_payload(std::move(records), files.size(),
+                                                   {a.content_cap, a.limit_conversations, a.max_turns});
+  std::error_code ec;
+  const fs::path dir = fs::is_regular_file(run, ec) ? run.parent_path() : run;
+  const fs::path out = a.out.empty() ? dir / "turn_messages.html" : fs::path(a.out);
+  std::string name = fs::absolute(dir).lexically_normal().filename().string();
+  if (name.empty()) name = fs::absolute(dir).lexically_normal().parent_path().filename().string();
+  try {
+    analyze::write_file_whole(out.string(), analyze::turn_messages_html(payload, name));
+  } catch (const analyze::SwimLaneError& e) {
+    throw analyze::TurnMessagesError(std::string("could not write ") + out.string() + ": " + e.what());
+  }
+  return out;
+}
+
+int run_turn_messages(const TurnMessagesArgs& a) {
+  if (!a.out.empty() && a.run_dirs.size() > 1) {
+    std::cerr << "error: --out only valid with a single run dir\n";
+    return 2;
+  }
+  if (a.run_dirs.empty()) {
+    std::cerr << "error: at least one run directory is required\n";
+    return 2;
+  }
+  int failures = 0;
+  for (const std::string& dir : a.run_dirs) {
+    try {
+      const fs::path saved = turn_messages_one(dir, a);
+      std::error_code ec;
+      const auto kb = fs::file_size(saved, ec) / 1024;
+      std::string size = std::to_string(kb);
+      for (int i = static_cast<int>(size.size()) - 3; i > 0; i -= 3) size.insert(static_cast<size_t>(i), ",");
+      std::cout << "saved " << saved.string() << " (" << size << " KB)\n" << std::flush;
+    } catch (const analyze::TurnMessagesError& e) {
+      std::cerr << "skip " << dir << ": " << e.what() << "\n";
+      ++failures;
+    }
+  }
+  return failures ? 1 : 0;
+}
+
 }  // namespace
 
 std::function<int()> add_analyze_commands(CLI::App& app) {
@@ -165,7 +226,25 @@ std::function<int()> add_analyze_commands(CLI::App& app) {
   lanes_cmd->add_flag("--html,!--no-html", lanes->html,
                       "Also write an HTML viewer (swim_lane.html, or the --out path with an .html suffix)");
 
-  return [trace_cmd, trace, lanes_cmd, lanes]() -> int {
+  auto turns = std::make_shared<TurnMessagesArgs>();
+  CLI::App* turns_cmd = analyze_cmd->add_subcommand(
+      "turn-messages", "Render a collapsible HTML viewer of per-turn input messages (needs --export-level raw)");
+  turns_cmd->add_option("run-dirs,--run-dirs", turns->run_dirs,
+                        "One or more AIPerf run directories (or raw-record JSONL files)");
+  turns_cmd->add_flag("--empty-run-dirs", turns->empty_run_dirs, "Pass an empty list of run directories")->group("");
+  turns_cmd->add_option("-o,--out", turns->out, "Output HTML path. Only valid when a single run directory is given");
+  turns_cmd->add_option("-n,--limit-conversations", turns->limit_conversations,
+                        "Max conversations to render (roots first, then by earliest request time)")
+      ->capture_default_str();
+  turns_cmd->add_option("--max-turns", turns->max_turns, "Max turns rendered per conversation")->capture_default_str();
+  turns_cmd->add_option("--content-cap", turns->content_cap, "Max characters kept per unique message body")
+      ->capture_default_str();
+
+  return [trace_cmd, trace, lanes_cmd, lanes, turns_cmd, turns]() -> int {
+    if (*turns_cmd) {
+      if (turns->empty_run_dirs) turns->run_dirs.clear();
+      return run_turn_messages(*turns);
+    }
     if (*trace_cmd) return run_analyze_trace(*trace);
     if (*lanes_cmd) {
       if (lanes->empty_run_dirs) lanes->run_dirs.clear();

@@ -1,6 +1,7 @@
 // End-to-end: the analysis commands as a user runs them. `analyze-trace` and `validate` on
 // trace files; `analyze swim-lane` on the run directory of a real `aiperf profile` against the
-// mock. Checks what they print, the files they write and the exit codes for bad input.
+// mock; `analyze turn-messages` on a --export-level raw run. Checks what they print, the files
+// they write and the exit codes for bad input.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -177,4 +178,47 @@ TEST_CASE("analyze swim-lane skips unusable run dirs with exit 1 and rejects bad
   CHECK(ramp.exit_code == 2);
   CHECK(ramp.err.find("--ramp") != std::string::npos);
   CHECK_FALSE(fs::exists(tmp + "/x.png"));
+}
+
+TEST_CASE("analyze turn-messages renders a raw-export run's conversations", "[e2e][analyze]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  aiperf::test::MockServer mock({"--fast"}, tmp);
+  const auto run = aiperf::test::run_profile(
+      tmp + "/raw",
+      {"--tokenizer", "gpt2", "--ui-type", "none", "--model", "m", "--endpoint-type", "chat", "--url", mock.url(),
+       "--concurrency", "2", "--conversation-num", "3", "--conversation-turn-mean", "2", "--output-tokens-mean", "4",
+       "--random-seed", "1", "--export-level", "raw"},
+      tmp, "raw");
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  const Result r = aiperf_cmd(tmp, {"analyze", "turn-messages", run.dir, "-n", "2", "--max-turns", "1"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string page = run.dir + "/turn_messages.html";
+  CHECK(r.out.rfind("saved " + page + " (", 0) == 0);
+  const std::string html = read_file(page);
+  const std::string tag = "id=\"aiperf-turns\">";
+  const size_t from = html.find(tag) + tag.size();
+  REQUIRE(from > tag.size());
+  const json p = json::parse(html.substr(from, html.find("</script>", from) - from));
+  // 3 conversations of 2 turns; each turn re-sends the history (user, assistant, user).
+  CHECK(p["stat"].get<std::string>().rfind("3 conversations (2 shown) \xC2\xB7 6 turns \xC2\xB7 12 message refs", 0) == 0);
+  REQUIRE(p["convs"].size() == 2);
+  CHECK(p["convs"][0]["nt"] == 2);
+  CHECK(p["convs"][0]["moreTurns"] == 1);
+  CHECK(p["convs"][0]["models"] == "m");
+  CHECK(p["legend"][0] == json::array({"user", 9}));
+  CHECK(html.find("://") == std::string::npos);  // offline
+
+  // A run without raw records is skipped (exit 1); --out with two runs is refused (exit 2).
+  fs::create_directories(tmp + "/plain");
+  const Result none = aiperf_cmd(tmp, {"analyze", "turn-messages", tmp + "/plain"});
+  CHECK(none.exit_code == 1);
+  CHECK(none.err == "skip " + tmp + "/plain: no raw records under " + tmp +
+                        "/plain; run aiperf with --export-level raw first\n");
+  CHECK_FALSE(fs::exists(tmp + "/plain/turn_messages.html"));
+  const Result two = aiperf_cmd(tmp, {"analyze", "turn-messages", run.dir, tmp + "/plain", "-o", tmp + "/x.html"});
+  CHECK(two.exit_code == 2);
+  CHECK(two.err == "error: --out only valid with a single run dir\n");
+  CHECK_FALSE(fs::exists(tmp + "/x.html"));
 }
