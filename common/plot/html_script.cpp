@@ -241,6 +241,10 @@ Chart.prototype.draw = function () {
   var sy = new Scale(ey[0], ey[1], this.log.y, yb, yt);
   var sy2 = ey2 ? new Scale(ey2[0], ey2[1], this.log.y2, yb, yt) : null;
   this.scales = { x: sx, y: sy, y2: sy2, ex: ex, ey: ey, ey2: ey2 };
+  // The drawn ranges, for tests and curious readers: "x:lo..hi y:lo..hi[ y2:lo..hi]" (log marked).
+  var range = function (name, e, log) { return name + (log ? '(log)' : '') + ':' + fmtValue(e[0]) + '..' + fmtValue(e[1]); };
+  canvas.setAttribute('data-ranges', range('x', ex, this.log.x) + ' ' + range('y', ey, this.log.y) +
+                      (ey2 ? ' ' + range('y2', ey2, this.log.y2) : ''));
 
   // Grid, ticks and tick labels.
   ctx.lineWidth = 1;

@@ -94,7 +94,9 @@ void append_numbers(std::string& out, const char* key, const std::vector<double>
 void append_axis(std::string& out, const char* key, const Axis& axis) {
   out += ",\"";
   out += key;
-  out += "\":{\"label\":" + json_string(axis.label) + ",\"log\":" + (axis.log ? "true" : "false") + "}";
+  out += "\":{\"label\":" + json_string(axis.label) + ",\"log\":" + (axis.log ? "true" : "false");
+  if (axis.from_zero) out += ",\"zero\":true";  // the range reaches down to 0, as in the PNG
+  out += "}";
 }
 
 }  // namespace

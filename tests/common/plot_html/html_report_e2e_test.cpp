@@ -125,6 +125,11 @@ TEST_CASE("Chromium draws every figure and table of a 10 000-request report offl
   CHECK(attribute_of(dom.out, "figure-4", "data-rendered") == "14 points");
   // The script built the interactive parts and made the table sortable.
   CHECK(std::regex_search(dom.out, std::regex("<canvas[^>]*aria-label=\"Request timeline\"")));
+  // Drawn ranges: TTFT's y axis reaches down to 0 (Axis::from_zero), latency's y is log, the
+  // throughput figure's x is log with a right-hand axis.
+  CHECK(std::regex_search(dom.out, std::regex("aria-label=\"Time to First Token over time\"[^>]* data-ranges=\"x:[0-9.e-]+\\.\\.[0-9.]+ y:0\\.\\.")));
+  CHECK(std::regex_search(dom.out, std::regex("aria-label=\"Request latency over time\"[^>]* data-ranges=\"x:[^ ]+ y\\(log\\):")));
+  CHECK(std::regex_search(dom.out, std::regex("aria-label=\"Throughput and latency by concurrency\"[^>]* data-ranges=\"x\\(log\\):[^ ]+ y:[^ ]+ y2:[^\"]+\"")));
   CHECK(dom.out.find("<th scope=\"col\" class=\"sortable\"") != std::string::npos);
   CHECK(dom.out.find(">Reset zoom</button>") != std::string::npos);
   CHECK(dom.out.find("id=\"errors\" role=\"alert\" hidden=\"\"") != std::string::npos);

@@ -102,6 +102,7 @@ TEST_CASE("figures_json writes columnar arrays and only the optional columns pre
   f.x.label = "Time (s)";
   f.y.label = "TTFT (ms)";
   f.y.log = true;
+  f.y2.from_zero = true;
   Series a;
   a.name = "run";
   a.mark = Mark::Points;
@@ -122,7 +123,7 @@ TEST_CASE("figures_json writes columnar arrays and only the optional columns pre
   f.series = {a, b};
   CHECK(html::figures_json({f}) ==
         "[{\"id\":\"ttft\",\"title\":\"TTFT\",\"x\":{\"label\":\"Time (s)\",\"log\":false},"
-        "\"y\":{\"label\":\"TTFT (ms)\",\"log\":true},\"y2\":{\"label\":\"\",\"log\":false},\"series\":["
+        "\"y\":{\"label\":\"TTFT (ms)\",\"log\":true},\"y2\":{\"label\":\"\",\"log\":false,\"zero\":true},\"series\":["
         "{\"name\":\"run\",\"mark\":\"points\",\"color\":\"#76B900\",\"x\":[0.1,0.25],\"y\":[10,20.5]},"
         "{\"name\":\"\",\"mark\":\"spans\",\"color\":\"#E74C3C\",\"y2\":true,\"x\":[1],\"y\":[0],\"xe\":[2.5],"
         "\"lo\":[-1],\"hi\":[1],\"xlo\":[0.5],\"xhi\":[1.5],\"labels\":[\"c=1\"]}]}]");

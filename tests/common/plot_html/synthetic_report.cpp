@@ -53,6 +53,7 @@ plot::Report synthetic_run_report(int requests) {
   report.tables.push_back(summary);
 
   Figure ttft = figure("ttft_over_time", "Time to First Token over time", "Time (s)", "Time to First Token (ms)");
+  ttft.y.from_zero = true;
   Figure latency = figure("latency_over_time", "Request latency over time", "Time (s)", "Request Latency (ms)", true);
   Figure isl_osl = figure("isl_vs_osl", "Input vs output sequence length", "Input Sequence Length (tokens)",
                           "Output Sequence Length (tokens)");
