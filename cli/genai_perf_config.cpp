@@ -191,7 +191,11 @@ class Reader {
   void endpoint(const YAML::Node& v) {
     section(v, "endpoint",
             {{"model_selection_strategy", option("--model-selection-strategy")},
-             {"backend", option("--backend")},
+             // The template's tensorrtllm is accepted as "unset": GenAI-Perf 0.0.16 refuses its own
+             // template for every OpenAI type because of it (backend is for Triton kserve only).
+             {"backend", [this](const YAML::Node& n, const std::string& p) {
+                if (!empty(n) && scalar(n, p) != "tensorrtllm") add("--backend", {scalar(n, p)}, n, p);
+              }},
              {"custom", option("--endpoint")},
              {"type", option("--endpoint-type")},
              {"streaming", flag("--streaming")},

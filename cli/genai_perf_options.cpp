@@ -398,6 +398,15 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words, bool analy
                                ": " + kLater + "; supported: chat, completions, embeddings");
   if (a.streaming && a.endpoint_type == "embeddings")
     throw GenAiPerfOptionError("--streaming: the embeddings endpoint type does not support streaming");
+  // GenAI-Perf's own combination checks (its config's), in its order.
+  if (seen.count("--backend"))
+    throw GenAiPerfOptionError("argument --backend: The backend should only be used with the following combination: "
+                               "'service_kind: triton' & 'type: kserve'");
+  if (a.output_tokens_deterministic)
+    throw GenAiPerfOptionError("argument --output-tokens-mean-deterministic: only supported with Triton or "
+                               "TensorRT-LLM Engine service kinds");
+  if (a.output_tokens_stddev > 0 && !a.output_tokens_mean)
+    throw GenAiPerfOptionError("argument --output-tokens-stddev: If output tokens stddev is set, mean must also be set");
   return a;
 }
 

@@ -208,7 +208,7 @@ TEST_CASE("genai-perf config: the template, filled in, is the profile command li
   const ConfigRun run = read_config(path);
   CHECK_FALSE(run.sweep.has_value());
   const Words expected{"--model=org/m",       "--model-selection-strategy=round_robin",
-                       "--backend=tensorrtllm", "--endpoint-type=chat",
+                       "--endpoint-type=chat",
                        "--url=127.0.0.1:9",   "--concurrency=1",
                        "--warmup-request-count=0", "--batch-size-text=1",
                        "--num-dataset-entries=7",  "--random-seed=0",
@@ -255,6 +255,13 @@ TEST_CASE("genai-perf config: errors name file, line and key", "[genai_perf]") {
   auto [p7, e7] = err("stim.yaml", "model_names: m\nperf_analyzer:\n  stimulus: {session_concurrency: 2}\n");
   CHECK(e7 == p7 + ":3: perf_analyzer.stimulus: not supported yet by aiperf's genai-perf front end "
                    "(--session-concurrency: sessions)");
+  // GenAI-Perf's combination rules, for a value other than the template's.
+  auto [p9, e9] = err("backend.yaml", "model_names: m\nendpoint:\n  type: chat\n  backend: vllm\n");
+  CHECK(e9 == p9 + ":4: endpoint.backend: argument --backend: The backend should only be used with the following "
+                   "combination: 'service_kind: triton' & 'type: kserve'");
+  auto [p10, e10] = err("det.yaml", "model_names: m\ninput:\n  output_tokens:\n    mean: 5\n    deterministic: True\n");
+  CHECK(e10 == p10 + ":5: input.output_tokens.deterministic: argument --output-tokens-mean-deterministic: only "
+                     "supported with Triton or TensorRT-LLM Engine service kinds");
   auto [p8, e8] = err("yaml.yaml", "model_names: [m\n");
   CHECK(e8.rfind(p8 + ":2: not valid YAML: ", 0) == 0);
   CHECK(error_of([] { read_config("/nonexistent/x.yaml"); }) == "argument --file/-f: cannot read '/nonexistent/x.yaml'");
@@ -270,4 +277,18 @@ TEST_CASE("genai-perf number format: inf and nan as Python prints them", "[genai
   CHECK(format_stat(std::numeric_limits<double>::infinity()) == "inf");
   CHECK(format_stat(-std::numeric_limits<double>::infinity()) == "-inf");
   CHECK(format_stat(std::nan("")) == "nan");
+}
+
+TEST_CASE("genai-perf profile: GenAI-Perf's combination checks", "[genai_perf]") {
+  const auto err = [](Words w) {
+    w.insert(w.begin(), {"-m", "m", "--endpoint-type", "chat"});
+    return error_of([&] { parse_profile_args(w); });
+  };
+  CHECK(err({"--backend", "vllm"}) == "argument --backend: The backend should only be used with the following "
+                                      "combination: 'service_kind: triton' & 'type: kserve'");
+  CHECK(err({"--osl", "5", "--output-tokens-mean-deterministic"}) ==
+        "argument --output-tokens-mean-deterministic: only supported with Triton or TensorRT-LLM Engine service kinds");
+  CHECK(err({"--output-tokens-stddev", "2"}) ==
+        "argument --output-tokens-stddev: If output tokens stddev is set, mean must also be set");
+  CHECK(err({"--output-tokens-stddev", "0"}) == "(no error)");  // 0 is argparse's "not given"
 }

@@ -22,7 +22,8 @@ without --artifact-dir (so GenAI-Perf's directory naming is compared too), then 
           value reshapes) runs up to twice more; only the metrics off every time count.
   run     exit status 0 for both
 
-`analyze` scenarios (ANALYZE) run `genai-perf analyze <args>` with both tools and compare each
+`config` scenarios (CONFIGS) edit the reference's template and run `genai-perf config -f` with
+it, compared as the others. `analyze` scenarios (ANALYZE) run `genai-perf analyze <args>` with both tools and compare each
 sweep point's directory as above (dir, file, key, config, csv, pa, value), plus
 analyze_export_genai_perf.csv (acsv): its header rows, the blank row and the GPU header, the
 row names, and per row the load, ISL and dataset-entries columns exactly and the metrics within
@@ -84,6 +85,22 @@ SCENARIOS = {
 ANALYZE = {
     "analyze_concurrency": ["--endpoint-type", "chat", "--streaming", "--request-count", "8", *SYNTHETIC, *OUTPUT,
                             "--sweep-type", "concurrency", "--sweep-range", "1:2"],
+}
+
+# `genai-perf config -f FILE` scenarios: edits to the reference's own template (create-template),
+# "{url}" and "{tokenizer}" filled in. GenAI-Perf 0.0.16 refuses its template's backend and
+# output_tokens.deterministic for OpenAI types (and its stddev without a mean), so they are
+# emptied (ours accepts them at the template's values).
+CONFIGS = {
+    "config_analyze": [("model_names: \n", "model_names: m\n"), ("type: kserve", "type: chat"),
+                       ("streaming: False", "streaming: True"), ("url: localhost:8001", "url: {url}"),
+                       ("backend: tensorrtllm", "backend: "), ("deterministic: False", "deterministic: "),
+                       ("      mean: \n", f"      mean: {OSL}\n"),
+                       ("stimulus: {'concurrency': 1}", "stimulus: {'concurrency': 2}"),
+                       ("      num: \n", "      num: 8\n"), ("    name: \n", "    name: {tokenizer}\n"),
+                       ("    mean: 550", f"    mean: {ISL}"), ("random_seed: 0", "random_seed: 42"),
+                       ("extra: ", "extra: {ignore_eos: true}"),
+                       ("  analyze:\n", "  analyze:\n    concurrency:\n      start: 1\n      stop: 2\n")],
 }
 
 # Accepted differences: id pattern -> reason.
@@ -348,7 +365,7 @@ def main():
     ap.add_argument("--aiperf", required=True, type=Path, help="our aiperf binary (run as genai-perf)")
     ap.add_argument("--mock", required=True, type=Path, help="our aiperf-mock-server binary")
     ap.add_argument("--ref", type=Path, default=DEFAULT_REF)
-    ap.add_argument("--scenario", action="append", choices=sorted([*SCENARIOS, *ANALYZE, "create_template"]))
+    ap.add_argument("--scenario", action="append", choices=sorted([*SCENARIOS, *ANALYZE, *CONFIGS, "create_template"]))
     ap.add_argument("--keep", type=Path, help="keep both tools' directories here")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
@@ -377,9 +394,25 @@ def main():
     def run_scenario(name, attempt):
         mock = Mock(args.mock, [])
         try:
-            sub = "analyze" if name in ANALYZE else "profile"
-            scenario = ANALYZE[name] if name in ANALYZE else SCENARIOS[name]
-            tool_args = ["-u", mock.url, *COMMON, *(a.replace("{prompts}", str(prompts)) for a in scenario)]
+            sub = "analyze" if name in ANALYZE else "config" if name in CONFIGS else "profile"
+            if name in CONFIGS:
+                # The reference's template, edited; both tools read the same file.
+                tpl_dir = work / name / "template"
+                shutil.rmtree(tpl_dir, ignore_errors=True)
+                tpl_dir.mkdir(parents=True)
+                subprocess.run([str(args.ref), "create-template"], cwd=tpl_dir, check=True, capture_output=True,
+                               stdin=subprocess.DEVNULL, timeout=RUN_TIMEOUT_S)
+                text = (tpl_dir / "genai_perf_config.yaml").read_text()
+                for old, new in CONFIGS[name]:
+                    new = new.replace("{url}", mock.url).replace("{tokenizer}", str(TOKENIZER))
+                    if old not in text:
+                        raise SystemExit(f"{name}: the template has no {old!r}")
+                    text = text.replace(old, new, 1)
+                (tpl_dir / "config.yaml").write_text(text)
+                tool_args = ["-f", str(tpl_dir / "config.yaml")]
+            else:
+                scenario = ANALYZE[name] if name in ANALYZE else SCENARIOS[name]
+                tool_args = ["-u", mock.url, *COMMON, *(a.replace("{prompts}", str(prompts)) for a in scenario)]
             print(f"[{name}{'' if attempt == 0 else f' again ({attempt})'}] genai-perf {sub} {' '.join(tool_args)}",
                   flush=True)
             ref_dir, our_dir = work / name / "ref", work / name / "ours"
@@ -408,7 +441,7 @@ def main():
         return ":".join(d.split(":")[:4])
 
     all_diffs = []
-    for name in args.scenario or [*SCENARIOS, *ANALYZE, "create_template"]:
+    for name in args.scenario or [*SCENARIOS, *ANALYZE, *CONFIGS, "create_template"]:
         if name == "create_template":
             print("[create_template] genai-perf create-template [-v]", flush=True)
             all_diffs += compare_templates(args.ref, ours_bin, work)
