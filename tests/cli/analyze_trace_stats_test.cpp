@@ -104,3 +104,19 @@ TEST_CASE("analyze-trace names the file, line and field of a bad row", "[analyze
   CHECK_THROWS_WITH(read_trace_rows(ids), ids + ":1: field 'hash_ids': must be a list of integers, got 2.5");
   CHECK_THROWS_AS(read_trace_rows("/nonexistent/x.jsonl"), aiperf::dataset::DatasetFileError);
 }
+
+TEST_CASE("metric_stats sums like numpy (pairwise), to the last bit", "[analyze]") {
+  // numpy: np.mean / np.std of ((i * 7919) % 900 + 1) / 7 for i < N. A plain left-to-right sum
+  // gives 64.44200405335344 and 64.81428571428572 for the means.
+  const auto values = [](int n) {
+    std::vector<double> v;
+    for (int i = 0; i < n; ++i) v.push_back(((i * 7919) % 900 + 1) / 7.0);
+    return v;
+  };
+  const auto big = metric_stats(values(3031));
+  CHECK(big->mean == 64.44200405335343);
+  CHECK(big->std_dev == 37.114397372542626);
+  const auto mid = metric_stats(values(1000));
+  CHECK(mid->mean == 64.81428571428573);
+  CHECK(mid->std_dev == 37.126977374674496);
+}
