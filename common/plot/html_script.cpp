@@ -441,8 +441,7 @@ Chart.prototype.showTip = function (mx, my) {
   if (s.labels && s.labels[j]) lines.push(s.labels[j]);
   var xl = fig.x.label || 'x', yl = (s.y2 ? fig.y2.label : fig.y.label) || 'y';
   if (s.mark === 'spans' && s.xe) {
-    lines.push('start: ' + fmtValue(s.x[j]) + '   end: ' + fmtValue(s.xe[j]) + '   (' + xl + ')');
-    lines.push('duration: ' + fmtValue(s.xe[j] - s.x[j]));
+    lines.push(xl + ': ' + fmtValue(s.x[j]) + ' .. ' + fmtValue(s.xe[j]) + ' (duration ' + fmtValue(s.xe[j] - s.x[j]) + ')');
     lines.push(yl + ': ' + fmtValue(s.y[j]));
   } else {
     lines.push(xl + ': ' + fmtValue(s.x[j]));
@@ -621,6 +620,23 @@ function selfTest() {
     body.setAttribute('data-selftest-tip', c.tip.textContent);
     body.setAttribute('data-selftest-point', c.section.id + ',' + c.tipPoint);
     done.push('tip');
+    // A timeline bar, hovered at its middle, if a chart has one.
+    charts.some(function (k) {
+      return (k.hits || []).some(function (sh) {
+        if (!sh.pe) return false;
+        for (var q = 0; q < sh.px.length; q++) {
+          if (isNaN(sh.pe[q])) continue;
+          var kr = k.canvas.getBoundingClientRect();
+          mouse(k.canvas, 'mousemove', kr.left + (sh.px[q] + sh.pe[q]) / 2, kr.top + sh.py[q]);
+          if (k.tip.hidden) throw new Error('span: no tip over a bar');
+          body.setAttribute('data-selftest-span-tip', k.tip.textContent);
+          body.setAttribute('data-selftest-span-point', k.section.id + ',' + k.tipPoint);
+          done.push('span');
+          return true;
+        }
+        return false;
+      });
+    });
     var b = c.box, mx = (b.x0 + b.x1) / 2, my = (b.yt + b.yb) / 2;
     mouse(c.canvas, 'mousedown', r.left + b.x0 + 10, r.top + b.yt + 10);
     mouse(c.canvas, 'mousemove', r.left + mx, r.top + my);

@@ -133,7 +133,21 @@ TEST_CASE("Chromium draws every figure and table of a 10 000-request report offl
   CHECK(dom.out.find("<th scope=\"col\" class=\"sortable\"") != std::string::npos);
   CHECK(dom.out.find(">Reset zoom</button>") != std::string::npos);
   CHECK(dom.out.find("id=\"errors\" role=\"alert\" hidden=\"\"") != std::string::npos);
-  CHECK(body_attribute(dom.out, "data-selftest") == "tip,zoom,reset,legend,log,sort");
+  CHECK(body_attribute(dom.out, "data-selftest") == "tip,span,zoom,reset,legend,log,sort");
+  // A timeline bar's tooltip: its start and end as in the data, its duration, its level.
+  const std::string span_point = body_attribute(dom.out, "data-selftest-span-point");
+  std::smatch bar;
+  REQUIRE(std::regex_match(span_point, bar, std::regex("figure-3,0,(\\d+)")));
+  const size_t k = std::stoul(bar[1]);
+  const auto& spans = report.figures[3].series[0];
+  REQUIRE(k < spans.x.size());
+  const std::string span_tip = body_attribute(dom.out, "data-selftest-span-tip");
+  std::smatch parts;
+  REQUIRE(std::regex_match(span_tip, parts, std::regex("Requests\nTime \\(s\\): (\\S+) \\.\\. (\\S+) \\(duration (\\S+)\\)\nWorker: (\\S+)")));
+  CHECK(parts[1] == plot::html::json_number(spans.x[k]));
+  CHECK(parts[2] == plot::html::json_number(spans.x_end[k]));
+  CHECK(std::stod(parts[3]) == Approx(spans.x_end[k] - spans.x[k]).epsilon(1e-4));
+  CHECK(parts[4] == plot::html::json_number(spans.y[k]));
   // The tooltip shows the values of the point it names (the one nearest the hovered pixel).
   std::smatch point;
   const std::string hovered = body_attribute(dom.out, "data-selftest-point");
@@ -250,7 +264,7 @@ TEST_CASE("aiperf plot writes report.html for a 10 000-request run against the m
   }
   // One TTFT point per request.
   CHECK(attribute_of(dom.out, "figure-0", "data-rendered") == "10000 points");
-  CHECK(body_attribute(dom.out, "data-selftest") == "tip,zoom,reset,legend,log,sort");
+  CHECK(body_attribute(dom.out, "data-selftest") == "tip,span,zoom,reset,legend,log,sort");
   std::smatch point;
   const std::string hovered = body_attribute(dom.out, "data-selftest-point");
   REQUIRE(std::regex_match(hovered, point, std::regex("figure-0,0,(\\d+)")));
