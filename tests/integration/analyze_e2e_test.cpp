@@ -209,6 +209,22 @@ TEST_CASE("analyze turn-messages renders a raw-export run's conversations", "[e2
   CHECK(p["convs"][0]["models"] == "m");
   CHECK(p["legend"][0] == json::array({"user", 9}));
   CHECK(html.find("://") == std::string::npos);  // offline
+  // The page's own script builds the tree under its Content-Security-Policy: a headless
+  // browser's DOM holds one <details class="conv"> per conversation shown.
+  const std::string chromium = "/usr/bin/chromium-headless-shell";
+  if (fs::exists(chromium)) {
+    Process browser(chromium, {"--no-sandbox", "--disable-gpu", "--dump-dom", "file://" + page}, tmp, "chromium");
+    REQUIRE(browser.wait(120).has_value());
+    const std::string dom = browser.out();
+    size_t convs = 0;
+    for (size_t at = dom.find("<details class=\"conv\">"); at != std::string::npos;
+         at = dom.find("<details class=\"conv\">", at + 1))
+      ++convs;
+    CHECK(convs == 2);
+    CHECK(dom.find("<p id=\"stat\">3 conversations (2 shown)") != std::string::npos);
+  } else {
+    WARN("chromium-headless-shell not installed: the page's script was not run");
+  }
 
   // A run without raw records is skipped (exit 1); --out with two runs is refused (exit 2).
   fs::create_directories(tmp + "/plain");
