@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "plot/plot_config.h"
 #include "plot/plot_controller.h"
 #include "plot/run_data.h"
 #include "plot/run_discovery.h"
@@ -60,11 +61,6 @@ int run(const Args& a) {
                  "the PNGs are written to the output directory for you to upload.\n";
     return 2;
   }
-  if (!a.config.empty()) {
-    std::cerr << "Error: --config: custom plot configuration files are not supported yet; `aiperf plot` draws "
-                 "AIPerf's default plot set (docs/user-guide.md, Plots).\n";
-    return 2;
-  }
   std::string theme = a.theme;
   std::transform(theme.begin(), theme.end(), theme.begin(), [](unsigned char c) { return std::tolower(c); });
   if (theme != "light" && theme != "dark") {
@@ -76,6 +72,17 @@ int run(const Args& a) {
   req.paths.insert(req.paths.end(), a.paths.begin(), a.paths.end());
   req.output = a.output;
   req.theme = theme == "dark" ? plot::Theme::Dark : plot::Theme::Light;
+  if (!a.config.empty()) {
+    try {
+      plot::PlotSelection sel = plot::read_plot_config(a.config);
+      for (const std::string& n : sel.notes) std::cerr << "Warning: " << n << "\n";
+      req.single_run_plots = std::move(sel.single_run);
+      req.multi_run_plots = std::move(sel.multi_run);
+    } catch (const plot::PlotConfigError& e) {
+      std::cerr << "Error: --config: " << e.what() << "\n";
+      return 2;
+    }
+  }
   try {
     return make(req, false);
   } catch (const plot::DiscoveryError& e) {
@@ -97,7 +104,7 @@ std::function<int()> add_plot_command(CLI::App& app) {
   cmd->add_flag("--empty-paths", a->empty_paths, "No paths (the default ./artifacts)");
   cmd->add_option("--output", a->output, "Directory to save generated plots (default <first path>/plots)");
   cmd->add_option("--theme", a->theme, "light or dark")->capture_default_str();
-  cmd->add_option("--config", a->config, "Custom plot configuration YAML (not supported: refused)");
+  cmd->add_option("--config", a->config, "Plot configuration YAML: which of the built-in plots to draw");
   cmd->add_flag("--verbose,!--no-verbose", a->verbose, "Show detailed errors");
   cmd->add_flag("--dashboard,!--no-dashboard", a->dashboard, "Dash server (not available: use the HTML report)");
   cmd->add_option("--host", a->host, "Dashboard host (only with --dashboard)")->capture_default_str();

@@ -231,43 +231,211 @@ Figure gpu_and_throughput(const RunData& run) {
 
 }  // namespace
 
-FigureSet single_run_figures(const RunData& run) {
+namespace {
+
+// One per-request value by request number (the file's line order), as ttft_over_time.
+Figure per_request_scatter(const RunData& run, const std::string& id, const std::string& title,
+                           const std::string& tag, std::optional<double> RequestRow::*field) {
+  Figure f;
+  f.id = id;
+  f.title = title;
+  f.x.label = "Request Number";
+  f.y.label = metric_label(tag, unit_of(run, tag).empty() ? "ms" : unit_of(run, tag));
+  f.y.from_zero = true;
+  Series s;
+  s.name = f.y.label;
+  s.mark = Mark::Points;
+  for (size_t i = 0; i < run.requests.size(); ++i) {
+    if (!(run.requests[i].*field)) continue;
+    s.x.push_back(static_cast<double>(i));
+    s.y.push_back(*(run.requests[i].*field));
+  }
+  f.series.push_back(std::move(s));
+  return f;
+}
+
+// The pandas rolling quantile (linear interpolation) over the last `w` values ending at each i.
+std::vector<double> rolling_quantile(const std::vector<double>& v, size_t w, double q) {
+  std::vector<double> out;
+  std::vector<double> win;
+  for (size_t i = 0; i < v.size(); ++i) {
+    win.assign(v.begin() + static_cast<long>(i + 1 >= w ? i + 1 - w : 0), v.begin() + static_cast<long>(i + 1));
+    std::sort(win.begin(), win.end());
+    const double pos = q * static_cast<double>(win.size() - 1);
+    const size_t lo = static_cast<size_t>(pos);
+    const double frac = pos - static_cast<double>(lo);
+    out.push_back(lo + 1 < win.size() ? win[lo] + (win[lo + 1] - win[lo]) * frac : win[lo]);
+  }
+  return out;
+}
+
+// Request latency by end time with rolling p50/p95/p99 over the last min(10, n) requests.
+Figure latency_over_time(const RunData& run) {
+  Figure f;
+  f.id = "latency_over_time";
+  f.title = "Request Latency Over Time with Percentiles";
+  f.x.label = "Time (seconds)";
+  f.y.label = metric_label("request_latency", unit_of(run, "request_latency").empty() ? "ms" : unit_of(run, "request_latency"));
+  f.y.from_zero = true;
+  std::vector<std::pair<int64_t, double>> pts;
+  for (const auto& r : run.requests)
+    if (r.latency_ms && r.end_ns > 0) pts.emplace_back(r.end_ns, *r.latency_ms);
+  std::stable_sort(pts.begin(), pts.end(), [](auto& a, auto& b) { return a.first < b.first; });
+  Series s;
+  s.name = "Individual Requests";
+  s.mark = Mark::Points;
+  std::vector<double> ys;
+  for (const auto& [t, v] : pts) {
+    s.x.push_back(static_cast<double>(t - pts.front().first) / 1e9);
+    s.y.push_back(v);
+  }
+  const size_t w = std::min<size_t>(10, pts.size());
+  f.series.push_back(s);
+  int color = 1;
+  for (const auto& [name, q] : {std::pair{"p50", 0.5}, std::pair{"p95", 0.95}, std::pair{"p99", 0.99}}) {
+    Series line;
+    line.name = name;
+    line.mark = Mark::Line;
+    line.color = color++;
+    line.x = s.x;
+    line.y = rolling_quantile(s.y, std::max<size_t>(1, w), q);
+    f.series.push_back(std::move(line));
+  }
+  return f;
+}
+
+// Output tokens/s over time: each request's tokens spread evenly from its first token to its
+// end, summed (a step function); t0 is the first first-token. Empty when no request has both.
+Series throughput_steps(const RunData& run, int64_t& t0) {
+  std::vector<std::pair<int64_t, double>> events;
+  for (const auto& r : run.requests) {
+    if (r.start_ns <= 0 || r.end_ns <= 0) continue;
+    const double ttft = r.ttft_ms.value_or(0);
+    const int64_t gen_start = ttft > 0 ? r.start_ns + static_cast<int64_t>(ttft * 1e6) : r.start_ns;
+    const double tokens = r.osl.value_or(0);
+    const int64_t dur = r.end_ns - gen_start;
+    if (dur <= 0 || tokens <= 0) continue;
+    const double rate = tokens / (static_cast<double>(dur) / 1e9);
+    events.emplace_back(gen_start, rate);
+    events.emplace_back(r.end_ns, -rate);
+  }
+  std::stable_sort(events.begin(), events.end(), [](auto& a, auto& b) { return a.first < b.first; });
+  t0 = events.empty() ? 0 : events.front().first;
+  Series tput;
+  tput.name = "Throughput Tokens Per Sec";
+  tput.mark = Mark::Step;
+  double sum = 0;
+  for (const auto& [t, d] : events) {
+    sum += d;
+    tput.x.push_back(static_cast<double>(t - t0) / 1e9);
+    tput.y.push_back(std::max(0.0, sum));
+  }
+  return tput;
+}
+
+Figure dispersed_throughput(const RunData& run) {
+  Figure f;
+  f.id = "dispersed_throughput_over_time";
+  f.title = "Dispersed Output Token Throughput Over Time";
+  f.x.label = "Time (s)";
+  f.y.label = "Throughput Tokens Per Sec";
+  f.y.from_zero = true;
+  int64_t t0 = 0;
+  Series s = throughput_steps(run, t0);
+  s.mark = Mark::Area;
+  // An area under a step function: each level held until the next event.
+  Series stepped = s;
+  stepped.x.clear();
+  stepped.y.clear();
+  for (size_t i = 0; i < s.x.size(); ++i) {
+    if (i > 0) stepped.x.push_back(s.x[i]), stepped.y.push_back(s.y[i - 1]);
+    stepped.x.push_back(s.x[i]), stepped.y.push_back(s.y[i]);
+  }
+  f.series.push_back(std::move(stepped));
+  return f;
+}
+
+bool has(const RunData& run, std::optional<double> RequestRow::*field) {
+  for (const auto& r : run.requests)
+    if (r.*field) return true;
+  return false;
+}
+
+}  // namespace
+
+const std::vector<std::string>& default_single_run_plots() {
+  static const std::vector<std::string> ids{"ttft_over_time", "ttft_timeline", "timeslices_ttft", "timeslices_itl",
+                                            "gpu_utilization_and_throughput_over_time"};
+  return ids;
+}
+
+const std::vector<std::string>& builtin_single_run_plots() {
+  static const std::vector<std::string> ids{"ttft_over_time",
+                                            "itl_over_time",
+                                            "latency_over_time",
+                                            "dispersed_throughput_over_time",
+                                            "ttft_timeline",
+                                            "timeslices_ttft",
+                                            "timeslices_itl",
+                                            "timeslices_throughput",
+                                            "timeslices_latency",
+                                            "gpu_utilization_and_throughput_over_time"};
+  return ids;
+}
+
+FigureSet single_run_figures(const RunData& run) { return single_run_figures(run, default_single_run_plots()); }
+
+FigureSet single_run_figures(const RunData& run, const std::vector<std::string>& ids) {
   FigureSet out;
   auto skip = [&](const std::string& id, const std::string& why) {
     out.skipped.push_back("Skipping plot '" + id + "': " + why);
   };
-  bool has_ttft = false;
-  for (const auto& r : run.requests) has_ttft = has_ttft || r.ttft_ms.has_value();
-  if (run.requests.empty()) {
-    skip("ttft_over_time", "required data source(s) missing or empty: ['requests']");
-    skip("ttft_timeline", "required data source(s) missing or empty: ['requests']");
-  } else if (!has_ttft) {
-    skip("ttft_over_time", "required data not available: 'time_to_first_token' (streaming runs only)");
-    skip("ttft_timeline", "required data not available: 'time_to_first_token' (streaming runs only)");
-  } else {
-    out.figures.push_back(ttft_over_time(run));
-    out.figures.push_back(ttft_timeline(run));
-  }
+  const std::string no_requests = "required data source(s) missing or empty: ['requests']";
   const struct {
     const char *id, *metric, *tag, *title;
   } slices[] = {{"timeslices_ttft", "Time to First Token", "time_to_first_token", "Time to First Token Across Time Slices"},
-                {"timeslices_itl", "Inter Token Latency", "inter_token_latency", "Inter Token Latency Across Time Slices"}};
-  for (const auto& s : slices) {
-    if (run.timeslices.empty()) {
-      skip(s.id, "required data source(s) missing or empty: ['timeslices'] (run with --slice-duration)");
-    } else if (auto f = timeslice_figure(run, s.id, s.metric, s.tag, s.title)) {
-      out.figures.push_back(std::move(*f));
+                {"timeslices_itl", "Inter Token Latency", "inter_token_latency", "Inter Token Latency Across Time Slices"},
+                {"timeslices_throughput", "Request Throughput", "request_throughput", "Request Throughput Across Time Slices"},
+                {"timeslices_latency", "Request Latency", "request_latency", "Request Latency Across Time Slices"}};
+  for (const std::string& id : ids) {
+    if (id == "ttft_over_time" || id == "ttft_timeline") {
+      if (run.requests.empty()) skip(id, no_requests);
+      else if (!has(run, &RequestRow::ttft_ms)) skip(id, "required data not available: 'time_to_first_token' (streaming runs only)");
+      else out.figures.push_back(id == "ttft_over_time" ? ttft_over_time(run) : ttft_timeline(run));
+    } else if (id == "itl_over_time") {
+      if (run.requests.empty()) skip(id, no_requests);
+      else if (!has(run, &RequestRow::itl_ms)) skip(id, "required data not available: 'inter_token_latency' (streaming runs only)");
+      else out.figures.push_back(per_request_scatter(run, id, "Inter-Token Latency Per Request Over Time",
+                                                     "inter_token_latency", &RequestRow::itl_ms));
+    } else if (id == "latency_over_time") {
+      if (run.requests.empty() || !has(run, &RequestRow::latency_ms)) skip(id, no_requests);
+      else out.figures.push_back(latency_over_time(run));
+    } else if (id == "dispersed_throughput_over_time") {
+      int64_t t0 = 0;
+      if (run.requests.empty() || throughput_steps(run, t0).x.empty()) skip(id, no_requests);
+      else out.figures.push_back(dispersed_throughput(run));
+    } else if (id == "gpu_utilization_and_throughput_over_time") {
+      bool has_util = false;
+      for (const auto& g : run.gpu) has_util = has_util || g.utilization.has_value();
+      if (!has_util)
+        skip(id, "required data source(s) missing or empty: ['gpu_telemetry'] (requires --gpu-telemetry)");
+      else
+        out.figures.push_back(gpu_and_throughput(run));
     } else {
-      skip(s.id, std::string("required data not available: no '") + s.metric + "' rows in the timeslices");
+      bool found = false;
+      for (const auto& s : slices) {
+        if (id != s.id) continue;
+        found = true;
+        if (run.timeslices.empty())
+          skip(s.id, "required data source(s) missing or empty: ['timeslices'] (run with --slice-duration)");
+        else if (auto f = timeslice_figure(run, s.id, s.metric, s.tag, s.title))
+          out.figures.push_back(std::move(*f));
+        else
+          skip(s.id, std::string("required data not available: no '") + s.metric + "' rows in the timeslices");
+      }
+      if (!found) skip(id, "not a built-in single-run plot (custom plot presets are not supported)");
     }
   }
-  bool has_util = false;
-  for (const auto& g : run.gpu) has_util = has_util || g.utilization.has_value();
-  if (!has_util)
-    skip("gpu_utilization_and_throughput_over_time",
-         "required data source(s) missing or empty: ['gpu_telemetry'] (requires --gpu-telemetry)");
-  else
-    out.figures.push_back(gpu_and_throughput(run));
   return out;
 }
 
@@ -414,10 +582,29 @@ Figure multi_figure(const Spec& spec, const std::vector<RunData>& runs) {
 
 }  // namespace
 
-FigureSet multi_run_figures(const std::vector<RunData>& runs) {
+const std::vector<std::string>& default_multi_run_plots() {
+  static const std::vector<std::string> ids = [] {
+    std::vector<std::string> v;
+    for (const Spec& s : kMultiSpecs) v.push_back(s.id);
+    return v;
+  }();
+  return ids;
+}
+
+FigureSet multi_run_figures(const std::vector<RunData>& runs) { return multi_run_figures(runs, default_multi_run_plots()); }
+
+FigureSet multi_run_figures(const std::vector<RunData>& runs, const std::vector<std::string>& ids) {
   FigureSet out;
   if (runs.empty()) return out;
-  for (const Spec& spec : kMultiSpecs) {
+  for (const std::string& id : ids) {
+    const Spec* found = nullptr;
+    for (const Spec& s : kMultiSpecs)
+      if (id == s.id) found = &s;
+    if (!found) {
+      out.skipped.push_back("Skipping plot '" + id + "': not a built-in multi-run plot (custom plot presets are not supported)");
+      continue;
+    }
+    const Spec& spec = *found;
     std::vector<std::string> missing;
     for (const char* tag : {spec.x, spec.y}) {
       bool any = false;

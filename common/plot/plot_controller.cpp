@@ -39,13 +39,13 @@ PlotResult make_plots(const PlotRequest& request) {
       }
     }
     if (runs.empty()) throw DataLoadError("Failed to load any valid profiling runs");
-    set = multi_run_figures(runs);
+    set = multi_run_figures(runs, req.multi_run_plots.value_or(default_multi_run_plots()));
     result.report.title = "AIPerf multi-run comparison (" + std::to_string(runs.size()) + " runs)";
     result.report.tables.push_back(runs_table(runs));
     for (const RunData& r : runs) result.report.notes.push_back("Run: " + r.dir);
   } else {
     const RunData run = load_run(dirs.front(), true);
-    set = single_run_figures(run);
+    set = single_run_figures(run, req.single_run_plots.value_or(default_single_run_plots()));
     result.report.title = "AIPerf run: " + run.name;
     result.report.notes.push_back("Run: " + run.dir);
     if (run.model != "Unknown") result.report.notes.push_back("Model: " + run.model);

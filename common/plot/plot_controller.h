@@ -3,6 +3,7 @@
 // write summary.txt and aiperf_plot.log beside them (AIPerf's files). Also returns the Report
 // (tables and figures) so an HTML renderer can draw the same content.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@ struct PlotRequest {
   std::vector<std::string> paths;  // run directories or trees holding runs (default ./artifacts)
   std::string output;              // empty = <first path>/plots
   Theme theme = Theme::Light;
+  // Plot ids to draw (a plot config's lists); unset = AIPerf's defaults.
+  std::optional<std::vector<std::string>> single_run_plots, multi_run_plots;
 };
 
 struct PlotResult {

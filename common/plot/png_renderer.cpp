@@ -180,6 +180,9 @@ void render_png(const Figure& fig, Theme theme, const std::string& path, int wid
     }
     if (s.mark == Mark::Area && !(s.secondary_axis ? fig.y2.log : fig.y.log)) yy.add(0, false);
   }
+  if (fig.x.from_zero && !fig.x.log && !ex.empty()) ex.add(0, false);
+  if (fig.y.from_zero && !fig.y.log && !ey.empty()) ey.add(0, false);
+  if (fig.y2.from_zero && !fig.y2.log && !ey2.empty()) ey2.add(0, false);
   // A little air (3% a side, not across zero) so markers at the extremes stay inside the frame.
   // Log axes are widened to whole decades instead.
   for (auto [e, log] : {std::pair{&ex, fig.x.log}, std::pair{&ey, fig.y.log}, std::pair{&ey2, fig.y2.log}}) {
@@ -188,9 +191,6 @@ void render_png(const Figure& fig, Theme theme, const std::string& path, int wid
     e->lo = e->lo >= 0 && e->lo - d < 0 ? 0 : e->lo - d;
     e->hi = e->hi <= 0 && e->hi + d > 0 ? 0 : e->hi + d;
   }
-  if (fig.x.from_zero && !fig.x.log && !ex.empty()) ex.add(0, false);
-  if (fig.y.from_zero && !fig.y.log && !ey.empty()) ey.add(0, false);
-  if (fig.y2.from_zero && !fig.y2.log && !ey2.empty()) ey2.add(0, false);
   const bool empty = ex.empty();
   // The axes' ends sit a little inside the frame so markers at the extremes are not cut.
   const double inset = 12 * k;

@@ -163,11 +163,21 @@ TEST_CASE("plot: runs without GPU telemetry get ttft_vs_throughput and say why t
     CHECK(p.width == 2400);
     CHECK(p.variance > 100);
   }
+  // --config: the plots its single_run_defaults lists (built-in presets beyond the defaults).
+  std::ofstream(tmp + "/plots.yaml") << "visualization:\n  single_run_defaults:\n    - itl_over_time\n"
+                                        "    - latency_over_time\n    - dispersed_throughput_over_time\n"
+                                        "    - timeslices_latency\n";
+  const Plot configured = run_plot(tmp, {tmp + "/c4", "--config", tmp + "/plots.yaml", "--output", tmp + "/cfg"}, "cfg");
+  INFO(configured.out << configured.err);
+  REQUIRE(configured.exit_code == 0);
+  CHECK(pngs_in(tmp + "/cfg") == std::vector<std::string>{"dispersed_throughput_over_time.png", "itl_over_time.png",
+                                                          "latency_over_time.png", "timeslices_latency.png"});
 }
 
 TEST_CASE("plot: bad options and paths exit 2 naming the option and write nothing", "[e2e]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   fs::create_directories(tmp + "/empty");
+  std::ofstream(tmp + "/bad.yaml") << "visualization:\n  single_run_defaults: 3\n";
   const struct {
     std::vector<std::string> args;
     std::string message;
@@ -178,7 +188,9 @@ TEST_CASE("plot: bad options and paths exit 2 naming the option and write nothin
       {{tmp + "/empty", "--dashboard"}, "Error: --dashboard: the interactive Dash dashboard server is not available"},
       {{tmp + "/empty", "--mlflow-upload"}, "Error: --mlflow-upload: uploading plots to MLflow is not supported"},
       {{tmp + "/empty", "--dashboard", "--mlflow-upload"}, "Error: --dashboard and --mlflow-upload are mutually exclusive"},
-      {{tmp + "/empty", "--config", "x.yaml"}, "Error: --config: custom plot configuration files are not supported"},
+      {{tmp + "/empty", "--config", tmp + "/x.yaml"}, "Error: --config: " + tmp + "/x.yaml: cannot be read"},
+      {{tmp + "/empty", "--config", tmp + "/bad.yaml"},
+       "Error: --config: " + tmp + "/bad.yaml: visualization.single_run_defaults: expected a list of plot names"},
   };
   int i = 0;
   for (const auto& c : cases) {

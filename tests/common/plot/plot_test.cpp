@@ -13,6 +13,7 @@
 
 #include "plot/figures.h"
 #include "plot/pareto.h"
+#include "plot/plot_config.h"
 #include "plot/plot_controller.h"
 #include "plot/png_renderer.h"
 #include "plot/run_data.h"
@@ -462,4 +463,77 @@ TEST_CASE("uncertainty plot: the trials at one concurrency become their mean wit
   CHECK(s.x_low[1] == 150);
   CHECK(s.y_high[1] == 400);
   CHECK(u->note.rfind("Error bars: 95% confidence interval", 0) == 0);
+}
+
+TEST_CASE("the other built-in single-run presets: ITL per request, rolling latency percentiles, dispersed throughput",
+          "[unit][plot]") {
+  const fs::path dir = fs::path(temp_dir()) / "run";
+  write_run(dir, 2, 0, true);
+  const RunData run = load_run(dir.string(), true);
+  const FigureSet set = single_run_figures(
+      run, {"latency_over_time", "dispersed_throughput_over_time", "itl_over_time", "timeslices_latency", "my_plot"});
+  REQUIRE(set.figures.size() == 2);
+  const Figure& lat = set.figures[0];
+  CHECK(lat.id == "latency_over_time");
+  CHECK(lat.title == "Request Latency Over Time with Percentiles");
+  CHECK(lat.x.label == "Time (seconds)");
+  REQUIRE(lat.series.size() == 4);
+  CHECK(lat.series[0].name == "Individual Requests");
+  REQUIRE(lat.series[0].x.size() == 2);  // by end time, from the first end; the error has no latency
+  CHECK(lat.series[0].x[1] == Approx(0.15));
+  CHECK(lat.series[0].y == std::vector<double>{100, 200});
+  // Rolling over min(10, n) = 2 requests, linear interpolation.
+  CHECK(lat.series[1].name == "p50");
+  CHECK(lat.series[1].y == std::vector<double>{100, 150});
+  CHECK(lat.series[2].y[1] == Approx(195));
+  const Figure& tput = set.figures[1];
+  CHECK(tput.id == "dispersed_throughput_over_time");
+  // 8 tokens over 80 ms and 17 over 170 ms after their first tokens: 100 tokens/s each,
+  // overlapping from 0.06 s to 0.08 s.
+  REQUIRE(tput.series.size() == 1);
+  CHECK(tput.series[0].mark == Mark::Area);
+  const std::vector<double> xs{0, 0.06, 0.06, 0.08, 0.08, 0.23, 0.23}, ys{100, 100, 200, 200, 100, 100, 0};
+  REQUIRE(tput.series[0].x.size() == xs.size());
+  for (size_t i = 0; i < xs.size(); ++i) {
+    CHECK(tput.series[0].x[i] == Approx(xs[i]));
+    CHECK(tput.series[0].y[i] == Approx(ys[i]).margin(1e-9));  // summed rates leave ~1e-14
+  }
+  REQUIRE(set.skipped.size() == 3);
+  CHECK(set.skipped[0] == "Skipping plot 'itl_over_time': required data not available: 'inter_token_latency' "
+                          "(streaming runs only)");
+  CHECK(set.skipped[1] == "Skipping plot 'timeslices_latency': required data not available: no 'Request Latency' "
+                          "rows in the timeslices");
+  CHECK(set.skipped[2] == "Skipping plot 'my_plot': not a built-in single-run plot (custom plot presets are not "
+                          "supported)");
+}
+
+TEST_CASE("a plot config chooses among the built-in plots; bad files name the file", "[unit][plot]") {
+  const fs::path dir = temp_dir();
+  write(dir / "p.yaml",
+        "visualization:\n"
+        "  multi_run_defaults:\n"
+        "    - ttft_vs_throughput\n"
+        "  single_run_defaults:\n"
+        "    - itl_over_time\n"
+        "    - ttft_over_time\n"
+        "  single_run_plots:\n"
+        "    itl_over_time: {type: scatter}\n");
+  PlotSelection sel = read_plot_config((dir / "p.yaml").string());
+  CHECK(sel.multi_run == std::vector<std::string>{"ttft_vs_throughput"});
+  CHECK(sel.single_run == std::vector<std::string>{"itl_over_time", "ttft_over_time"});
+  REQUIRE(sel.notes.size() == 1);
+  CHECK(sel.notes[0].find("the presets' settings (single_run_plots, multi_run_plots) are not read") !=
+        std::string::npos);
+  // A list the file does not give keeps AIPerf's defaults.
+  write(dir / "q.yaml", "visualization:\n  single_run_defaults: [ttft_timeline]\n");
+  sel = read_plot_config((dir / "q.yaml").string());
+  CHECK(sel.single_run == std::vector<std::string>{"ttft_timeline"});
+  CHECK(sel.multi_run == default_multi_run_plots());
+  CHECK(sel.notes.empty());
+  write(dir / "bad.yaml", "visualization:\n  single_run_defaults: [a\n");
+  CHECK_THROWS_WITH(read_plot_config((dir / "bad.yaml").string()), Catch::StartsWith((dir / "bad.yaml").string() + ": line "));
+  write(dir / "map.yaml", "visualization:\n  single_run_defaults: {a: 1}\n");
+  CHECK_THROWS_WITH(read_plot_config((dir / "map.yaml").string()),
+                    (dir / "map.yaml").string() + ": visualization.single_run_defaults: expected a list of plot names");
+  CHECK_THROWS_WITH(read_plot_config((dir / "none.yaml").string()), (dir / "none.yaml").string() + ": cannot be read");
 }
