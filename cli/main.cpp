@@ -244,6 +244,24 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    // A grid recipe (concurrency-ramp) is a sweep of the values it chose.
+    if (profile.search.grid) {
+      const auto& g = *profile.search.grid;
+      if (!sweep_lists.parameters.empty()) {
+        std::vector<std::string> fields;
+        for (const auto& p : sweep_lists.parameters) fields.push_back(aiperf::cli::search::magic_list_field(p.path));
+        std::sort(fields.begin(), fields.end());
+        std::string listed;
+        for (const auto& f : fields) listed += (listed.empty() ? "" : ", ") + aiperf::cli::search::py_repr(f);
+        throw aiperf::cli::OptionError("--search-recipe (grid path) is mutually exclusive with magic-list flags [" +
+                                       listed + "] -- the recipe owns the sweep parameters. Drop the list-shaped flag, "
+                                       "or drop --search-recipe and configure the sweep by hand.");
+      }
+      std::string joined;
+      for (long long v : g.values) joined += (joined.empty() ? "" : ",") + std::to_string(v);
+      sweep_lists = aiperf::cli::sweep::extract_lists(aiperf::cli::with_search_value(sweep_lists.args, g.option, joined));
+      sweep_points = aiperf::cli::sweep::expand(sweep_lists.parameters, profile.multi_run.sweep_type);
+    }
     // An adaptive search (--search-* / --search-recipe) chooses its points itself.
     if (profile.search.spec) {
       if (!sweep_points.empty())
@@ -338,7 +356,10 @@ int main(int argc, char** argv) {
   };
   if (!sweep_points.empty()) {
     if (config.service.zmq_ipc_path.rfind("/tmp/aiperf-", 0) == 0) std::filesystem::remove_all(config.service.zmq_ipc_path);
-    const int rc = auto_plot(aiperf::cli::run_sweep(sweep_points, sweep_configs, config.output.artifact_dir, profile.multi_run));
+    int rc = aiperf::cli::run_sweep(sweep_points, sweep_configs, config.output.artifact_dir, profile.multi_run);
+    if (profile.search.grid)
+      rc = aiperf::cli::finish_grid_recipe(*profile.search.grid, rc, config.output.artifact_dir, profile.multi_run);
+    rc = auto_plot(rc);
     std::cout.flush();
     _exit(rc);
   }

@@ -126,6 +126,7 @@ struct ProfileOptions {
     std::optional<int> concurrency_min, concurrency_max, concurrency_steps;
     bool no_streaming = false;  // --no-streaming given (the recipes' streaming check)
     std::optional<search::Spec> spec;  // set by finalize_search_options when a search runs
+    std::optional<search::GridRecipe> grid;  // a grid recipe (concurrency-ramp): a sweep + post-process
   } search;
 };
 

@@ -97,8 +97,9 @@ search::Spec concurrency_search(int lo, int hi, const std::string& prior, int ma
   throw OptionError("--search-recipe " + search::py_repr(recipe) + ": " + what);
 }
 
-// --search-recipe: the reference's checks, then the recipe's search (native planners only).
-search::Spec expand_recipe(ProfileOptions& o) {
+// --search-recipe: the reference's checks, then the recipe's search (native planners only), or
+// for a grid recipe nothing (o.search.grid is set instead).
+std::optional<search::Spec> expand_recipe(ProfileOptions& o) {
   auto& s = o.search;
   const std::string& name = *s.recipe;
   if (std::find(kRecipes.begin(), kRecipes.end(), name) == kRecipes.end()) {
@@ -164,8 +165,43 @@ search::Spec expand_recipe(ProfileOptions& o) {
                        "use --search-style monotonic, or sweep the values yourself with --concurrency a,b,c.");
     }
     spec.sla_filters = filters;
+  } else if (name == "concurrency-ramp") {
+    const auto [lo, hi] = concurrency_bounds(s, name, 1, 1000);
+    search::GridRecipe g;
+    g.recipe = name;
+    g.option = "--concurrency";
+    g.path = "phases.profiling.concurrency";
+    try {
+      g.values = search::logspace_int_steps(lo, hi, s.concurrency_steps.value_or(8));
+    } catch (const search::SearchError& e) {
+      throw OptionError(std::string("recipe 'concurrency-ramp': ") + e.what());
+    }
+    const std::string stat = s.degradation_stat.value_or("p99");
+    const std::vector<std::string> stats{"avg", "p50", "p90", "p95", "p99"};
+    if (std::find(stats.begin(), stats.end(), stat) == stats.end())
+      throw OptionError("--degradation-stat: degradation_knee_detect: params['stat']=" + search::py_repr(stat) +
+                        " is not a recognized statistic; expected one of ('avg', 'p50', 'p90', 'p95', 'p99').");
+    g.handler = "degradation_knee_detect";
+    g.params = {{"threshold_pct", s.degradation_threshold.value_or(0.20)},
+                {"metric_tag", s.degradation_metric_tag.value_or("request_latency")},
+                {"stat", stat},
+                {"swept_param", g.path}};
+    g.output_filename = "degradation_knee.json";
+    const Given tun = given_search_fields(s);
+    if (!tun.tunable.empty()) {
+      std::vector<std::string> flags;
+      for (auto f : tun.tunable) {
+        std::replace(f.begin(), f.end(), '_', '-');
+        flags.push_back("--" + f);
+      }
+      throw OptionError("--search-recipe " + search::py_repr(name) + " expanded to a grid sweep, but tunable --search-* "
+                        "flags " + list_repr(flags) + " are only meaningful for BO recipes. Drop the flags or pick a "
+                        "BO recipe.");
+    }
+    s.grid = std::move(g);
+    return std::nullopt;
   } else {
-    // The grid and scenario recipes: a sweep with a post-processed artifact.
+    // The other grid and scenario recipes: a sweep with a post-processed artifact.
     not_native(name, "this recipe (a sweep with a post-processed artifact) is not available natively yet; run the "
                      "sweep with comma lists (e.g. --concurrency 1,4,16,64) or use --search-recipe "
                      "max-concurrency-under-sla --search-style monotonic.");
@@ -317,7 +353,7 @@ void add_search_options(CLI::App& app, ProfileOptions& o) {
 
 void finalize_search_options(ProfileOptions& o) {
   auto& s = o.search;
-  std::optional<search::Spec> spec = s.recipe ? std::optional<search::Spec>(expand_recipe(o)) : explicit_search(o);
+  std::optional<search::Spec> spec = s.recipe ? expand_recipe(o) : explicit_search(o);
   std::vector<search::SlaFilter> extra;
   std::vector<search::SloTier> tiers;
   try {
@@ -327,7 +363,7 @@ void finalize_search_options(ProfileOptions& o) {
   } catch (const search::SearchError& e) {
     throw OptionError(e.what());
   }
-  if (!spec) return;  // --search-sla alone: the reference ignores it too
+  if (!spec) return;  // a grid recipe, or --search-sla alone (the reference ignores it too)
   spec->sla_filters.insert(spec->sla_filters.end(), extra.begin(), extra.end());
   spec->tiers = tiers;
   if (o.multi_run.convergence_metric)

@@ -3,12 +3,14 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <set>
 #include <sstream>
 
 #include "log/log.h"
 #include "search_planner.h"
+#include "search_post_process.h"
 #include "sweep_aggregate.h"
 #include "sweep_plan.h"
 #include "trial_process.h"
@@ -290,6 +292,31 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
   std::cout << "\n" << done.str() << "\nSearch history: " << history_path << "\n" << std::flush;
   if (sig) return 128 + sig;
   return any_success ? 0 : 1;
+}
+
+int finish_grid_recipe(const search::GridRecipe& recipe, int rc, const std::string& base_dir,
+                       const ProfileOptions::MultiRun& m) {
+  const bool repeated = m.num_runs > 1 && (m.sweep_type != "grid" || m.parameter_sweep_mode == "repeated");
+  const std::string dir = repeated ? base_dir + "/aggregate/sweep_aggregate" : base_dir + "/sweep_aggregate";
+  const std::string sweep_file = dir + "/profile_export_aiperf_sweep.json";
+  if (!fs::exists(sweep_file)) return rc;  // no aggregate (fewer than two runs succeeded)
+  try {
+    std::ifstream in(sweep_file);
+    const auto doc = nlohmann::ordered_json::parse(in);
+    const auto out = search::post_process(recipe.handler, doc, recipe.params);
+    write_file(dir + "/" + recipe.output_filename, out.dump(2) + "\n");
+    AIPERF_LOG(kInfo) << "Post-process artifact written: " << dir << "/" << recipe.output_filename;
+    std::cout << recipe.recipe << ": " << dir << "/" << recipe.output_filename << "\n" << std::flush;
+  } catch (const std::exception& e) {
+    const nlohmann::ordered_json err{{"handler", recipe.handler},
+                                     {"output_filename", recipe.output_filename},
+                                     {"error", e.what()},
+                                     {"type", "ValueError"}};
+    write_file(dir + "/post_process_errors.json", err.dump(2) + "\n");
+    AIPERF_LOG(kWarning) << "Post-process handler '" << recipe.handler << "' failed: " << e.what()
+                         << "; standard sweep aggregates unaffected (errors in " << dir << "/post_process_errors.json).";
+  }
+  return rc;
 }
 
 }  // namespace aiperf::cli

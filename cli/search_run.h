@@ -30,4 +30,11 @@ std::vector<std::string> with_search_value(std::vector<std::string> args, const 
 int run_search(const search::Spec& spec, const std::vector<std::string>& args, const PointConfig& point_config,
                const std::string& base_dir, const ProfileOptions::MultiRun& m);
 
+// After a grid recipe's sweep (concurrency-ramp): its post-process artifact (degradation_knee.json)
+// beside the sweep aggregate; a handler failure is logged and written as
+// post_process_errors.json {handler, output_filename, error, type} (AIPerf's quarantine). The
+// sweep's exit code `rc` is returned unchanged.
+int finish_grid_recipe(const search::GridRecipe& recipe, int rc, const std::string& base_dir,
+                       const ProfileOptions::MultiRun& m);
+
 }  // namespace aiperf::cli

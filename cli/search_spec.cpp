@@ -1,5 +1,6 @@
 #include "search_spec.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -201,6 +202,46 @@ std::optional<std::string> option_for_path(const std::string& path) {
 std::string known_paths_text() {
   std::string out;
   for (const auto& [p, opt] : path_options()) out += (out.empty() ? "" : ", ") + p;
+  return out;
+}
+
+std::string magic_list_field(const std::string& path) {
+  static const std::vector<std::pair<std::string, std::string>> kFields = {
+      {"phases.profiling.concurrency", "concurrency"},
+      {"phases.profiling.prefill_concurrency", "prefill_concurrency"},
+      {"phases.profiling.rate", "request_rate"},
+      {"phases.profiling.requests", "request_count"},
+      {"phases.profiling.duration", "benchmark_duration"},
+      {"phases.profiling.sessions", "conversation_num"},
+      {"phases.profiling.users", "num_users"},
+      {"datasets.main.prompts.isl.mean", "prompt_input_tokens_mean"},
+      {"datasets.main.prompts.isl.stddev", "prompt_input_tokens_stddev"},
+      {"datasets.main.prompts.osl.mean", "prompt_output_tokens_mean"},
+      {"datasets.main.prompts.osl.stddev", "prompt_output_tokens_stddev"},
+      {"datasets.main.turns.mean", "conversation_turn_mean"},
+  };
+  for (const auto& [p, f] : kFields)
+    if (p == path) return f;
+  return path.substr(path.rfind('.') + 1);
+}
+
+std::vector<long long> logspace_int_steps(double lo, double hi, int steps) {
+  if (steps < 2)
+    throw SearchError("_logspace_int_steps: steps must be >= 2 (got " + std::to_string(steps) +
+                      "); a single-point ramp degenerates and post-process can't compute a baseline.");
+  if (lo <= 0)
+    throw SearchError("_logspace_int_steps: lo must be > 0 (got " + py_float(lo) + ")");
+  if (hi <= lo)
+    throw SearchError("_logspace_int_steps: hi (" + py_float(hi) + ") must be > lo (" + py_float(lo) +
+                      "); use --isl-min/--isl-max with hi > lo.");
+  std::vector<long long> out;
+  const double a = std::log(lo), b = std::log(hi);
+  for (int i = 0; i < steps; ++i) {
+    const double v = std::exp(a + (b - a) * i / (steps - 1));
+    const long long r = std::max(static_cast<long long>(std::nearbyint(v)), 1LL);
+    if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+  }
+  std::sort(out.begin(), out.end());
   return out;
 }
 

@@ -64,6 +64,26 @@ struct Spec {
   long long precision_requests = 1000;
 };
 
+// A grid recipe (concurrency-ramp): a sweep of `values` on `option`, then a post-process of the
+// sweep aggregate written beside it as `output_filename` (search_post_process.h).
+struct GridRecipe {
+  std::string recipe;
+  std::string option;  // --concurrency
+  std::string path;    // phases.profiling.concurrency
+  std::vector<long long> values;
+  std::string handler;          // degradation_knee_detect
+  nlohmann::ordered_json params;  // the handler's params, as AIPerf's PostProcessSpec
+  std::string output_filename;  // degradation_knee.json
+};
+
+// AIPerf's CLI field name of a sweepable path ("phases.profiling.concurrency" -> "concurrency"),
+// as its "magic-list flags [...]" message names it.
+std::string magic_list_field(const std::string& path);
+
+// `steps` log-spaced integers from lo to hi (both included), rounded (ties to even),
+// duplicates collapsed, ascending; SearchError for steps < 2, lo <= 0 or hi <= lo.
+std::vector<long long> logspace_int_steps(double lo, double hi, int steps);
+
 // "--search-space 'x': expected 'path:lo,hi[:kind]', ..." and the other reference messages.
 Dimension parse_dimension(const std::string& raw);
 SlaFilter parse_sla_filter(const std::string& raw);

@@ -65,3 +65,44 @@ TEST_CASE("the paths a search can set map to their options", "[unit]") {
   CHECK(option_for_path("phases.profiling.rate") == "--request-rate");
   CHECK_FALSE(option_for_path("phases.profiling.nope").has_value());
 }
+
+// ---- grid recipes: the log-spaced values and the degradation knee, as AIPerf 0.13 computes them.
+
+#include "search_post_process.h"
+
+TEST_CASE("log-spaced integer steps match AIPerf's _logspace_int_steps", "[unit]") {
+  CHECK(logspace_int_steps(1, 1000, 8) == std::vector<long long>{1, 3, 7, 19, 52, 139, 373, 1000});
+  CHECK(logspace_int_steps(1, 64, 6) == std::vector<long long>{1, 2, 5, 12, 28, 64});
+  CHECK(logspace_int_steps(2, 10, 5) == std::vector<long long>{2, 3, 4, 7, 10});
+  CHECK(logspace_int_steps(1, 3, 8) == std::vector<long long>{1, 2, 3});  // duplicates collapsed
+  CHECK_THROWS_WITH(logspace_int_steps(1, 8, 1), Catch::StartsWith("_logspace_int_steps: steps must be >= 2 (got 1)"));
+}
+
+TEST_CASE("the degradation knee is the first value past baseline * (1 + threshold)", "[unit]") {
+  nlohmann::ordered_json sweep;
+  for (const auto& [c, m] : std::vector<std::pair<int, double>>{{4, 12.0}, {1, 10.0}, {2, 11.0}, {8, 30.5}})
+    sweep["per_combination_metrics"].push_back(
+        {{"parameters", {{"concurrency", c}}}, {"metrics", {{"request_latency", {{"mean", m}, {"p99", m * 2}}}}}});
+  const nlohmann::ordered_json params{{"threshold_pct", 0.2},
+                                      {"metric_tag", "request_latency"},
+                                      {"stat", "p99"},
+                                      {"swept_param", "phases.profiling.concurrency"}};
+  // The reference's own output on the same document (one trial per point: the mean is used).
+  CHECK(degradation_knee(sweep, params).dump() ==
+        R"({"baseline_concurrency":1,"baseline_p99":10.0,"knee_concurrency":8,"knee_p99":30.5,"threshold_pct":0.2,)"
+        R"("swept_metric":"request_latency","stat":"p99","swept_param":"phases.profiling.concurrency",)"
+        R"("all_points":[{"concurrency":1,"p99":10.0},{"concurrency":2,"p99":11.0},{"concurrency":4,"p99":12.0},)"
+        R"({"concurrency":8,"p99":30.5}]})");
+  nlohmann::ordered_json flat;
+  for (const auto& [c, m] : std::vector<std::pair<int, double>>{{1, 10.0}, {2, 11.0}})
+    flat["per_combination_metrics"].push_back(
+        {{"parameters", {{"concurrency", c}}}, {"metrics", {{"request_latency_p99", {{"mean", m}}}}}});
+  const auto none = degradation_knee(flat, params);
+  CHECK(none["knee_concurrency"].is_null());
+  CHECK(none["knee_p99"].is_null());
+  CHECK_THROWS_WITH(degradation_knee(flat, {{"threshold_pct", 0.2},
+                                            {"metric_tag", "time_to_first_token"},
+                                            {"stat", "p99"},
+                                            {"swept_param", "phases.profiling.concurrency"}}),
+                    Catch::StartsWith("post-process: sweep aggregate has no rows with parameter"));
+}

@@ -244,3 +244,46 @@ TEST_CASE("max-concurrency-under-sla (smooth_isotonic, the default style) finds 
   CHECK(cfg["loadgen"]["concurrency"] == 1);
   CHECK(search.out.find("Search finished (smooth_isotonic_") != std::string::npos);
 }
+
+TEST_CASE("concurrency-ramp sweeps log-spaced concurrencies and writes the degradation knee", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock(kEngine, tmp);
+  // 1, 2, 4, 8 (log-spaced); TTFT avg degrades past twice the baseline once requests queue.
+  const auto run = aiperf::test::run_named(
+      tmp, "ramp",
+      with({"--url", mock.url(), "--search-recipe", "concurrency-ramp", "--concurrency-max", "8", "--concurrency-steps",
+            "4", "--degradation-threshold", "0.99", "--degradation-metric-tag", "time_to_first_token",
+            "--degradation-stat", "avg"},
+           kWorkload));
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto knee = run.json_file("sweep_aggregate/degradation_knee.json");
+  std::vector<double> avg;
+  for (int c : {1, 2, 4, 8})
+    avg.push_back(run.json_file("concurrency_" + std::to_string(c) + "/profile_export_aiperf.json")["time_to_first_token"]
+                      ["avg"]
+                          .get<double>());
+  // The expected knee from the points' own summaries: the first past baseline * 1.99.
+  nlohmann::json expected = nullptr;
+  const int conc[] = {1, 2, 4, 8};
+  for (size_t i = 1; i < 4; ++i)
+    if (avg[i] > avg[0] * 1.99) {
+      expected = conc[i];
+      break;
+    }
+  CHECK(knee["knee_concurrency"] == expected);
+  CHECK(knee["knee_concurrency"] == 8);  // the engine has 4 slots
+  CHECK(knee["baseline_concurrency"] == 1);
+  CHECK(knee["baseline_avg"] == avg[0]);
+  CHECK(knee["swept_metric"] == "time_to_first_token");
+  CHECK(knee["threshold_pct"] == 0.99);
+  REQUIRE(knee["all_points"].size() == 4);
+  CHECK(knee["all_points"][3] == nlohmann::json{{"concurrency", 8}, {"avg", avg[3]}});
+  // A list beside a grid recipe is refused, naming the field as the reference does.
+  const auto bad = aiperf::test::run_named(
+      tmp, "bad", {"--url", mock.url(), "--search-recipe", "concurrency-ramp", "--concurrency", "1,2"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("Error: --search-recipe (grid path) is mutually exclusive with magic-list flags ['concurrency']") !=
+        std::string::npos);
+  CHECK_FALSE(fs::exists(bad.dir));
+}

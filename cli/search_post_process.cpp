@@ -1,0 +1,90 @@
+#include "search_post_process.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+
+#include "search_spec.h"
+#include "sweep_plan.h"
+
+namespace aiperf::cli::search {
+namespace {
+
+// A swept value as AIPerf writes it: an int when it is whole.
+nlohmann::ordered_json swept(double x) {
+  if (x == std::floor(x) && std::fabs(x) < 9e15) return static_cast<long long>(x);
+  return x;
+}
+
+}  // namespace
+
+std::vector<std::pair<double, double>> extract_points(const nlohmann::ordered_json& sweep, const std::string& swept_param,
+                                                      const std::string& metric_tag, const std::string& stat) {
+  const std::string flat = metric_tag + "_" + stat;
+  const std::string leaf = swept_param.substr(swept_param.rfind('.') + 1);
+  std::vector<std::pair<double, double>> points;
+  if (sweep.contains("per_combination_metrics") && sweep["per_combination_metrics"].is_array())
+    for (const auto& row : sweep["per_combination_metrics"]) {
+      const auto params = row.value("parameters", nlohmann::ordered_json::object());
+      const auto metrics = row.value("metrics", nlohmann::ordered_json::object());
+      nlohmann::ordered_json value;
+      if (params.contains(swept_param)) value = params[swept_param];
+      else if (params.contains(leaf)) value = params[leaf];
+      else continue;
+      const nlohmann::ordered_json* block = metrics.contains(flat) ? &metrics[flat] : nullptr;
+      if (!block || !block->contains("mean")) block = metrics.contains(metric_tag) ? &metrics[metric_tag] : nullptr;
+      if (!block || !block->contains("mean") || !(*block)["mean"].is_number() || !value.is_number()) continue;
+      points.emplace_back(value.get<double>(), (*block)["mean"].get<double>());
+    }
+  if (points.empty())
+    throw std::runtime_error("post-process: sweep aggregate has no rows with parameter " + py_repr(swept_param) +
+                             " and metric " + py_repr(metric_tag) + " (flat key " + py_repr(flat) +
+                             "); check that the recipe swept that parameter and that the metric is enabled (e.g. "
+                             "--streaming for time_to_first_token).");
+  std::stable_sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return points;
+}
+
+nlohmann::ordered_json degradation_knee(const nlohmann::ordered_json& sweep, const nlohmann::ordered_json& params) {
+  const double threshold = params.at("threshold_pct").get<double>();
+  const std::string metric = params.at("metric_tag").get<std::string>();
+  const std::string stat = params.at("stat").get<std::string>();
+  const std::string path = params.at("swept_param").get<std::string>();
+  const auto points = extract_points(sweep, path, metric, stat);
+  const auto [bx, by] = points.front();
+  if (!std::isfinite(by))
+    throw std::runtime_error("degradation_knee_detect: baseline " + stat + " for " + py_repr(metric) + " is non-finite");
+  if (by <= 0)
+    throw std::runtime_error("degradation_knee_detect: baseline " + stat + " for " + py_repr(metric) +
+                             " must be positive (got " + sweep::python_str(nlohmann::json(by)) +
+                             ", which is zero or negative)");
+  const double cutoff = by * (1.0 + threshold);
+  std::optional<std::pair<double, double>> knee;
+  for (size_t i = 1; i < points.size(); ++i)
+    if (points[i].second > cutoff) {
+      knee = points[i];
+      break;
+    }
+  const std::string leaf = path.substr(path.rfind('.') + 1);
+  nlohmann::ordered_json out;
+  out["baseline_" + leaf] = swept(bx);
+  out["baseline_" + stat] = by;
+  out["knee_" + leaf] = knee ? swept(knee->first) : nlohmann::ordered_json(nullptr);
+  out["knee_" + stat] = knee ? nlohmann::ordered_json(knee->second) : nlohmann::ordered_json(nullptr);
+  out["threshold_pct"] = threshold;
+  out["swept_metric"] = metric;
+  out["stat"] = stat;
+  out["swept_param"] = path;
+  auto& all = out["all_points"] = nlohmann::ordered_json::array();
+  for (const auto& [x, y] : points) all.push_back({{leaf, swept(x)}, {stat, y}});
+  return out;
+}
+
+nlohmann::ordered_json post_process(const std::string& handler, const nlohmann::ordered_json& sweep,
+                                    const nlohmann::ordered_json& params) {
+  if (handler == "degradation_knee_detect") return degradation_knee(sweep, params);
+  throw std::runtime_error("post-process handler " + py_repr(handler) + " is not available natively");
+}
+
+}  // namespace aiperf::cli::search
