@@ -363,6 +363,10 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words, bool analy
       a.checkpoint_dir = one(n);
     } else if (n == "--profile-export-file") {
       a.profile_export_file = one(n);
+      // GenAI-Perf: a file name only (it goes in the artifact directory).
+      if (a.profile_export_file.find('/') != std::string::npos)
+        throw GenAiPerfOptionError("argument --profile-export-file: Please use artifact_directory option to define "
+                                   "intermediary paths to the profile_export_file.");
     } else if (n == "--concurrency") {
       a.concurrency = positive(n, to_int(n, one(n)));
     } else if (n == "--request-count") {

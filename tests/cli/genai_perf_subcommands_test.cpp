@@ -291,4 +291,7 @@ TEST_CASE("genai-perf profile: GenAI-Perf's combination checks", "[genai_perf]")
   CHECK(err({"--output-tokens-stddev", "2"}) ==
         "argument --output-tokens-stddev: If output tokens stddev is set, mean must also be set");
   CHECK(err({"--output-tokens-stddev", "0"}) == "(no error)");  // 0 is argparse's "not given"
+  CHECK(err({"--profile-export-file", "/tmp/run.json"}) ==
+        "argument --profile-export-file: Please use artifact_directory option to define intermediary paths to the "
+        "profile_export_file.");
 }
