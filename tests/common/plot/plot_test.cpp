@@ -407,6 +407,12 @@ TEST_CASE("PNG renderer: the size asked, not blank, the theme's background, 10 0
   CHECK(dark.height == 400);
   CHECK(dark.corner == 0x1A1A1A);
   CHECK(dark.variance > 100);
+  // Log axes (points from 1 to 10^4 and a zero, which a log axis cannot show) still draw.
+  Figure lg = f;
+  lg.x.log = lg.y.log = true;
+  lg.series[0].x[0] = 0;
+  render_png(lg, Theme::Light, dir + "/log.png", 800, 400);
+  CHECK(read_png(dir + "/log.png").variance > 100);
   // An empty figure still draws (frame, title, "No data").
   render_png(Figure{}, Theme::Light, dir + "/empty.png");
   CHECK(read_png(dir + "/empty.png").variance > 1);
