@@ -124,7 +124,6 @@ struct ProfileOptions {
     std::optional<double> degradation_threshold;
     std::optional<int> isl_min, isl_max, isl_steps, osl_min, osl_max, osl_steps;
     std::optional<int> concurrency_min, concurrency_max, concurrency_steps;
-    bool no_streaming = false;  // --no-streaming given (the recipes' streaming check)
     std::optional<search::Spec> spec;  // set by finalize_search_options when a search runs
     std::optional<search::GridRecipe> grid;  // a grid recipe (concurrency-ramp): a sweep + post-process
   } search;
