@@ -124,6 +124,15 @@ function extent(chart, axis) {
   return [lo >= 0 && lo - m < 0 ? 0 : lo - m, hi <= 0 && hi + m > 0 ? 0 : hi + m];
 }
 
+// Bars arrive as start (x) and duration (xd), so a short bar late in a long run keeps its
+// length to 6 digits; their ends are rebuilt here.
+function prepare(fig) {
+  fig.series.forEach(function (s) {
+    if (!s.xd) return;
+    s.xe = s.x.map(function (v, j) { return ok(v) && ok(s.xd[j]) ? v + s.xd[j] : null; });
+  });
+}
+
 function countPoints(fig) {
   var n = 0;
   fig.series.forEach(function (s) {
@@ -441,7 +450,8 @@ Chart.prototype.showTip = function (mx, my) {
   if (s.labels && s.labels[j]) lines.push(s.labels[j]);
   var xl = fig.x.label || 'x', yl = (s.y2 ? fig.y2.label : fig.y.label) || 'y';
   if (s.mark === 'spans' && s.xe) {
-    lines.push(xl + ': ' + fmtValue(s.x[j]) + ' .. ' + fmtValue(s.xe[j]) + ' (duration ' + fmtValue(s.xe[j] - s.x[j]) + ')');
+    var duration = s.xd ? s.xd[j] : s.xe[j] - s.x[j];
+    lines.push(xl + ': ' + fmtValue(s.x[j]) + ' .. ' + fmtValue(s.xe[j]) + ' (duration ' + fmtValue(duration) + ')');
     lines.push(yl + ': ' + fmtValue(s.y[j]));
   } else {
     lines.push(xl + ': ' + fmtValue(s.x[j]));
@@ -574,6 +584,7 @@ Array.prototype.forEach.call(document.querySelectorAll('section.figure-card'), f
   var fig = figures[+section.getAttribute('data-index')];
   try {
     if (!fig) throw new Error('no data for this figure');
+    prepare(fig);
     charts.push(new Chart(section, fig));
     drawn++;
   } catch (e) {

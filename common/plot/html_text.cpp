@@ -120,7 +120,15 @@ std::string figures_json(const std::vector<Figure>& figures) {
       if (series.secondary_axis) out += ",\"y2\":true";
       append_numbers(out, "x", series.x);
       append_numbers(out, "y", series.y);
-      if (!series.x_end.empty()) append_numbers(out, "xe", series.x_end);
+      if (!series.x_end.empty()) {
+        // Durations rather than ends: 6 significant digits of a 5 ms bar at t = 7200 s would
+        // round its end to 10 ms; its duration keeps 6 digits of its own.
+        std::vector<double> durations(series.x_end.size());
+        for (size_t i = 0; i < durations.size(); ++i) {
+          durations[i] = i < series.x.size() ? series.x_end[i] - series.x[i] : std::nan("");
+        }
+        append_numbers(out, "xd", durations);
+      }
       if (!series.y_low.empty()) append_numbers(out, "lo", series.y_low);
       if (!series.y_high.empty()) append_numbers(out, "hi", series.y_high);
       if (!series.x_low.empty()) append_numbers(out, "xlo", series.x_low);

@@ -21,8 +21,8 @@ std::string json_string(std::string_view text);
 std::string json_number(double value);
 
 // The figures as the page's script reads them: one object per figure with the axes and, per
-// series, its colour (the PNG palette's) and columnar arrays (x, y, and xe/lo/hi/xlo/xhi/labels
-// only when present).
+// series, its colour (the PNG palette's) and columnar arrays (x, y, and xd = x_end - x for
+// spans, lo/hi/xlo/xhi/labels, only when present).
 std::string figures_json(const std::vector<Figure>& figures);
 
 }  // namespace aiperf::plot::html

@@ -145,8 +145,8 @@ TEST_CASE("Chromium draws every figure and table of a 10 000-request report offl
   std::smatch parts;
   REQUIRE(std::regex_match(span_tip, parts, std::regex("Requests\nTime \\(s\\): (\\S+) \\.\\. (\\S+) \\(duration (\\S+)\\)\nWorker: (\\S+)")));
   CHECK(parts[1] == plot::html::json_number(spans.x[k]));
-  CHECK(parts[2] == plot::html::json_number(spans.x_end[k]));
-  CHECK(std::stod(parts[3]) == Approx(spans.x_end[k] - spans.x[k]).epsilon(1e-4));
+  CHECK(std::stod(parts[2]) == Approx(spans.x_end[k]).epsilon(1e-5));
+  CHECK(parts[3] == plot::html::json_number(spans.x_end[k] - spans.x[k]));
   CHECK(parts[4] == plot::html::json_number(spans.y[k]));
   // The tooltip shows the values of the point it names (the one nearest the hovered pixel).
   std::smatch point;
