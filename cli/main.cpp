@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
   trial_cmd->add_option("config", trial_config, "The trial's run_config.json")->required();
 
   // Listed for --help only: maybe_run above takes `aiperf genai-perf ...` before parsing.
-  app.add_subcommand("genai-perf", "GenAI-Perf 0.0.16's command line: genai-perf profile ... (docs/user-guide.md)");
+  app.add_subcommand("genai-perf", "GenAI-Perf 0.0.16's command line: genai-perf profile|analyze|config|create-template ... (docs/user-guide.md)");
   std::function<int()> run_tokenize = aiperf::cli::add_tokenize_command(app);
   std::function<int()> run_mesh_keys = aiperf::cli::add_mesh_keys_command(app);
   std::function<int()> run_process_export = aiperf::cli::add_process_export_command(app, kVersion);
