@@ -58,7 +58,7 @@ class Walker : NodeReader {
     if (!root.IsMap()) fail(root, "", "expected a mapping of keys (schemaVersion, benchmark, ...)");
     const bool envelope = static_cast<bool>(root["benchmark"]);
     // Nodes are references in yaml-cpp (assigning to one writes through): held by optional.
-    std::optional<YAML::Node> sweep, multi_run;
+    std::optional<YAML::Node> sweep, multi_run, plot;
     std::string sweep_path;
     for (auto it = root.begin(); it != root.end(); ++it) {
       const std::string key = it->first.Scalar();
@@ -80,7 +80,14 @@ class Walker : NodeReader {
       } else if (k == "no_sweep_table") {
         if (boolean(v, key)) flag("--no-sweep-table", v, key);
       } else if (k == "plot") {
-        t_.warnings.push_back(where(v, key) + ": ignored (aiperf (C++) makes no plots)");
+        // As the reference: a plot section implies artifacts.auto_plot unless that is set.
+        if (!null(v) && !v.IsScalar() && !v.IsMap())
+          fail(v, key, "must be null, a path string, or an inline mapping");
+        if (!null(v)) {
+          plot.emplace(v);
+          t_.warnings.push_back(where(v, key) + ": its plot choices are not applied to --auto-plot (which draws the "
+                                                "default set); use `aiperf plot --config FILE` for a chosen set");
+        }
       } else if (!envelope && body_key(it->first, v, key, "")) {
         // the flat shape: body keys at the top level
       } else {
@@ -88,6 +95,7 @@ class Walker : NodeReader {
       }
     }
     if (!envelope) check_body_complete(root, "");
+    if (plot && !find("--auto-plot") && !find("--no-auto-plot")) flag("--auto-plot", *plot, "plot");
     if (multi_run) multi(*multi_run, "multiRun");
     if (sweep) sweep_block(*sweep, sweep_path);  // last: its lists replace the body's values
     return std::move(t_);
@@ -526,9 +534,13 @@ class Walker : NodeReader {
         if (boolean(v, p)) flag("--show-trace-timing", v, p);
       } else if (k == "export_outputs_json") {
         if (boolean(v, p)) flag("--export-outputs-json", v, p);
-      } else if (k == "summary" || k == "records" || k == "auto_plot" || k == "plot_required") {
+      } else if (k == "auto_plot") {
+        paired("--auto-plot", v, p);
+      } else if (k == "plot_required") {
+        if (boolean(v, p)) flag("--plot-required", v, p);
+      } else if (k == "summary" || k == "records") {
         t_.warnings.push_back(where(v, p) + ": ignored (aiperf (C++) always writes the json and csv summaries and "
-                                             "profile_export.jsonl, and makes no plots)");
+                                             "profile_export.jsonl)");
       } else {
         unknown(it->first, p, k);
       }

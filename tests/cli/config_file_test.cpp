@@ -161,6 +161,27 @@ TEST_CASE("config file: a sweep block becomes comma lists on the swept options",
                                                   "100", "--sweep-type", "grid", "--request-rate", "5,"});
 }
 
+TEST_CASE("config file: artifacts.auto_plot / plot_required, and a plot section implies auto_plot", "[config_file]") {
+  const std::vector<std::string> base = args_of(kMinimal);
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> v = base;
+    v.insert(v.end(), extra.begin(), extra.end());
+    return v;
+  };
+  const std::string arts = std::string(kMinimal) + "  artifacts:\n    auto_plot: true\n    plot_required: true\n";
+  CHECK(args_of(arts) == with({"--auto-plot", "--plot-required"}));
+  // plot: (a path or a mapping) turns auto-plot on, with a warning that its choices are not applied ...
+  const cf::Translation t = cf::translate_text(std::string(kMinimal) + "plot: my_plots.yaml\n", "cfg.yaml", env());
+  CHECK(cf::to_args(t) == with({"--auto-plot"}));
+  REQUIRE(t.warnings.size() == 1);
+  CHECK(t.warnings[0].rfind("cfg.yaml:16: plot: its plot choices are not applied", 0) == 0);
+  // ... unless artifacts.auto_plot says false explicitly (the reference's rule).
+  const std::string off = std::string(kMinimal) + "  artifacts:\n    autoPlot: false\nplot: {visualization: {}}\n";
+  CHECK(args_of(off) == with({"--no-auto-plot"}));
+  CHECK(error_of(std::string(kMinimal) + "plot: [a, b]\n") ==
+        "cfg.yaml:16: plot: must be null, a path string, or an inline mapping");
+}
+
 TEST_CASE("config file: errors name file:line and the key path", "[config_file]") {
   std::string bad = kMinimal;
   bad.replace(bad.find("    url: http://h:1\n"), 20, "    url: http://h:1\n    bogus: 3\n");
