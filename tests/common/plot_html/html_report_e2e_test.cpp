@@ -277,4 +277,13 @@ TEST_CASE("aiperf plot writes report.html for a 10 000-request run against the m
             "\nTime to First Token (ms): " + plot::html::json_number(first["y"][j].get<double>()));
   // The summary table holds the run's request count.
   CHECK(dom.out.find("<td class=\"num\">10,000.00</td>") != std::string::npos);
+
+  // Looked at: the page is not blank and the first series' colour is drawn.
+  const fs::path shot = fs::path(tmp) / "report.png";
+  const Browser screenshot = open_page(page, {"--screenshot=" + shot.string(), "--window-size=1280,2400"}, tmp, "shot");
+  REQUIRE(screenshot.exit_code == 0);
+  const PixelCounts pixels = count_pixels(shot);
+  CHECK(pixels.width == 1280);
+  CHECK(pixels.non_background > 1280L * 2400 / 5);
+  CHECK(pixels.green > 5000);
 }
