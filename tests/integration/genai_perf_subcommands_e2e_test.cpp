@@ -83,8 +83,11 @@ void check_analyze_csv(const std::string& arts, const std::vector<std::pair<std:
   for (size_t i = 0; i < points.size(); ++i) {
     const json stats = json::parse(read_file(arts + "/" + points[i].first + "/profile_export_genai_perf.json"));
     CHECK(stats["input_config"]["subcommand"] == "analyze");
+    // entries 0: the point's own value (a num_dataset_entries sweep), read from its name.
+    const int point_entries =
+        entries ? entries : std::stoi(points[i].first.substr(points[i].first.find("num_dataset_entries") + 19));
     expected.emplace_back(stats["request_throughput"]["avg"].get<double>(),
-                          expected_row("m_run_config_" + std::to_string(i), points[i].second, entries, stats));
+                          expected_row("m_run_config_" + std::to_string(i), points[i].second, point_entries, stats));
   }
   std::stable_sort(expected.begin(), expected.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   const std::vector<std::string> lines = read_lines(arts + "/analyze_export_genai_perf.csv");
@@ -151,6 +154,39 @@ TEST_CASE("aiperf genai-perf analyze sweeps a list of request rates", "[e2e][gen
   CHECK(lines[0].rfind("Config Name,Request Rate,ISL,Num Dataset Entries,", 0) == 0);
   check_analyze_csv(arts, {{"m-openai-chat-request_rate50", 50}, {"m-openai-chat-request_rate100", 100}}, 100,
                     "Request Rate");
+}
+
+TEST_CASE("genai-perf analyze sweeps dataset entries and input length through the dataset", "[e2e][genai_perf]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--ttft", "5", "--itl", "1"}, tmp);
+  const std::vector<std::string> common{"-m", "m", "--endpoint-type", "chat", "--streaming", "-u", mock.url(),
+                                        "--request-count", "4", "--osl", "3", "--tokenizer", "gpt2"};
+  std::vector<std::string> args{"analyze", "--sweep-type", "num_dataset_entries", "--sweep-list", "3,4", "--isl", "10",
+                                "--artifact-dir", tmp + "/entries"};
+  args.insert(args.end(), common.begin(), common.end());
+  Run r = genai_perf(tmp, args, "analyze_entries");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  // Ours applies the point to the dataset (GenAI-Perf 0.0.16 only renames the directory).
+  for (int n : {3, 4}) {
+    const json inputs = json::parse(
+        read_file(tmp + "/entries/m-openai-chat-num_dataset_entries" + std::to_string(n) + "/inputs.json"));
+    CHECK(inputs["data"].size() == static_cast<size_t>(n));
+  }
+  check_analyze_csv(tmp + "/entries", {{"m-openai-chat-num_dataset_entries3", 1}, {"m-openai-chat-num_dataset_entries4", 1}},
+                    0);
+
+  args = {"analyze", "--sweep-type", "input_sequence_length", "--sweep-list", "8,16", "--artifact-dir", tmp + "/isl"};
+  args.insert(args.end(), common.begin(), common.end());
+  r = genai_perf(tmp, args, "analyze_isl");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::vector<std::string> lines = read_lines(tmp + "/isl/analyze_export_genai_perf.csv");
+  REQUIRE(lines.size() == 5);
+  std::vector<std::string> isl_cells;
+  for (int i : {1, 2}) isl_cells.push_back(split(lines[i], ',').at(0) + "=" + split(lines[i], ',').at(2));
+  std::sort(isl_cells.begin(), isl_cells.end());
+  CHECK(isl_cells == std::vector<std::string>{"m_run_config_0=8", "m_run_config_1=16"});
 }
 
 TEST_CASE("genai-perf analyze refuses a bad sweep before running anything", "[e2e][genai_perf]") {
