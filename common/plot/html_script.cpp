@@ -222,6 +222,7 @@ Chart.prototype.draw = function () {
   var w = this.area.clientWidth, h = this.area.clientHeight;
   if (!w || !h) return;
   var dpr = window.devicePixelRatio || 1, canvas = this.canvas;
+  if (root.classList.contains('printing')) dpr = Math.max(dpr, 3);  // sharp on paper
   canvas.width = Math.round(w * dpr);
   canvas.height = Math.round(h * dpr);
   var ctx = canvas.getContext('2d');
