@@ -1,6 +1,7 @@
 #include "plot/figures.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -631,9 +632,17 @@ FigureSet multi_run_figures(const std::vector<RunData>& runs, const std::vector<
 
 Table summary_table(const RunData& run) {
   Table t;
-  t.title = "Summary: " + run.name;
+  t.title = "NVIDIA AIPerf | LLM Metrics";
   t.columns = {"Metric", "avg", "min", "max", "p99", "p90", "p50", "std"};
+  // The console's rows: metrics not hidden from it, by display order (none = last, file order).
+  std::vector<std::pair<int, std::string>> shown;
   for (const std::string& tag : run.metric_order) {
+    const auto* d = metrics::builtin_metrics().find(tag);
+    if (d && metrics::has_any_flag(d->flags, metrics::flags::kHiddenFromConsole)) continue;
+    shown.emplace_back(d && d->display_order != 0 ? d->display_order : INT32_MAX, tag);
+  }
+  std::stable_sort(shown.begin(), shown.end(), [](auto& a, auto& b) { return a.first < b.first; });
+  for (const auto& [order, tag] : shown) {
     const MetricStats& m = run.metrics.at(tag);
     std::vector<std::string> row{metric_label(tag, m.unit)};
     for (size_t c = 1; c < t.columns.size(); ++c) {
