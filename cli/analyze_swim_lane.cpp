@@ -157,6 +157,10 @@ std::map<std::string, std::string> root_map(const SwimLane& lane) {
 
 }  // namespace
 
+double seconds_since(int64_t ns, int64_t t0_ns) {
+  return (static_cast<double>(ns) - static_cast<double>(t0_ns)) / 1e9;
+}
+
 std::vector<LaneRecord> load_lane_records(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw SwimLaneError(path + " not found");
@@ -189,7 +193,10 @@ std::vector<LaneRecord> load_lane_records(const std::string& path) {
     if (rec.session.empty()) rec.session = rec.conversation;
     if (rec.session.empty()) throw SwimLaneError(where + "metadata has neither x_correlation_id nor conversation_id");
     if (const json* t = member(meta, "turn_index"); t && t->is_number_integer()) rec.turn_index = t->get<int64_t>();
-    if (const json* d = member(meta, "agent_depth"); d && d->is_number_integer()) rec.agent_depth = d->get<int64_t>();
+    if (const json* d = member(meta, "agent_depth"); d && d->is_number_integer()) {
+      rec.agent_depth = d->get<int64_t>();
+      rec.has_agent_depth = true;
+    }
     rec.root_correlation_id = text_of(meta, "root_correlation_id");
     rec.parent_correlation_id = text_of(meta, "parent_correlation_id");
     const json* err = member(r, "error");
@@ -220,10 +227,11 @@ SwimLane build_swim_lane(const std::vector<LaneRecord>& records) {
   // Lanes: one per root; subagents pack first-fit into child rows under the root's rows.
   const std::map<std::string, std::string> roots = root_map(lane);
   std::vector<std::string> root_order;
+  std::set<std::string> seen_roots;
   std::map<std::string, std::vector<std::string>> children;
   for (const std::string& sid : lane.order) {
     const std::string& root = roots.at(sid);
-    if (std::find(root_order.begin(), root_order.end(), root) == root_order.end()) root_order.push_back(root);
+    if (seen_roots.insert(root).second) root_order.push_back(root);
     if (sid != root) children[root].push_back(sid);
   }
   std::map<std::string, std::pair<int64_t, int64_t>> spans;
@@ -280,10 +288,10 @@ SwimLane build_swim_lane(const std::vector<LaneRecord>& records) {
   for (const LaneGroup& g : lane.groups) lane.n_slots = std::max(lane.n_slots, g.slot + 1);
   for (const auto& [sid, turns] : lane.sessions) lane.n_sub += is_sub(turns);
 
-  // Curves, in seconds from the first request (float64 keeps sub-microsecond resolution).
+  // Curves, in seconds from the first request.
   lane.t0_ns = records.front().start_ns;
   for (const LaneRecord& r : records) lane.t0_ns = std::min(lane.t0_ns, r.start_ns);
-  const auto sec = [&lane](int64_t ns) { return static_cast<double>(ns - lane.t0_ns) / 1e9; };
+  const auto sec = [&lane](int64_t ns) { return seconds_since(ns, lane.t0_ns); };
   std::vector<std::pair<double, double>> requests, alive;
   for (const std::string& sid : lane.order) {
     const auto& turns = lane.sessions.at(sid);
@@ -374,7 +382,7 @@ nlohmann::ordered_json curve_json(const StepCurve& c) {
 
 nlohmann::ordered_json swim_lane_payload(const SwimLane& lane, const SwimLaneView& view) {
   using oj = nlohmann::ordered_json;
-  const auto sec = [&lane](int64_t ns) { return round_to(static_cast<double>(ns - lane.t0_ns) / 1e9, 4); };
+  const auto sec = [&lane](int64_t ns) { return round_to(seconds_since(ns, lane.t0_ns), 4); };
   const auto opt = [](const std::optional<double>& v, int decimals) -> oj {
     return v ? oj(round_to(*v, decimals)) : oj(nullptr);
   };
@@ -391,7 +399,8 @@ nlohmann::ordered_json swim_lane_payload(const SwimLane& lane, const SwimLaneVie
       for (size_t i = 0; i < turns.size(); ++i) {
         const LaneRecord& r = turns[i];
         t.push_back(oj::array({sec(r.start_ns), sec(r.end_ns), opt(r.ttft_ms, 1), opt(r.latency_ms, 1),
-                               opt_int(r.isl), opt_int(r.osl), m.depths[i], r.agent_depth,
+                               opt_int(r.isl), opt_int(r.osl), m.depths[i],
+                               r.has_agent_depth ? oj(r.agent_depth) : oj(nullptr),
                                static_cast<int64_t>(std::nearbyint(fresh[i])), r.error ? 1 : r.overflow_skip ? 2 : 0}));
       }
       oj gaps = oj::array();

@@ -28,6 +28,7 @@ struct LaneRecord {
   int64_t turn_index = 0;
   int64_t start_ns = 0, end_ns = 0;
   int64_t agent_depth = 0;
+  bool has_agent_depth = false;  // the export carries agent_depth (the payload shows null otherwise)
   std::string root_correlation_id, parent_correlation_id;
   bool error = false, overflow_skip = false;
   std::optional<double> ttft_ms, latency_ms, isl, osl;
@@ -73,6 +74,10 @@ struct SwimLane {
   StepCurve idle;        // live sessions between two of their requests
   int peak_active = 0;
 };
+
+// (ns - t0) in seconds, computed as the reference does: both as float64 first (absolute
+// nanoseconds then carry about 256 ns of rounding), so rounded values agree with its files.
+double seconds_since(int64_t ns, int64_t t0_ns);
 
 // The lanes and curves of `records` (at least one). Ties in start time keep file order.
 SwimLane build_swim_lane(const std::vector<LaneRecord>& records);

@@ -76,9 +76,9 @@ void legend(Scene& s, const std::vector<LegendItem>& items, double cx, double y)
   }
 }
 
-std::string turn_tip(const std::string& sid, const LaneRecord& r, double t0_ns) {
+std::string turn_tip(const std::string& sid, const LaneRecord& r, int64_t t0_ns) {
   std::string tip = "session " + sid + " turn " + std::to_string(r.turn_index) + ": " +
-                    fixed((r.start_ns - t0_ns) / 1e9, 3) + "-" + fixed((r.end_ns - t0_ns) / 1e9, 3) + " s";
+                    fixed(seconds_since(r.start_ns, t0_ns), 3) + "-" + fixed(seconds_since(r.end_ns, t0_ns), 3) + " s";
   if (r.ttft_ms) tip += ", TTFT " + fixed(*r.ttft_ms, 1) + " ms";
   if (r.latency_ms) tip += ", latency " + fixed(*r.latency_ms, 1) + " ms";
   if (r.isl) tip += ", ISL " + fixed(*r.isl, 0);
@@ -125,7 +125,7 @@ Scene draw_swim_lane(const SwimLane& lane, const SwimLaneView& view) {
   // Slot gaps (no session) in light grey.
   std::map<int, std::vector<std::pair<double, double>>> slot_spans;
   for (const LaneGroup& g : lane.groups)
-    slot_spans[g.slot].emplace_back((g.start_ns - lane.t0_ns) / 1e9, (g.end_ns - lane.t0_ns) / 1e9);
+    slot_spans[g.slot].emplace_back(seconds_since(g.start_ns, lane.t0_ns), seconds_since(g.end_ns, lane.t0_ns));
   for (int slot = 0; slot < lane.n_slots; ++slot) {
     auto spans = slot_spans[slot];
     std::sort(spans.begin(), spans.end());
@@ -156,7 +156,7 @@ Scene draw_swim_lane(const SwimLane& lane, const SwimLaneView& view) {
       const double h = (m.rows - (1 - bar)) * row_px;
       for (size_t i = 1; i < iv.size(); ++i) {
         if (iv[i].first > busy_until) {
-          const double a = (busy_until - lane.t0_ns) / 1e9, b = (iv[i].first - lane.t0_ns) / 1e9;
+          const double a = seconds_since(busy_until, lane.t0_ns), b = seconds_since(iv[i].first, lane.t0_ns);
           s.rects.push_back({X(a), Yrow(base + (m.rows - 1) / 2.0) - h / 2, X(b) - X(a), h,
                              with_alpha(color, m.is_sub ? 0.15 : 0.25), ""});
         }
@@ -164,16 +164,16 @@ Scene draw_swim_lane(const SwimLane& lane, const SwimLaneView& view) {
       }
       for (size_t i = 0; i < turns.size(); ++i) {
         const LaneRecord& r = turns[i];
-        const double a = (r.start_ns - lane.t0_ns) / 1e9, b = (r.end_ns - lane.t0_ns) / 1e9;
+        const double a = seconds_since(r.start_ns, lane.t0_ns), b = seconds_since(r.end_ns, lane.t0_ns);
         s.rects.push_back({X(a), Yrow(base + m.depths[i]) - bar * row_px / 2, std::max(X(b) - X(a), 0.5),
                            bar * row_px, m.is_sub ? with_alpha(color, 0.55) : color,
-                           turn_tip(m.sid, r, static_cast<double>(lane.t0_ns))});
+                           turn_tip(m.sid, r, lane.t0_ns)});
       }
     }
   }
   // A black mark where a slot takes a new session.
   std::map<int, std::vector<double>> starts;
-  for (const LaneGroup& g : lane.groups) starts[g.slot].push_back((g.start_ns - lane.t0_ns) / 1e9);
+  for (const LaneGroup& g : lane.groups) starts[g.slot].push_back(seconds_since(g.start_ns, lane.t0_ns));
   for (auto& [slot, xs] : starts) {
     std::sort(xs.begin(), xs.end());
     for (size_t i = 1; i < xs.size(); ++i)

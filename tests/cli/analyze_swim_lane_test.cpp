@@ -62,8 +62,10 @@ TEST_CASE("swim-lane packs sessions into reused slots and stacks parallel turns"
 
 TEST_CASE("swim-lane concurrency: requests in flight and idle live sessions", "[analyze][swim-lane]") {
   const SwimLane lane = build_swim_lane(fixture());
-  // Ends before starts at equal times (b ends and... nothing else ties here).
-  CHECK(lane.active.t == std::vector<double>{0, 0.01, 0.015, 0.02, 0.03, 0.05, 0.1, 0.15, 0.16, 0.2, 0.3, 0.4});
+  // Seconds as the reference computes them: absolute ns as float64 first, so 10 ms after
+  // 1.7e18 ns is 0.009999872 s (Python: (float(base + 10**7) - float(base)) / 1e9).
+  CHECK(lane.active.t == std::vector<double>{0.0, 0.009999872, 0.015000064, 0.02, 0.030000128, 0.049999872, 0.1,
+                                             0.150000128, 0.16, 0.2, 0.3, 0.4});
   CHECK(lane.active.v == std::vector<double>{1, 2, 3, 2, 1, 2, 1, 0, 1, 2, 1, 0});
   CHECK(lane.peak_active == 3);
   // Live sessions minus requests in flight, never below 0 (d's two turns overlap at 15 ms).
@@ -126,8 +128,9 @@ TEST_CASE("swim-lane payload and picture", "[analyze][swim-lane]") {
   CHECK(a["conv"] == "conv-a");
   // [start, end, ttft, latency, isl, osl, depth, agent_depth, new_isl, status]: the second
   // turn's new tokens are 130 - 100, and it failed.
-  CHECK(a["turns"][0] == nlohmann::json::parse("[0.0, 0.1, 12.3, null, 100, null, 0, 0, 100, 0]"));
-  CHECK(a["turns"][1] == nlohmann::json::parse("[0.2, 0.3, null, null, 130, null, 0, 0, 30, 1]"));
+  // (agent_depth is null: these records do not carry it.)
+  CHECK(a["turns"][0] == nlohmann::json::parse("[0.0, 0.1, 12.3, null, 100, null, 0, null, 100, 0]"));
+  CHECK(a["turns"][1] == nlohmann::json::parse("[0.2, 0.3, null, null, 130, null, 0, null, 30, 1]"));
   CHECK(a["gaps"] == nlohmann::json::parse("[[0.1, 0.2]]"));
   CHECK(p["active"]["v"][2] == 3);
 
