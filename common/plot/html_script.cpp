@@ -211,7 +211,8 @@ function Chart(section, fig) {
   this.area.appendChild(this.zoombox);
   this.area.appendChild(this.tip);
   slot.appendChild(this.area);
-  slot.appendChild(el('div', 'hint', 'Hover for values; drag to zoom (double-click or Reset zoom to undo); click a legend entry to hide or show it.'));
+  slot.appendChild(el('div', 'hint', 'Hover for values; drag to zoom (double-click or Reset zoom to undo)' +
+                                     (legend.children.length ? '; click a legend entry to hide or show it.' : '.')));
   this.listen();
   this.draw();
   section.setAttribute('data-rendered', this.points === 1 ? '1 point' : this.points + ' points');
