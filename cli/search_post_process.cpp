@@ -81,6 +81,50 @@ nlohmann::ordered_json degradation_knee(const nlohmann::ordered_json& sweep, con
   return out;
 }
 
+bool row_passes(const nlohmann::ordered_json& row, const std::string& metric_tag, const std::string& stat,
+                const std::string& op, double threshold) {
+  if (!row.contains("metrics")) return false;
+  const auto& m = row["metrics"];
+  std::optional<double> v;
+  const std::string flat = metric_tag + "_" + stat;
+  if (m.contains(flat) && m[flat].contains("mean") && m[flat]["mean"].is_number()) v = m[flat]["mean"].get<double>();
+  else if (m.contains(metric_tag) && m[metric_tag].contains(stat) && m[metric_tag][stat].is_number())
+    v = m[metric_tag][stat].get<double>();
+  if (!v || !std::isfinite(*v)) return false;
+  if (op == "lt") return *v < threshold;
+  if (op == "le") return *v <= threshold;
+  if (op == "gt") return *v > threshold;
+  return *v >= threshold;
+}
+
+nlohmann::ordered_json with_sweep_metadata(const nlohmann::ordered_json& metadata,
+                                           const nlohmann::ordered_json& sla_constraints,
+                                           const nlohmann::ordered_json& pareto_axes) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (auto it = metadata.begin(); it != metadata.end(); ++it) {
+    if (it.key() == "aggregation_type" && !pareto_axes.is_null()) out["pareto_axes"] = pareto_axes;
+    out[it.key()] = it.value();
+    if (it.key() == "num_combinations" && !sla_constraints.is_null()) out["sla_constraints"] = sla_constraints;
+  }
+  if (!pareto_axes.is_null() && !out.contains("pareto_axes")) out["pareto_axes"] = pareto_axes;
+  return out;
+}
+
+nlohmann::ordered_json recipe_pareto_axes(const std::string& recipe) {
+  auto axes = [](const char* xm, const char* xs, const char* ym, const char* ys) {
+    return nlohmann::ordered_json{{"x_metric", xm},     {"x_stat", xs},      {"x_minimize", true},
+                                  {"y_metric", ym},     {"y_stat", ys},      {"y_maximize", true},
+                                  {"series_keys", nlohmann::ordered_json::array()}};
+  };
+  if (recipe == "max-throughput-ttft-sla")
+    return axes("time_to_first_token", "p99", "output_token_throughput", "avg");
+  if (recipe == "max-throughput-itl-sla")
+    return axes("inter_token_latency", "p99", "output_token_throughput", "avg");
+  if (recipe == "concurrency-ramp") return axes("request_latency", "p95", "output_token_throughput", "avg");
+  if (recipe == "max-concurrency-under-sla") return axes("request_latency", "p95", "concurrency", "value");
+  return nullptr;
+}
+
 nlohmann::ordered_json post_process(const std::string& handler, const nlohmann::ordered_json& sweep,
                                     const nlohmann::ordered_json& params) {
   if (handler == "degradation_knee_detect") return degradation_knee(sweep, params);

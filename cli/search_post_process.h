@@ -22,6 +22,22 @@ std::vector<std::pair<double, double>> extract_points(const nlohmann::ordered_js
 // knee_<stat>, threshold_pct, swept_metric, stat, swept_param, all_points.
 nlohmann::ordered_json degradation_knee(const nlohmann::ordered_json& sweep, const nlohmann::ordered_json& params);
 
+// A sweep row passes the filter when its "<tag>_<stat>".mean (several trials) or <tag>.<stat>
+// (one trial) satisfies it; a missing value fails.
+bool row_passes(const nlohmann::ordered_json& row, const std::string& metric_tag, const std::string& stat,
+                const std::string& op, double threshold);
+
+// AIPerf's sweep metadata additions, in its key order: sla_constraints {active_filters,
+// feasible_count, infeasible_count} after num_combinations, pareto_axes before
+// aggregation_type (either skipped when null).
+nlohmann::ordered_json with_sweep_metadata(const nlohmann::ordered_json& metadata,
+                                           const nlohmann::ordered_json& sla_constraints,
+                                           const nlohmann::ordered_json& pareto_axes);
+
+// The recipe's Pareto axes (x_metric, x_stat, x_minimize, y_metric, y_stat, y_maximize,
+// series_keys), or null for none.
+nlohmann::ordered_json recipe_pareto_axes(const std::string& recipe);
+
 // Runs `handler` on the sweep document.
 nlohmann::ordered_json post_process(const std::string& handler, const nlohmann::ordered_json& sweep,
                                     const nlohmann::ordered_json& params);

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -113,23 +114,33 @@ void write_checkpoint(const search::Planner& planner, const std::string& base_di
   fs::rename(path + ".tmp", path);
 }
 
-// As AIPerf after a search: each iteration is a sweep combination (its label search_iter_NNNN
-// keeps re-probes apart; its folder name comes from its value, so a re-probe's aggregate
-// replaces the earlier one's), with its confidence aggregate in aggregate/<leaf>_<value>/ and
-// the sweep aggregate in sweep_aggregate/ (aggregate/sweep_aggregate/ with several trials).
-void write_aggregates(const search::Planner& planner, const search::Dimension& dim, const std::string& base_dir,
-                      const ProfileOptions::MultiRun& m, const std::string& model) {
-  std::vector<sweep::Cell> cells;
+// As AIPerf after a search: one sweep combination per probed value (in first-probe order),
+// holding the value's last iteration (AIPerf keys the cells by value, so a re-probe replaces the
+// earlier one), with its confidence aggregate in aggregate/<leaf>_<value>/ (variation_label
+// search_iter_NNNN) and the sweep aggregate in sweep_aggregate/ (aggregate/sweep_aggregate/
+// with several trials): with SLA filters, the best configurations and the Pareto front come
+// from the combinations that meet them, and the metadata says how many do.
+void write_aggregates(const search::Spec& spec, const search::Planner& planner, const search::Dimension& dim,
+                      const std::string& base_dir, const ProfileOptions::MultiRun& m, const std::string& model) {
+  std::vector<std::string> order;
+  std::map<std::string, const search::Iteration*> last;
   for (const auto& it : planner.history()) {
+    const std::string key = it.values.at(dim.path).dump();
+    if (!last.count(key)) order.push_back(key);
+    last[key] = &it;
+  }
+  std::vector<sweep::Cell> cells;
+  for (const auto& key : order) {
+    const search::Iteration& it = *last[key];
     bool ok = false;
     for (const auto& t : it.results) ok = ok || t.success;
     if (!ok) continue;
     sweep::Cell c;
     const nlohmann::json& v = it.values.at(dim.path);
-    c.point.index = static_cast<size_t>(it.index);
+    c.point.index = cells.size();
     c.point.values = {{dim.path, v}};
     c.point.value_index = {0};
-    c.point.label = dim.path + "=" + sweep::python_str(v);
+    c.point.label = numbered("search_iter", it.index);
     c.point.dir_name = sweep::leaf(dim.path) + "_" + sweep::python_str(v);
     c.trials = it.results;
     cells.push_back(std::move(c));
@@ -142,7 +153,30 @@ void write_aggregates(const search::Planner& planner, const search::Dimension& d
     write_file(dir + "/profile_export_aiperf_aggregate.json", agg.dump(2) + "\n");
     write_file(dir + "/profile_export_aiperf_aggregate.csv", exporting::aggregate_csv(agg) + sweep::point_csv_extra(agg));
   }
-  const auto doc = sweep::sweep_aggregate(cells, "repeated", m.confidence_level);
+  auto doc = sweep::sweep_aggregate(cells, "repeated", m.confidence_level);
+  nlohmann::ordered_json sla = nullptr;
+  if (!spec.sla_filters.empty()) {
+    std::vector<sweep::Cell> feasible;
+    for (size_t i = 0; i < cells.size(); ++i) {
+      bool pass = true;
+      for (const auto& f : spec.sla_filters)
+        pass = pass && search::row_passes(doc["per_combination_metrics"][i], f.metric_tag, f.stat, f.op, f.threshold);
+      if (pass) feasible.push_back(cells[i]);
+    }
+    sla = {{"active_filters", nlohmann::ordered_json::array()},
+           {"feasible_count", feasible.size()},
+           {"infeasible_count", cells.size() - feasible.size()}};
+    for (const auto& f : spec.sla_filters) sla["active_filters"].push_back(search::filter_json(f));
+    if (feasible.empty()) {
+      doc["pareto_optimal"] = nlohmann::ordered_json::array();
+    } else {
+      const auto only = sweep::sweep_aggregate(feasible, "repeated", m.confidence_level);
+      doc["best_configurations"] = only["best_configurations"];
+      doc["pareto_optimal"] = only["pareto_optimal"];
+    }
+  }
+  doc["metadata"] = search::with_sweep_metadata(doc["metadata"], sla,
+                                                spec.recipe ? search::recipe_pareto_axes(*spec.recipe) : nullptr);
   const std::string dir = m.num_runs > 1 ? base_dir + "/aggregate/sweep_aggregate" : base_dir + "/sweep_aggregate";
   fs::create_directories(dir);
   write_file(dir + "/profile_export_aiperf_sweep.json", doc.dump(2) + "\n");
@@ -271,7 +305,7 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
   const std::string reason = sig ? "cancelled" : planner->convergence_reason();
   flush(reason);
   try {
-    write_aggregates(*planner, dim, base_dir, m, model_name);
+    write_aggregates(spec, *planner, dim, base_dir, m, model_name);
   } catch (const std::exception& e) {
     AIPERF_LOG(kWarning) << "Search aggregates not written: " << e.what();
   }
@@ -302,7 +336,13 @@ int finish_grid_recipe(const search::GridRecipe& recipe, int rc, const std::stri
   if (!fs::exists(sweep_file)) return rc;  // no aggregate (fewer than two runs succeeded)
   try {
     std::ifstream in(sweep_file);
-    const auto doc = nlohmann::ordered_json::parse(in);
+    auto doc = nlohmann::ordered_json::parse(in);
+    in.close();
+    // The recipe's Pareto axes in the sweep file's metadata, as AIPerf stamps them.
+    if (const auto axes = search::recipe_pareto_axes(recipe.recipe); !axes.is_null() && doc.contains("metadata")) {
+      doc["metadata"] = search::with_sweep_metadata(doc["metadata"], nullptr, axes);
+      write_file(sweep_file, doc.dump(2) + "\n");
+    }
     const auto out = search::post_process(recipe.handler, doc, recipe.params);
     write_file(dir + "/" + recipe.output_filename, out.dump(2) + "\n");
     AIPERF_LOG(kInfo) << "Post-process artifact written: " << dir << "/" << recipe.output_filename;

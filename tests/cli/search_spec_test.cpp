@@ -106,3 +106,21 @@ TEST_CASE("the degradation knee is the first value past baseline * (1 + threshol
                                             {"swept_param", "phases.profiling.concurrency"}}),
                     Catch::StartsWith("post-process: sweep aggregate has no rows with parameter"));
 }
+
+TEST_CASE("sweep rows are judged against SLA filters in either metric layout", "[unit]") {
+  const nlohmann::ordered_json one{{"metrics", {{"time_to_first_token", {{"mean", 3.0}, {"p95", 60.0}}}}}};
+  CHECK_FALSE(row_passes(one, "time_to_first_token", "p95", "lt", 50));
+  CHECK(row_passes(one, "time_to_first_token", "p95", "lt", 61));
+  const nlohmann::ordered_json many{{"metrics", {{"time_to_first_token_p95", {{"mean", 40.0}}}}}};
+  CHECK(row_passes(many, "time_to_first_token", "p95", "le", 40));
+  CHECK_FALSE(row_passes(many, "inter_token_latency", "p95", "lt", 40));  // missing: fails
+  const auto md = with_sweep_metadata(
+      {{"sweep_parameters", 1}, {"num_combinations", 2}, {"sweep_mode", "repeated"}, {"aggregation_type", "sweep"}},
+      {{"feasible_count", 1}}, recipe_pareto_axes("max-concurrency-under-sla"));
+  std::vector<std::string> keys;
+  for (auto it = md.begin(); it != md.end(); ++it) keys.push_back(it.key());
+  CHECK(keys == std::vector<std::string>{"sweep_parameters", "num_combinations", "sla_constraints", "sweep_mode",
+                                         "pareto_axes", "aggregation_type"});
+  CHECK(md["pareto_axes"]["y_stat"] == "value");
+  CHECK(recipe_pareto_axes("nope").is_null());
+}

@@ -92,12 +92,32 @@ TEST_CASE("a max-throughput-under-TTFT-SLA search finds the sweep's knee within 
     CHECK(iterations[i]["objective_values"][0] == s["output_token_throughput"]["avg"]);
     CHECK(s["request_count"]["avg"] == 12);
   }
-  // After the search, as after a sweep: each probed value's aggregate and the sweep aggregate
-  // (one combination per iteration), and the recovery checkpoint.
+  // After the search, as AIPerf after one: a sweep combination per probed value holding its
+  // last iteration (each value ran twice: the stability window), that value's aggregate, the
+  // SLA verdicts in the sweep metadata, the recipe's Pareto axes, and the recovery checkpoint.
+  std::vector<long> values;  // distinct, in first-probe order
+  long last_at_found = -1;
+  for (size_t i = 0; i < iterations.size(); ++i) {
+    const long v = iterations[i]["variation_values"]["phases.profiling.concurrency"].get<long>();
+    if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+    if (v == found) last_at_found = static_cast<long>(i);
+  }
   const auto agg = search.json_file("aggregate/concurrency_" + std::to_string(found) + "/profile_export_aiperf_aggregate.json");
-  CHECK(agg["metadata"]["variation_label"] == "phases.profiling.concurrency=" + std::to_string(found));
+  char label[32];
+  std::snprintf(label, sizeof label, "search_iter_%04ld", last_at_found);
+  CHECK(agg["metadata"]["variation_label"] == label);
   const auto sweep_doc = search.json_file("sweep_aggregate/profile_export_aiperf_sweep.json");
-  CHECK(sweep_doc["per_combination_metrics"].size() == iterations.size());
+  REQUIRE(sweep_doc["per_combination_metrics"].size() == values.size());
+  long feasible_values = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    CHECK(sweep_doc["per_combination_metrics"][i]["parameters"]["concurrency"] == values[i]);
+    feasible_values += values[i] <= found ? 1 : 0;
+  }
+  const auto& sla = sweep_doc["metadata"]["sla_constraints"];
+  CHECK(sla["active_filters"][0]["threshold"] == 50.0);
+  CHECK(sla["feasible_count"] == feasible_values);
+  CHECK(sla["infeasible_count"] == static_cast<long>(values.size()) - feasible_values);
+  CHECK(sweep_doc["metadata"]["pareto_axes"]["x_metric"] == "time_to_first_token");
   const auto checkpoint = search.json_file("search_checkpoint.json");
   REQUIRE(checkpoint["iterations"].size() == iterations.size());
   CHECK(checkpoint["iterations"][0]["results"][0]["variation_label"] == "search_iter_0000");
