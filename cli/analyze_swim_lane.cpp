@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <set>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -367,6 +368,54 @@ std::vector<double> new_isls(const std::vector<LaneRecord>& turns) {
   return out;
 }
 
+// A weighted sweep line: +w at each start, -w at each end, ends first at equal times, in
+// input order otherwise; cancellation residue below 1e-9 of the peak snapped to 0 (AIPerf's
+// sweepline primitives).
+StepCurve weighted_sweep(const std::vector<std::tuple<double, double, double>>& intervals) {
+  std::vector<std::pair<double, double>> events;  // (time, delta)
+  for (const auto& [s, e, w] : intervals) events.emplace_back(s, w);
+  for (const auto& [s, e, w] : intervals) events.emplace_back(e, -w);
+  std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first < b.first : (a.second > 0) < (b.second > 0);
+  });
+  StepCurve c;
+  double v = 0, max_abs = 0;
+  for (const auto& [t, d] : events) {
+    v += d;
+    c.t.push_back(t);
+    c.v.push_back(v);
+    max_abs = std::max(max_abs, std::fabs(v));
+  }
+  for (double& x : c.v)
+    if (max_abs > 0 && std::fabs(x) < 1e-9 * max_abs) x = 0;
+  return c;
+}
+
+// When generation starts: start + TTFT, within the request; the end when there is no TTFT.
+double generation_start_ns(int64_t start, int64_t end, const std::optional<double>& ttft_ms) {
+  if (!ttft_ms) return static_cast<double>(end);
+  return std::min(std::max(static_cast<double>(start) + *ttft_ms * 1e6, static_cast<double>(start)),
+                  static_cast<double>(end));
+}
+
+// numpy's linear percentile of `v` (sorted here).
+double percentile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double h = (static_cast<double>(v.size()) - 1) * (q / 100.0);
+  const size_t lo = static_cast<size_t>(std::floor(h));
+  if (lo + 1 >= v.size()) return v.back();
+  const double t = h - static_cast<double>(lo), a = v[lo], b = v[lo + 1], diff = b - a;
+  return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
+}
+
+// The most intervals open at once (an end before a start at the same time).
+int peak_concurrent(std::vector<std::pair<int64_t, int>> events) {
+  std::sort(events.begin(), events.end());
+  int current = 0, peak = 0;
+  for (const auto& [t, d] : events) peak = std::max(peak, current += d);
+  return peak;
+}
+
 nlohmann::ordered_json curve_json(const StepCurve& c) {
   nlohmann::ordered_json j;
   j["t"] = nlohmann::ordered_json::array();
@@ -424,6 +473,69 @@ nlohmann::ordered_json swim_lane_payload(const SwimLane& lane, const SwimLaneVie
   int peak_total = 0;
   for (double t : lane.idle.t)
     peak_total = std::max(peak_total, static_cast<int>(value_at(lane.active, t) + value_at(lane.idle, t)));
+  // New prompt tokens being prefilled ([start, generation start) weighted by new ISL).
+  std::vector<std::tuple<double, double, double>> prefill;
+  std::vector<std::pair<double, double>> ttfts;  // (start s, TTFT ms)
+  std::vector<std::pair<int64_t, int>> main_turns, main_spans, sub_turns, sub_spans;
+  const double t0 = static_cast<double>(lane.t0_ns);
+  for (const std::string& sid : lane.order) {
+    const auto& turns = lane.sessions.at(sid);
+    const std::vector<double> fresh = new_isls(turns);
+    for (size_t i = 0; i < turns.size(); ++i) {
+      const LaneRecord& r = turns[i];
+      if (fresh[i] > 0)
+        prefill.emplace_back(seconds_since(r.start_ns, lane.t0_ns),
+                             (generation_start_ns(r.start_ns, r.end_ns, r.ttft_ms) - t0) / 1e9, fresh[i]);
+      if (r.ttft_ms) ttfts.emplace_back(seconds_since(r.start_ns, lane.t0_ns), *r.ttft_ms);
+    }
+    const bool sub = std::any_of(turns.begin(), turns.end(), [](const LaneRecord& r) { return r.agent_depth > 0; });
+    auto& turn_events = sub ? sub_turns : main_turns;
+    auto& span_events = sub ? sub_spans : main_spans;
+    for (const LaneRecord& r : turns) turn_events.insert(turn_events.end(), {{r.start_ns, 1}, {r.end_ns, -1}});
+    const auto span = span_of(turns);
+    span_events.insert(span_events.end(), {{span.first, 1}, {span.second, -1}});
+  }
+  const StepCurve new_isl = weighted_sweep(prefill);
+  double peak_new_isl = 0;
+  for (double v : new_isl.v) peak_new_isl = std::max(peak_new_isl, v);
+  oj new_isl_json;
+  new_isl_json["t"] = oj::array();
+  new_isl_json["v"] = oj::array();
+  for (size_t i = 0; i < new_isl.t.size(); ++i) {
+    new_isl_json["t"].push_back(round_to(new_isl.t[i], 3));
+    new_isl_json["v"].push_back(static_cast<int64_t>(std::nearbyint(new_isl.v[i])));
+  }
+  // p50/p99 TTFT of the requests starting in each of 240 equal time bins (non-empty bins only).
+  oj band_t = oj::array(), band_p50 = oj::array(), band_p99 = oj::array();
+  double peak_lat = 0;
+  if (!ttfts.empty()) {
+    double t_max = 0;
+    for (const auto& [t, v] : ttfts) t_max = std::max(t_max, t);
+    constexpr int kBins = 240;
+    std::vector<std::vector<double>> bins(kBins);
+    std::vector<double> edges(kBins + 1);
+    for (int i = 0; i <= kBins; ++i) edges[i] = i * (t_max / kBins);
+    edges[kBins] = t_max;
+    if (t_max <= 0) {
+      std::vector<double> all;
+      for (const auto& [t, v] : ttfts) all.push_back(v);
+      bins.assign(1, all);
+      edges = {0.0, 0.0};
+    } else {
+      for (const auto& [t, v] : ttfts) {
+        const long idx = static_cast<long>(std::upper_bound(edges.begin(), edges.end(), t) - edges.begin()) - 1;
+        bins[static_cast<size_t>(std::clamp(idx, 0L, static_cast<long>(kBins - 1)))].push_back(v);
+      }
+    }
+    for (size_t b = 0; b < bins.size(); ++b) {
+      if (bins[b].empty()) continue;
+      band_t.push_back(t_max <= 0 ? 0.0 : round_to((edges[b] + edges[b + 1]) / 2.0, 3));
+      band_p50.push_back(round_to(percentile(bins[b], 50), 1));
+      const double p99 = round_to(percentile(bins[b], 99), 1);
+      band_p99.push_back(p99);
+      peak_lat = std::max(peak_lat, p99);
+    }
+  }
   oj j;
   j["run"] = view.run_name;
   j["tMax"] = round_to(lane.t_max_s, 4);
@@ -433,9 +545,17 @@ nlohmann::ordered_json swim_lane_payload(const SwimLane& lane, const SwimLaneVie
   j["benchEnd"] = view.times.bench_s ? oj(*view.times.bench_s) : oj(nullptr);
   j["peakActive"] = lane.peak_active;
   j["peakTotal"] = peak_total;
+  j["peakNewIsl"] = static_cast<int64_t>(peak_new_isl);
+  j["peaks"] = {{"mainActive", peak_concurrent(main_turns)},
+                {"mainAlive", peak_concurrent(main_spans)},
+                {"subActive", peak_concurrent(sub_turns)},
+                {"subAlive", peak_concurrent(sub_spans)}};
   j["sessions"] = sessions;
   j["active"] = curve_json(lane.active);
   j["idle"] = curve_json(lane.idle);
+  j["newIsl"] = new_isl_json;
+  j["peakLat"] = band_p99.empty() ? oj(0) : oj(peak_lat);
+  j["latencyBand"] = {{"t", band_t}, {"p50", band_p50}, {"p99", band_p99}};
   return j;
 }
 

@@ -133,6 +133,14 @@ TEST_CASE("swim-lane payload and picture", "[analyze][swim-lane]") {
   CHECK(a["turns"][1] == nlohmann::json::parse("[0.2, 0.3, null, null, 130, null, 0, null, 30, 1]"));
   CHECK(a["gaps"] == nlohmann::json::parse("[[0.1, 0.2]]"));
   CHECK(p["active"]["v"][2] == 3);
+  // New prompt tokens in prefill: a's first turn (100 tokens) until its TTFT (12.345 ms, 0.012
+  // s rounded), its second (130 - 100 = 30 new) for the whole request (no TTFT).
+  CHECK(p["newIsl"] == nlohmann::json::parse(R"({"t": [0.0, 0.012, 0.2, 0.3], "v": [100, 0, 30, 0]})"));
+  CHECK(p["peakNewIsl"] == 100);
+  // One request with a TTFT, at t = 0: one band point.
+  CHECK(p["latencyBand"] == nlohmann::json::parse(R"({"t": [0.0], "p50": [12.3], "p99": [12.3]})"));
+  CHECK(p["peakLat"] == 12.3);
+  CHECK(p["peaks"] == nlohmann::json::parse(R"({"mainActive": 3, "mainAlive": 2, "subActive": 0, "subAlive": 0})"));
 
   const Scene scene = draw_swim_lane(lane, view);
   CHECK(scene.width == 1600);
