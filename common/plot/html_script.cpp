@@ -124,6 +124,29 @@ function extent(chart, axis) {
   return [lo >= 0 && lo - m < 0 ? 0 : lo - m, hi <= 0 && hi + m > 0 ? 0 : hi + m];
 }
 
+// Numeric columns arrive in page order; {"ref":N} repeats the N-th column written,
+// {"seq":[first,step,count]} is first + i * step (html_text.h).
+function resolveColumns(figs) {
+  var cols = [], keys = ['x', 'y', 'xd', 'lo', 'hi', 'xlo', 'xhi'];
+  figs.forEach(function (fig) {
+    fig.series.forEach(function (s) {
+      keys.forEach(function (k) {
+        var v = s[k];
+        if (v === undefined || Array.isArray(v)) { if (v) cols.push(v); return; }
+        if (v.seq) {
+          var arr = new Array(v.seq[2]);
+          for (var i = 0; i < arr.length; i++) arr[i] = v.seq[0] + i * v.seq[1];
+          cols.push(arr);
+          s[k] = arr;
+          return;
+        }
+        if (!cols[v.ref]) throw new Error('column ' + v.ref + ' is missing');
+        s[k] = cols[v.ref];
+      });
+    });
+  });
+}
+
 // Bars arrive as start (x) and duration (xd), so a short bar late in a long run keeps its
 // length to 6 digits; their ends are rebuilt here.
 function prepare(fig) {
@@ -578,7 +601,9 @@ Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), functi
 var figures = [];
 try {
   figures = JSON.parse(document.getElementById('aiperf-figures').textContent);
+  resolveColumns(figures);
 } catch (e) {
+  figures = [];
   showError('The report data cannot be read: ' + e.message);
 }
 var drawn = 0;

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "plot/png_renderer.h"
 
@@ -80,16 +81,67 @@ const char* mark_name(Mark mark) {
   return "line";
 }
 
-void append_numbers(std::string& out, const char* key, const std::vector<double>& values) {
-  out += ",\"";
-  out += key;
-  out += "\":[";
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i) out += ',';
-    out += json_number(values[i]);
+bool same_values(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!(a[i] == b[i]) && !(std::isnan(a[i]) && std::isnan(b[i]))) return false;
   }
-  out += ']';
+  return true;
 }
+
+// True when `value` is written exactly (its JSON text reads back as the same double).
+bool exact_in_json(double value) {
+  const std::string text = json_number(value);
+  return text != "null" && std::strtod(text.c_str(), nullptr) == value;
+}
+
+// The numeric columns of the page in the order they are written. A column equal to an earlier
+// one is written as {"ref":N} (N = that column's index among those written); an exact
+// arithmetic progression of 3 or more values whose first value and step are exact in JSON as
+// {"seq":[first,step,count]} (value i = first + i * step). Request numbers and a figure's
+// repeated x (several lines over the same times) then cost nothing; the page's script
+// rebuilds the arrays in the same order.
+class Columns {
+ public:
+  void append(std::string& out, const char* key, const std::vector<double>& values) {
+    out += ",\"";
+    out += key;
+    out += "\":";
+    if (values.size() >= 3) {
+      for (size_t i = 0; i < written_.size(); ++i) {
+        if (same_values(written_[i], values)) {
+          out += "{\"ref\":" + std::to_string(i) + "}";
+          return;
+        }
+      }
+    }
+    written_.push_back(values);
+    if (is_progression(values)) {
+      out += "{\"seq\":[" + json_number(values[0]) + "," + json_number(values[1] - values[0]) + "," +
+             std::to_string(values.size()) + "]}";
+      return;
+    }
+    out += '[';
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (i) out += ',';
+      out += json_number(values[i]);
+    }
+    out += ']';
+  }
+
+ private:
+  static bool is_progression(const std::vector<double>& v) {
+    if (v.size() < 3) return false;
+    const double step = v[1] - v[0];
+    if (!exact_in_json(v[0]) || !exact_in_json(step)) return false;
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (v[i] != v[0] + static_cast<double>(i) * step) return false;
+    }
+    return true;
+  }
+
+  std::vector<std::vector<double>> written_;
+};
 
 void append_axis(std::string& out, const char* key, const Axis& axis) {
   out += ",\"";
@@ -102,6 +154,7 @@ void append_axis(std::string& out, const char* key, const Axis& axis) {
 }  // namespace
 
 std::string figures_json(const std::vector<Figure>& figures) {
+  Columns columns;
   std::string out = "[";
   for (size_t f = 0; f < figures.size(); ++f) {
     const Figure& fig = figures[f];
@@ -118,8 +171,8 @@ std::string figures_json(const std::vector<Figure>& figures) {
       // The PNG plots' colour for this series, so both renderers agree.
       out += ",\"color\":" + json_string(palette_color(series.color >= 0 ? series.color : static_cast<int>(s)));
       if (series.secondary_axis) out += ",\"y2\":true";
-      append_numbers(out, "x", series.x);
-      append_numbers(out, "y", series.y);
+      columns.append(out, "x", series.x);
+      columns.append(out, "y", series.y);
       if (!series.x_end.empty()) {
         // Durations rather than ends: 6 significant digits of a 5 ms bar at t = 7200 s would
         // round its end to 10 ms; its duration keeps 6 digits of its own.
@@ -127,12 +180,12 @@ std::string figures_json(const std::vector<Figure>& figures) {
         for (size_t i = 0; i < durations.size(); ++i) {
           durations[i] = i < series.x.size() ? series.x_end[i] - series.x[i] : std::nan("");
         }
-        append_numbers(out, "xd", durations);
+        columns.append(out, "xd", durations);
       }
-      if (!series.y_low.empty()) append_numbers(out, "lo", series.y_low);
-      if (!series.y_high.empty()) append_numbers(out, "hi", series.y_high);
-      if (!series.x_low.empty()) append_numbers(out, "xlo", series.x_low);
-      if (!series.x_high.empty()) append_numbers(out, "xhi", series.x_high);
+      if (!series.y_low.empty()) columns.append(out, "lo", series.y_low);
+      if (!series.y_high.empty()) columns.append(out, "hi", series.y_high);
+      if (!series.x_low.empty()) columns.append(out, "xlo", series.x_low);
+      if (!series.x_high.empty()) columns.append(out, "xhi", series.x_high);
       if (!series.labels.empty()) {
         out += ",\"labels\":[";
         for (size_t i = 0; i < series.labels.size(); ++i) {

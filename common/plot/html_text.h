@@ -22,7 +22,9 @@ std::string json_number(double value);
 
 // The figures as the page's script reads them: one object per figure with the axes and, per
 // series, its colour (the PNG palette's) and columnar arrays (x, y, and xd = x_end - x for
-// spans, lo/hi/xlo/xhi/labels, only when present).
+// spans, lo/hi/xlo/xhi/labels, only when present). A numeric column equal to one written before
+// is {"ref":N} (the N-th column written, counting in this order), an exact arithmetic
+// progression {"seq":[first,step,count]}.
 std::string figures_json(const std::vector<Figure>& figures);
 
 }  // namespace aiperf::plot::html

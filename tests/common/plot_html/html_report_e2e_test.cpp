@@ -64,6 +64,29 @@ std::string body_attribute(const std::string& dom, const std::string& attribute)
   return m[1];
 }
 
+// The page's column encoding undone as its script does (html_text.h): {"ref":N} is the N-th
+// column written, {"seq":[first,step,count]} first + i * step.
+void resolve_columns(nlohmann::json& figures) {
+  std::vector<nlohmann::json> columns;
+  for (auto& fig : figures) {
+    for (auto& s : fig["series"]) {
+      for (const char* key : {"x", "y", "xd", "lo", "hi", "xlo", "xhi"}) {
+        if (!s.contains(key)) continue;
+        nlohmann::json& v = s[key];
+        if (v.is_object() && v.contains("seq")) {
+          nlohmann::json values = nlohmann::json::array();
+          for (int i = 0; i < v["seq"][2].get<int>(); ++i) values.push_back(v["seq"][0].get<double>() + i * v["seq"][1].get<double>());
+          v = values;
+        } else if (v.is_object()) {
+          v = columns.at(v["ref"].get<size_t>());
+          continue;
+        }
+        columns.push_back(v);
+      }
+    }
+  }
+}
+
 struct PixelCounts {
   int width = 0, height = 0;
   long non_background = 0;  // pixels unlike the top-left one
@@ -247,7 +270,8 @@ TEST_CASE("aiperf plot writes report.html for a 10 000-request run against the m
   // What the page holds: the points each figure should draw, counted from its own data.
   const std::string html = test::read_file(page.string());
   const size_t open = html.find("id=\"aiperf-figures\">") + 20;
-  const auto figures = nlohmann::json::parse(html.substr(open, html.find("</script>", open) - open));
+  auto figures = nlohmann::json::parse(html.substr(open, html.find("</script>", open) - open));
+  resolve_columns(figures);
   REQUIRE(figures.size() >= 2);
   CHECK(figures[0]["id"] == "ttft_over_time");
 
