@@ -97,6 +97,20 @@ search::Spec concurrency_search(int lo, int hi, const std::string& prior, int ma
   throw OptionError("--search-recipe " + search::py_repr(recipe) + ": " + what);
 }
 
+// A grid recipe takes no BO budget flags.
+void reject_tunables(const ProfileOptions::Search& s, const std::string& name) {
+  const Given tun = given_search_fields(s);
+  if (tun.tunable.empty()) return;
+  std::vector<std::string> flags;
+  for (auto f : tun.tunable) {
+    std::replace(f.begin(), f.end(), '_', '-');
+    flags.push_back("--" + f);
+  }
+  throw OptionError("--search-recipe " + search::py_repr(name) + " expanded to a grid sweep, but tunable --search-* "
+                    "flags " + list_repr(flags) + " are only meaningful for BO recipes. Drop the flags or pick a "
+                    "BO recipe.");
+}
+
 // --search-recipe: the reference's checks, then the recipe's search (native planners only), or
 // for a grid recipe nothing (o.search.grid is set instead).
 std::optional<search::Spec> expand_recipe(ProfileOptions& o) {
@@ -160,9 +174,21 @@ std::optional<search::Spec> expand_recipe(ProfileOptions& o) {
     } else if (st == "bo" || st == "optuna") {
       spec = concurrency_search(lo, hi, "log-uniform", 30, 5);
       spec.planner = st == "bo" ? "bayesian" : "optuna";
-    } else {
-      not_native(name, "--search-style grid (a log-spaced sweep with sla_breach.json) is not available natively yet; "
-                       "use --search-style monotonic, or sweep the values yourself with --concurrency a,b,c.");
+    } else {  // grid: a log-spaced sweep, then sla_breach.json
+      search::GridRecipe g;
+      g.recipe = name;
+      g.option = "--concurrency";
+      g.path = "phases.profiling.concurrency";
+      g.values = search::logspace_int_steps(lo, hi, 8);
+      g.handler = "sla_breach_knee";
+      g.sla_filters = filters;
+      nlohmann::ordered_json fs = nlohmann::ordered_json::array();
+      for (const auto& f : filters) fs.push_back(search::filter_json(f));
+      g.params = {{"sla_filters", fs}, {"swept_param", g.path}};
+      g.output_filename = "sla_breach.json";
+      reject_tunables(s, name);
+      s.grid = std::move(g);
+      return std::nullopt;
     }
     spec.sla_filters = filters;
   } else if (name == "concurrency-ramp") {
@@ -187,17 +213,7 @@ std::optional<search::Spec> expand_recipe(ProfileOptions& o) {
                 {"stat", stat},
                 {"swept_param", g.path}};
     g.output_filename = "degradation_knee.json";
-    const Given tun = given_search_fields(s);
-    if (!tun.tunable.empty()) {
-      std::vector<std::string> flags;
-      for (auto f : tun.tunable) {
-        std::replace(f.begin(), f.end(), '_', '-');
-        flags.push_back("--" + f);
-      }
-      throw OptionError("--search-recipe " + search::py_repr(name) + " expanded to a grid sweep, but tunable --search-* "
-                        "flags " + list_repr(flags) + " are only meaningful for BO recipes. Drop the flags or pick a "
-                        "BO recipe.");
-    }
+    reject_tunables(s, name);
     s.grid = std::move(g);
     return std::nullopt;
   } else {

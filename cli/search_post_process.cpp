@@ -81,6 +81,92 @@ nlohmann::ordered_json degradation_knee(const nlohmann::ordered_json& sweep, con
   return out;
 }
 
+namespace {
+// A row's stat of a metric: "<tag>_<stat>".mean, else <tag>.<stat> (AIPerf's read_metric_value).
+std::optional<double> metric_value(const nlohmann::ordered_json& metrics, const std::string& tag, const std::string& stat) {
+  const std::string flat = tag + "_" + stat;
+  if (metrics.contains(flat) && metrics[flat].is_object() && metrics[flat].contains("mean") &&
+      metrics[flat]["mean"].is_number())
+    return metrics[flat]["mean"].get<double>();
+  if (metrics.contains(tag) && metrics[tag].is_object() && metrics[tag].contains(stat) && metrics[tag][stat].is_number())
+    return metrics[tag][stat].get<double>();
+  return std::nullopt;
+}
+
+bool compare(double v, const std::string& op, double threshold) {
+  if (op == "lt") return v < threshold;
+  if (op == "le") return v <= threshold;
+  if (op == "gt") return v > threshold;
+  return v >= threshold;
+}
+}  // namespace
+
+nlohmann::ordered_json sla_breach_knee(const nlohmann::ordered_json& sweep, const nlohmann::ordered_json& params) {
+  const std::string path = params.at("swept_param").get<std::string>();
+  const auto& filters = params.at("sla_filters");
+  const std::string leaf = path.substr(path.rfind('.') + 1);
+  std::vector<nlohmann::ordered_json> rows;
+  if (sweep.contains("per_combination_metrics") && sweep["per_combination_metrics"].is_array())
+    for (const auto& r : sweep["per_combination_metrics"]) rows.push_back(r);
+  const std::string key =
+      !rows.empty() && rows.front().contains("parameters") && rows.front()["parameters"].contains(path) ? path : leaf;
+  std::vector<nlohmann::ordered_json> kept;
+  for (const auto& r : rows)
+    if (r.contains("parameters") && r["parameters"].contains(key)) kept.push_back(r);
+  std::stable_sort(kept.begin(), kept.end(), [&](const auto& a, const auto& b) {
+    return a["parameters"][key].template get<double>() < b["parameters"][key].template get<double>();
+  });
+  std::vector<double> xs;
+  std::vector<nlohmann::ordered_json> points;
+  for (const auto& r : kept) {
+    const double x = r["parameters"][key].get<double>();
+    nlohmann::ordered_json breaches = nlohmann::ordered_json::array();
+    const auto metrics = r.value("metrics", nlohmann::ordered_json::object());
+    for (const auto& f : filters) {
+      const auto observed = metric_value(metrics, f.at("metric_tag"), f.at("stat"));
+      const double threshold = f.at("threshold").get<double>();
+      if (!(observed && compare(*observed, f.at("op"), threshold)))
+        breaches.push_back({{"metric_tag", f.at("metric_tag")},
+                            {"stat", f.at("stat")},
+                            {"op", f.at("op")},
+                            {"threshold", threshold},
+                            {"observed", observed ? nlohmann::ordered_json(*observed) : nlohmann::ordered_json(nullptr)}});
+    }
+    const auto at = std::find(xs.begin(), xs.end(), x);
+    if (at == xs.end()) {
+      xs.push_back(x);
+      points.push_back({{leaf, r["parameters"][key]}, {"feasible", breaches.empty()}, {"breaches", breaches}});
+    } else {
+      auto& p = points[static_cast<size_t>(at - xs.begin())];
+      p["feasible"] = p["feasible"].get<bool>() && breaches.empty();
+      for (const auto& b : breaches) p["breaches"].push_back(b);
+    }
+  }
+  nlohmann::ordered_json max_passing = nullptr, first_failing = nullptr, first_breach = nullptr;
+  bool seen_infeasible = false, monotonic = true;
+  for (const auto& p : points) {
+    if (p["feasible"].get<bool>()) {
+      if (max_passing.is_null() || p[leaf].get<double>() > max_passing.get<double>()) max_passing = p[leaf];
+      if (seen_infeasible) monotonic = false;
+    } else {
+      if (first_failing.is_null() || p[leaf].get<double>() < first_failing.get<double>()) {
+        first_failing = p[leaf];
+        first_breach = p["breaches"][0];
+      }
+      seen_infeasible = true;
+    }
+  }
+  nlohmann::ordered_json out;
+  out["swept_param"] = path;
+  out["max_passing_" + leaf] = max_passing;
+  out["first_failing_" + leaf] = first_failing;
+  out["first_failing_breach"] = first_breach;
+  out["all_points"] = points;
+  out["monotonicity_check"] = monotonic;
+  out["filters"] = filters;
+  return out;
+}
+
 bool row_passes(const nlohmann::ordered_json& row, const std::string& metric_tag, const std::string& stat,
                 const std::string& op, double threshold) {
   if (!row.contains("metrics")) return false;
@@ -128,6 +214,7 @@ nlohmann::ordered_json recipe_pareto_axes(const std::string& recipe) {
 nlohmann::ordered_json post_process(const std::string& handler, const nlohmann::ordered_json& sweep,
                                     const nlohmann::ordered_json& params) {
   if (handler == "degradation_knee_detect") return degradation_knee(sweep, params);
+  if (handler == "sla_breach_knee") return sla_breach_knee(sweep, params);
   throw std::runtime_error("post-process handler " + py_repr(handler) + " is not available natively");
 }
 

@@ -38,6 +38,12 @@ nlohmann::ordered_json with_sweep_metadata(const nlohmann::ordered_json& metadat
 // series_keys), or null for none.
 nlohmann::ordered_json recipe_pareto_axes(const std::string& recipe);
 
+// sla_breach.json (max-concurrency-under-sla --search-style grid): rows sorted by the swept
+// value (rows of equal value merged), each with feasible and its breaches {metric_tag, stat, op,
+// threshold, observed}; max_passing_<leaf>, first_failing_<leaf>, first_failing_breach,
+// monotonicity_check (no feasible value after an infeasible one), filters.
+nlohmann::ordered_json sla_breach_knee(const nlohmann::ordered_json& sweep, const nlohmann::ordered_json& params);
+
 // Runs `handler` on the sweep document.
 nlohmann::ordered_json post_process(const std::string& handler, const nlohmann::ordered_json& sweep,
                                     const nlohmann::ordered_json& params);

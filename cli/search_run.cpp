@@ -338,9 +338,24 @@ int finish_grid_recipe(const search::GridRecipe& recipe, int rc, const std::stri
     std::ifstream in(sweep_file);
     auto doc = nlohmann::ordered_json::parse(in);
     in.close();
-    // The recipe's Pareto axes in the sweep file's metadata, as AIPerf stamps them.
-    if (const auto axes = search::recipe_pareto_axes(recipe.recipe); !axes.is_null() && doc.contains("metadata")) {
-      doc["metadata"] = search::with_sweep_metadata(doc["metadata"], nullptr, axes);
+    // The recipe's Pareto axes and SLA verdicts in the sweep file's metadata, as AIPerf stamps
+    // them (its best configurations are not re-filtered here).
+    nlohmann::ordered_json sla = nullptr;
+    if (!recipe.sla_filters.empty() && doc.contains("per_combination_metrics")) {
+      size_t feasible = 0;
+      for (const auto& row : doc["per_combination_metrics"]) {
+        bool pass = true;
+        for (const auto& f : recipe.sla_filters) pass = pass && search::row_passes(row, f.metric_tag, f.stat, f.op, f.threshold);
+        feasible += pass ? 1 : 0;
+      }
+      sla = {{"active_filters", nlohmann::ordered_json::array()},
+             {"feasible_count", feasible},
+             {"infeasible_count", doc["per_combination_metrics"].size() - feasible}};
+      for (const auto& f : recipe.sla_filters) sla["active_filters"].push_back(search::filter_json(f));
+    }
+    const auto axes = search::recipe_pareto_axes(recipe.recipe);
+    if ((!axes.is_null() || !sla.is_null()) && doc.contains("metadata")) {
+      doc["metadata"] = search::with_sweep_metadata(doc["metadata"], sla, axes);
       write_file(sweep_file, doc.dump(2) + "\n");
     }
     const auto out = search::post_process(recipe.handler, doc, recipe.params);

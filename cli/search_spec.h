@@ -64,7 +64,7 @@ struct Spec {
   long long precision_requests = 1000;
 };
 
-// A grid recipe (concurrency-ramp): a sweep of `values` on `option`, then a post-process of the
+// A grid recipe (concurrency-ramp, max-concurrency-under-sla --search-style grid): a sweep of `values` on `option`, then a post-process of the
 // sweep aggregate written beside it as `output_filename` (search_post_process.h).
 struct GridRecipe {
   std::string recipe;
@@ -74,6 +74,7 @@ struct GridRecipe {
   std::string handler;          // degradation_knee_detect
   nlohmann::ordered_json params;  // the handler's params, as AIPerf's PostProcessSpec
   std::string output_filename;  // degradation_knee.json
+  std::vector<SlaFilter> sla_filters;  // the sweep's SLA filters (metadata.sla_constraints), if any
 };
 
 // AIPerf's CLI field name of a sweepable path ("phases.profiling.concurrency" -> "concurrency"),

@@ -124,3 +124,22 @@ TEST_CASE("sweep rows are judged against SLA filters in either metric layout", "
   CHECK(md["pareto_axes"]["y_stat"] == "value");
   CHECK(recipe_pareto_axes("nope").is_null());
 }
+
+TEST_CASE("sla_breach.json: the feasibility boundary along the swept value", "[unit]") {
+  nlohmann::ordered_json sweep;
+  for (const auto& [c, p95] : std::vector<std::pair<int, double>>{{8, 90.0}, {1, 3.0}, {4, 4.0}, {2, 3.5}})
+    sweep["per_combination_metrics"].push_back(
+        {{"parameters", {{"concurrency", c}}}, {"metrics", {{"time_to_first_token", {{"mean", 1.0}, {"p95", p95}}}}}});
+  const nlohmann::ordered_json params{
+      {"sla_filters", {{{"metric_tag", "time_to_first_token"}, {"stat", "p95"}, {"op", "lt"}, {"threshold", 50.0}}}},
+      {"swept_param", "phases.profiling.concurrency"}};
+  const auto out = sla_breach_knee(sweep, params);
+  // AIPerf's SLABreachKnee on the same document.
+  CHECK(out.dump() ==
+        R"({"swept_param":"phases.profiling.concurrency","max_passing_concurrency":4,"first_failing_concurrency":8,)"
+        R"("first_failing_breach":{"metric_tag":"time_to_first_token","stat":"p95","op":"lt","threshold":50.0,"observed":90.0},)"
+        R"("all_points":[{"concurrency":1,"feasible":true,"breaches":[]},{"concurrency":2,"feasible":true,"breaches":[]},)"
+        R"({"concurrency":4,"feasible":true,"breaches":[]},{"concurrency":8,"feasible":false,"breaches":[{"metric_tag":)"
+        R"("time_to_first_token","stat":"p95","op":"lt","threshold":50.0,"observed":90.0}]}],"monotonicity_check":true,)"
+        R"("filters":[{"metric_tag":"time_to_first_token","stat":"p95","op":"lt","threshold":50.0}]})");
+}

@@ -307,3 +307,38 @@ TEST_CASE("concurrency-ramp sweeps log-spaced concurrencies and writes the degra
         std::string::npos);
   CHECK_FALSE(fs::exists(bad.dir));
 }
+
+TEST_CASE("max-concurrency-under-sla --search-style grid sweeps and writes sla_breach.json", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock(kEngine, tmp);
+  const auto run = aiperf::test::run_named(
+      tmp, "grid",
+      with({"--url", mock.url(), "--search-recipe", "max-concurrency-under-sla", "--search-style", "grid",
+            "--ttft-sla-ms", "50", "--concurrency-max", "8"},
+           kWorkload));
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  // 8 log-spaced steps over [1, 8], duplicates collapsed.
+  const std::vector<int> conc{1, 2, 3, 4, 6, 8};
+  long max_passing = -1, first_failing = -1, feasible = 0;
+  for (int c : conc) {
+    const double p95 = run.json_file("concurrency_" + std::to_string(c) + "/profile_export_aiperf.json")
+                           ["time_to_first_token"]["p95"]
+                               .get<double>();
+    if (p95 < kSlaMs) {
+      max_passing = c;
+      ++feasible;
+    } else if (first_failing < 0) {
+      first_failing = c;
+    }
+  }
+  const auto breach = run.json_file("sweep_aggregate/sla_breach.json");
+  CHECK(breach["max_passing_concurrency"] == max_passing);
+  CHECK(breach["first_failing_concurrency"] == first_failing);
+  CHECK(breach["max_passing_concurrency"] == 4);  // the engine has 4 slots
+  CHECK(breach["all_points"].size() == conc.size());
+  CHECK(breach["first_failing_breach"]["metric_tag"] == "time_to_first_token");
+  const auto sweep = run.json_file("sweep_aggregate/profile_export_aiperf_sweep.json");
+  CHECK(sweep["metadata"]["sla_constraints"]["feasible_count"] == feasible);
+  CHECK(sweep["metadata"]["pareto_axes"]["y_metric"] == "concurrency");
+}
