@@ -371,10 +371,17 @@ std::vector<double> new_isls(const std::vector<LaneRecord>& turns) {
 // A weighted sweep line: +w at each start, -w at each end, ends first at equal times, in
 // input order otherwise; cancellation residue below 1e-9 of the peak snapped to 0 (AIPerf's
 // sweepline primitives).
+StepCurve event_sweep(std::vector<std::pair<double, double>> events);
+
 StepCurve weighted_sweep(const std::vector<std::tuple<double, double, double>>& intervals) {
   std::vector<std::pair<double, double>> events;  // (time, delta)
   for (const auto& [s, e, w] : intervals) events.emplace_back(s, w);
   for (const auto& [s, e, w] : intervals) events.emplace_back(e, -w);
+  return event_sweep(std::move(events));
+}
+
+// The cumulative sum of (time, delta) events given in AIPerf's concatenation order.
+StepCurve event_sweep(std::vector<std::pair<double, double>> events) {
   std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) {
     return a.first != b.first ? a.first < b.first : (a.second > 0) < (b.second > 0);
   });
@@ -495,6 +502,58 @@ nlohmann::ordered_json swim_lane_payload(const SwimLane& lane, const SwimLaneVie
     const auto span = span_of(turns);
     span_events.insert(span_events.end(), {{span.first, 1}, {span.second, -1}});
   }
+  // Token rates and KV tokens in flight per request: prefill [start, generation start) at
+  // ISL / prefill time, decode [generation start, end) at (OSL - 1) / decode time; the KV
+  // cache holds ISL from the start and ISL + OSL from generation start until the end.
+  std::vector<std::pair<double, double>> pf_up, pf_down, dec_up, dec_down, kv_in, kv_gen, kv_both, kv_in_only,
+      kv_gen_only;
+  for (const std::string& sid : lane.order)
+    for (const LaneRecord& r : lane.sessions.at(sid)) {
+      const double st = seconds_since(r.start_ns, lane.t0_ns), en = seconds_since(r.end_ns, lane.t0_ns);
+      const double gen = (generation_start_ns(r.start_ns, r.end_ns, r.ttft_ms) - t0) / 1e9;
+      const bool prefills = r.isl && gen - st > 0;
+      const bool decodes = r.osl && en - gen > 0;
+      if (prefills) {
+        pf_up.emplace_back(st, *r.isl / (gen - st));
+        pf_down.emplace_back(gen, -*r.isl / (gen - st));
+      }
+      if (decodes && *r.osl >= 1) {
+        dec_up.emplace_back(gen, (*r.osl - 1.0) / (en - gen));
+        dec_down.emplace_back(en, -(*r.osl - 1.0) / (en - gen));
+      }
+      const bool holds_input = r.isl && gen > st;
+      if (holds_input) kv_in.emplace_back(st, *r.isl);
+      if (decodes) kv_gen.emplace_back(gen, *r.osl);
+      if (holds_input && decodes) kv_both.emplace_back(en, -(*r.isl + *r.osl));
+      else if (holds_input) kv_in_only.emplace_back(en, -*r.isl);
+      else if (decodes) kv_gen_only.emplace_back(en, -*r.osl);
+    }
+  const auto concat = [](std::initializer_list<const std::vector<std::pair<double, double>>*> parts) {
+    std::vector<std::pair<double, double>> all;
+    for (const auto* p : parts) all.insert(all.end(), p->begin(), p->end());
+    return all;
+  };
+  const auto rounded_curve = [](StepCurve c, int64_t& peak) {
+    oj out;
+    out["t"] = oj::array();
+    out["v"] = oj::array();
+    double top = 0;
+    for (size_t i = 0; i < c.t.size(); ++i) {
+      const double v = std::max(c.v[i], 0.0);
+      top = std::max(top, v);
+      out["t"].push_back(round_to(c.t[i], 3));
+      out["v"].push_back(static_cast<int64_t>(std::nearbyint(v)));
+    }
+    peak = static_cast<int64_t>(top);
+    return out;
+  };
+  int64_t peak_tput = 0, peak_kv = 0, unused = 0;
+  const oj prefill_tput = rounded_curve(event_sweep(concat({&pf_up, &pf_down})), unused);
+  const oj decode_tput = rounded_curve(event_sweep(concat({&dec_up, &dec_down})), unused);
+  const oj total_tput = rounded_curve(event_sweep(concat({&pf_up, &pf_down, &dec_up, &dec_down})), peak_tput);
+  const oj kv_cache =
+      rounded_curve(event_sweep(concat({&kv_in, &kv_gen, &kv_both, &kv_in_only, &kv_gen_only})), peak_kv);
+
   const StepCurve new_isl = weighted_sweep(prefill);
   double peak_new_isl = 0;
   for (double v : new_isl.v) peak_new_isl = std::max(peak_new_isl, v);
@@ -554,6 +613,12 @@ nlohmann::ordered_json swim_lane_payload(const SwimLane& lane, const SwimLaneVie
   j["active"] = curve_json(lane.active);
   j["idle"] = curve_json(lane.idle);
   j["newIsl"] = new_isl_json;
+  j["peakTput"] = peak_tput;
+  j["prefillTput"] = prefill_tput;
+  j["decodeTput"] = decode_tput;
+  j["totalTput"] = total_tput;
+  j["peakKv"] = peak_kv;
+  j["kvCache"] = kv_cache;
   j["peakLat"] = band_p99.empty() ? oj(0) : oj(peak_lat);
   j["latencyBand"] = {{"t", band_t}, {"p50", band_p50}, {"p99", band_p99}};
   return j;

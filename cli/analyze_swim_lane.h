@@ -131,9 +131,10 @@ struct SwimLaneView {
 
 // The data of the HTML page, with AIPerf's swim-lane payload keys (run, tMax, nSlots, target,
 // rampS, benchEnd, peakActive, peakTotal, peakNewIsl, peaks, sessions[{id, conv, slot, ci,
-// row0, rows, turns, gaps, sub?, root?}], active, idle, newIsl, peakLat, latencyBand); a turn is
-// [start_s, end_s, ttft_ms, latency_ms, isl, osl, depth, agent_depth, new_isl, status (0 ok,
-// 1 error, 2 context-overflow skip)]. Not computed: the throughput and KV-token curves.
+// row0, rows, turns, gaps, sub?, root?}], active, idle, newIsl, peakTput, prefillTput,
+// decodeTput, totalTput, peakKv, kvCache, peakLat, latencyBand); a turn is [start_s, end_s,
+// ttft_ms, latency_ms, isl, osl, depth, agent_depth, new_isl, status (0 ok, 1 error, 2
+// context-overflow skip)].
 nlohmann::ordered_json swim_lane_payload(const SwimLane& lane, const SwimLaneView& view);
 
 // The two-panel picture: lanes on top (idle gaps light grey, per-lane colours, slot reuse

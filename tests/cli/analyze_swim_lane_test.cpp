@@ -111,6 +111,7 @@ TEST_CASE("swim-lane payload and picture", "[analyze][swim-lane]") {
   std::vector<LaneRecord> records = fixture();
   records[0].isl = 100;
   records[0].ttft_ms = 12.345;
+  records[0].osl = 11;
   records[2].isl = 130;
   records[2].error = true;
   const SwimLane lane = build_swim_lane(records);
@@ -129,7 +130,7 @@ TEST_CASE("swim-lane payload and picture", "[analyze][swim-lane]") {
   // [start, end, ttft, latency, isl, osl, depth, agent_depth, new_isl, status]: the second
   // turn's new tokens are 130 - 100, and it failed.
   // (agent_depth is null: these records do not carry it.)
-  CHECK(a["turns"][0] == nlohmann::json::parse("[0.0, 0.1, 12.3, null, 100, null, 0, null, 100, 0]"));
+  CHECK(a["turns"][0] == nlohmann::json::parse("[0.0, 0.1, 12.3, null, 100, 11, 0, null, 100, 0]"));
   CHECK(a["turns"][1] == nlohmann::json::parse("[0.2, 0.3, null, null, 130, null, 0, null, 30, 1]"));
   CHECK(a["gaps"] == nlohmann::json::parse("[[0.1, 0.2]]"));
   CHECK(p["active"]["v"][2] == 3);
@@ -141,6 +142,16 @@ TEST_CASE("swim-lane payload and picture", "[analyze][swim-lane]") {
   CHECK(p["latencyBand"] == nlohmann::json::parse(R"({"t": [0.0], "p50": [12.3], "p99": [12.3]})"));
   CHECK(p["peakLat"] == 12.3);
   CHECK(p["peaks"] == nlohmann::json::parse(R"({"mainActive": 3, "mainAlive": 2, "subActive": 0, "subAlive": 0})"));
+  // Rates (tokens/s): a's first turn prefills 100 tokens in 0.012345088 s (8100.39/s), then
+  // decodes 11 - 1 tokens until 0.1 s (114.08/s); its second prefills 130 tokens over the whole
+  // request (no TTFT: 1300/s). KV: 100, +11 at generation start, all freed at the end; 130.
+  CHECK(p["prefillTput"] == nlohmann::json::parse(R"({"t": [0.0, 0.012, 0.2, 0.3], "v": [8100, 0, 1300, 0]})"));
+  CHECK(p["decodeTput"] == nlohmann::json::parse(R"({"t": [0.012, 0.1], "v": [114, 0]})"));
+  CHECK(p["totalTput"] ==
+        nlohmann::json::parse(R"({"t": [0.0, 0.012, 0.012, 0.1, 0.2, 0.3], "v": [8100, 0, 114, 0, 1300, 0]})"));
+  CHECK(p["peakTput"] == 8100);
+  CHECK(p["kvCache"] == nlohmann::json::parse(R"({"t": [0.0, 0.012, 0.1, 0.2, 0.3], "v": [100, 111, 0, 130, 0]})"));
+  CHECK(p["peakKv"] == 130);
 
   const Scene scene = draw_swim_lane(lane, view);
   CHECK(scene.width == 1600);
