@@ -9,10 +9,7 @@
 #include "plot/plot_controller.h"
 #include "plot/run_data.h"
 #include "plot/run_discovery.h"
-#if __has_include("plot/html_report.h")
 #include "plot/html_report.h"
-#define AIPERF_PLOT_HTML 1
-#endif
 
 namespace aiperf::cli {
 namespace {
@@ -32,15 +29,11 @@ constexpr const char* kReportName = "report.html";
 int make(const plot::PlotRequest& req, bool quiet_summary) {
   plot::PlotResult r = plot::make_plots(req);
   for (const std::string& w : r.warnings) std::cerr << "Warning: " << w << "\n";
-#ifdef AIPERF_PLOT_HTML
   const std::string html = (std::filesystem::path(r.output_dir) / kReportName).string();
   plot::write_html_report(r.report, html);
-#endif
   const size_t n = r.files.size();
   std::cout << "\nSaved " << n << (n == 1 ? " plot" : " plots") << " to: " << r.output_dir << "\n";
-#ifdef AIPERF_PLOT_HTML
   std::cout << "Report: " << html << "\n";
-#endif
   if (!quiet_summary) std::cout << "Logs: " << (std::filesystem::path(r.output_dir) / "aiperf_plot.log").string() << "\n";
   return 0;
 }
