@@ -327,7 +327,8 @@ void add_search_options(CLI::App& app, ProfileOptions& o) {
       ->transform(choice({"regret", "emmr", "none"}))->group(g);
   add_optional(app, "--search-percentile-pooling", s.percentile_pooling, "Percentiles across trials: mean or pooled")
       ->transform(choice({"mean", "pooled"}))->group(g);
-  add_optional(app, "--bo-constraint-mode", s.bo_constraint_mode, "Deprecated; has no effect")->group(g);
+  add_optional(app, "--bo-constraint-mode", s.bo_constraint_mode, "Deprecated; has no effect (penalty or eic)")
+      ->transform(choice({"penalty", "eic"}))->group(g);
   app.add_option("--search-sla", s.sla, "SLA filter 'metric:stat:op:threshold' (repeat for more)")->group(g);
   app.add_option("--search-sla-tier", s.sla_tier, "SLO tier '[label:]filter[,filter...]' (2 to 10 tiers)")->group(g);
   add_optional(app, "--search-recipe", s.recipe, "Named search recipe (docs/user-guide.md, Searches and recipes)")

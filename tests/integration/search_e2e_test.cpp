@@ -178,6 +178,7 @@ TEST_CASE("bad search options exit 2 naming the option, and nothing is written",
        "Error: --tpot-sla-ms and --itl-sla-ms are aliases for the same inter-token-latency SLA but were set to "
        "different values (6.0 vs 5.0); pass only one."},
       {{"--ttft-sla-ms", "0"}, "--ttft-sla-ms: must be a number > 0, got '0'"},
+      {{"--bo-constraint-mode", "nope"}, "--bo-constraint-mode: nope not in {penalty,eic}"},
       {{"--error-rate-sla", "1"}, "--error-rate-sla: must be a number in (0, 1), got '1'"},
       {{"--search-sla-tier", "gold:time_to_first_token:p95:lt:100"},
        "Error: --search-sla-tier: expected between 2 and 10 tiers, got 1."},
