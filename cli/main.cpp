@@ -259,7 +259,15 @@ int main(int argc, char** argv) {
       }
       std::string joined;
       for (long long v : g.values) joined += (joined.empty() ? "" : ",") + std::to_string(v);
-      sweep_lists = aiperf::cli::sweep::extract_lists(aiperf::cli::with_search_value(sweep_lists.args, g.option, joined));
+      std::vector<std::string> grid_args = aiperf::cli::with_search_value(sweep_lists.args, g.option, joined);
+      std::vector<std::string> one_value;
+      for (const auto& [option, value] : g.fixed) {
+        grid_args = aiperf::cli::with_search_value(grid_args, option, value + ",");
+        one_value.push_back(option);
+      }
+      sweep_lists = aiperf::cli::sweep::extract_lists(grid_args, one_value);
+      for (auto& p : sweep_lists.parameters)
+        if (p.option == g.option) p.path = g.path;  // the recipe's path names the folders (isl_256)
       sweep_points = aiperf::cli::sweep::expand(sweep_lists.parameters, profile.multi_run.sweep_type);
     }
     // An adaptive search (--search-* / --search-recipe) chooses its points itself.

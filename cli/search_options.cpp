@@ -216,6 +216,24 @@ std::optional<search::Spec> expand_recipe(ProfileOptions& o) {
     reject_tunables(s, name);
     s.grid = std::move(g);
     return std::nullopt;
+  } else if (name == "prefill-ttft-curve") {
+    require_streaming(o, name, "TTFT is a streaming-only metric");
+    search::GridRecipe g;
+    g.recipe = name;
+    g.option = "--isl";
+    g.path = "datasets.main.prompts.isl";
+    try {
+      g.values = search::logspace_int_steps(s.isl_min.value_or(256), s.isl_max.value_or(32768), s.isl_steps.value_or(8));
+    } catch (const search::SearchError& e) {
+      throw OptionError(std::string("recipe 'prefill-ttft-curve': ") + e.what());
+    }
+    g.fixed = {{"--concurrency", "1"}};
+    g.handler = "ttft_curve_fit";
+    g.params = {{"metric_tag", "time_to_first_token"}, {"stat", "avg"}, {"swept_param", g.path}};
+    g.output_filename = "prefill_curve.json";
+    reject_tunables(s, name);
+    s.grid = std::move(g);
+    return std::nullopt;
   } else {
     // The other grid and scenario recipes: a sweep with a post-processed artifact.
     not_native(name, "this recipe (a sweep with a post-processed artifact) is not available natively yet; run the "

@@ -167,6 +167,112 @@ nlohmann::ordered_json sla_breach_knee(const nlohmann::ordered_json& sweep, cons
   return out;
 }
 
+std::pair<std::vector<double>, double> polyfit_r2(const std::vector<double>& x, const std::vector<double>& y, int deg) {
+  // Normal equations in long double on x scaled to [-1, 1] (well conditioned for the few
+  // points a curve recipe sweeps), then expanded back to powers of x.
+  const size_t n = x.size(), m = static_cast<size_t>(deg) + 1;
+  long double lo = x[0], hi = x[0];
+  for (double v : x) {
+    lo = std::min<long double>(lo, v);
+    hi = std::max<long double>(hi, v);
+  }
+  const long double mid = (lo + hi) / 2, half = hi > lo ? (hi - lo) / 2 : 1;
+  std::vector<std::vector<long double>> a(m, std::vector<long double>(m + 1, 0));
+  for (size_t i = 0; i < n; ++i) {
+    const long double t = (x[i] - mid) / half;
+    std::vector<long double> pw(2 * m, 1);
+    for (size_t k = 1; k < 2 * m; ++k) pw[k] = pw[k - 1] * t;
+    for (size_t r = 0; r < m; ++r) {
+      for (size_t c = 0; c < m; ++c) a[r][c] += pw[r + c];
+      a[r][m] += pw[r] * y[i];
+    }
+  }
+  for (size_t c = 0; c < m; ++c) {  // Gauss-Jordan with partial pivoting
+    size_t piv = c;
+    for (size_t r = c + 1; r < m; ++r)
+      if (std::fabs(static_cast<double>(a[r][c])) > std::fabs(static_cast<double>(a[piv][c]))) piv = r;
+    std::swap(a[c], a[piv]);
+    for (size_t r = 0; r < m; ++r) {
+      if (r == c || a[c][c] == 0) continue;
+      const long double f = a[r][c] / a[c][c];
+      for (size_t k = c; k <= m; ++k) a[r][k] -= f * a[c][k];
+    }
+  }
+  std::vector<long double> b(m);  // in t: b[k] * t^k
+  for (size_t k = 0; k < m; ++k) b[k] = a[k][k] != 0 ? a[k][m] / a[k][k] : 0;
+  // t = (x - mid) / half: expand sum b_k ((x - mid)/half)^k into powers of x.
+  std::vector<long double> coef(m, 0);  // coef[j]: x^j
+  for (size_t k = 0; k < m; ++k) {
+    // (x - mid)^k / half^k = sum_j C(k, j) x^j (-mid)^(k-j) / half^k
+    long double binom = 1;
+    for (size_t j = 0; j <= k; ++j) {
+      if (j > 0) binom = binom * static_cast<long double>(k - j + 1) / static_cast<long double>(j);
+      coef[j] += b[k] * binom * std::pow(-mid, static_cast<long double>(k - j)) / std::pow(half, static_cast<long double>(k));
+    }
+  }
+  std::vector<double> out(m);
+  for (size_t j = 0; j < m; ++j) out[m - 1 - j] = static_cast<double>(coef[j]);
+  double mean = 0;
+  for (double v : y) mean += v;
+  mean /= static_cast<double>(n);
+  double ss_res = 0, ss_tot = 0;
+  for (size_t i = 0; i < n; ++i) {
+    double yh = 0;
+    for (double c : out) yh = yh * x[i] + c;
+    ss_res += (y[i] - yh) * (y[i] - yh);
+    ss_tot += (y[i] - mean) * (y[i] - mean);
+  }
+  return {out, ss_tot == 0 ? 0.0 : 1.0 - ss_res / ss_tot};
+}
+
+nlohmann::ordered_json ttft_curve_fit(const nlohmann::ordered_json& sweep, const nlohmann::ordered_json& params) {
+  const std::string metric = params.at("metric_tag").get<std::string>();
+  const std::string stat = params.at("stat").get<std::string>();
+  const std::string path = params.at("swept_param").get<std::string>();
+  const double floor = params.value("r_squared_floor", 0.85);
+  const auto points = extract_points(sweep, path, metric, stat);
+  if (points.size() < 2)
+    throw std::runtime_error("ttft_curve_fit: need >= 2 sweep points to fit a curve (got " +
+                             std::to_string(points.size()) + " for " + py_repr(metric) + "/" + py_repr(stat) +
+                             "); widen the recipe's ISL range or sweep more steps.");
+  std::vector<double> x, y;
+  for (const auto& [a, b] : points)
+    if (std::isfinite(a) && std::isfinite(b)) {
+      x.push_back(a);
+      y.push_back(b);
+    }
+  nlohmann::ordered_json raw = nlohmann::ordered_json::array();
+  for (const auto& [a, b] : points) raw.push_back({{"isl", a}, {"ttft_ms", b}});
+  nlohmann::ordered_json out;
+  if (x.size() < 2) {
+    out = {{"fit_form", "linear"}, {"coefficients", nlohmann::ordered_json::array()}, {"r_squared", 0.0},
+           {"below_floor", true}, {"r_squared_floor", floor},
+           {"error_reason", "ttft_curve_fit: fewer than 2 finite trial points after dropping non-finite metric values (got " +
+                                std::to_string(x.size()) + " of " + std::to_string(points.size()) +
+                                "); check that swept cells produced successful requests."}};
+  } else {
+    auto [coeffs, r2] = polyfit_r2(x, y, 1);
+    std::string form = "linear";
+    if (r2 < floor && x.size() >= 3) {
+      auto [q, qr2] = polyfit_r2(x, y, 2);
+      if (qr2 > r2) {
+        form = "quadratic";
+        coeffs = q;
+        r2 = qr2;
+      }
+    }
+    bool below = r2 < floor || std::isnan(r2);
+    for (double c : coeffs) below = below || !std::isfinite(c);
+    out = {{"fit_form", form}, {"coefficients", coeffs}, {"r_squared", r2}, {"below_floor", below},
+           {"r_squared_floor", floor}};
+  }
+  out["raw_points"] = raw;
+  out["swept_metric"] = metric;
+  out["stat"] = stat;
+  out["swept_param"] = path;
+  return out;
+}
+
 bool row_passes(const nlohmann::ordered_json& row, const std::string& metric_tag, const std::string& stat,
                 const std::string& op, double threshold) {
   if (!row.contains("metrics")) return false;
@@ -215,6 +321,7 @@ nlohmann::ordered_json post_process(const std::string& handler, const nlohmann::
                                     const nlohmann::ordered_json& params) {
   if (handler == "degradation_knee_detect") return degradation_knee(sweep, params);
   if (handler == "sla_breach_knee") return sla_breach_knee(sweep, params);
+  if (handler == "ttft_curve_fit") return ttft_curve_fit(sweep, params);
   throw std::runtime_error("post-process handler " + py_repr(handler) + " is not available natively");
 }
 

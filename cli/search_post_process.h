@@ -44,6 +44,16 @@ nlohmann::ordered_json recipe_pareto_axes(const std::string& recipe);
 // monotonicity_check (no feasible value after an infeasible one), filters.
 nlohmann::ordered_json sla_breach_knee(const nlohmann::ordered_json& sweep, const nlohmann::ordered_json& params);
 
+// prefill_curve.json (prefill-ttft-curve): a least-squares line through (ISL, TTFT), refitted
+// as a quadratic when r^2 < r_squared_floor (0.85) and that fits better: fit_form,
+// coefficients (highest power first, as numpy.polyfit), r_squared, below_floor,
+// r_squared_floor, raw_points [{isl, ttft_ms}], swept_metric, stat, swept_param.
+nlohmann::ordered_json ttft_curve_fit(const nlohmann::ordered_json& sweep, const nlohmann::ordered_json& params);
+
+// numpy.polyfit(x, y, deg) (least squares, highest power first) and the fit's r^2 (0 when y is
+// constant).
+std::pair<std::vector<double>, double> polyfit_r2(const std::vector<double>& x, const std::vector<double>& y, int deg);
+
 // Runs `handler` on the sweep document.
 nlohmann::ordered_json post_process(const std::string& handler, const nlohmann::ordered_json& sweep,
                                     const nlohmann::ordered_json& params);

@@ -64,7 +64,7 @@ struct Spec {
   long long precision_requests = 1000;
 };
 
-// A grid recipe (concurrency-ramp, max-concurrency-under-sla --search-style grid): a sweep of `values` on `option`, then a post-process of the
+// A grid recipe (concurrency-ramp, prefill-ttft-curve, max-concurrency-under-sla --search-style grid): a sweep of `values` on `option`, then a post-process of the
 // sweep aggregate written beside it as `output_filename` (search_post_process.h).
 struct GridRecipe {
   std::string recipe;
@@ -75,6 +75,9 @@ struct GridRecipe {
   nlohmann::ordered_json params;  // the handler's params, as AIPerf's PostProcessSpec
   std::string output_filename;  // degradation_knee.json
   std::vector<SlaFilter> sla_filters;  // the sweep's SLA filters (metadata.sla_constraints), if any
+  // Options the recipe pins to one swept value (prefill-ttft-curve: --concurrency 1), as a
+  // one-value sweep parameter, so they name the folders as AIPerf's do (isl_256__concurrency_1).
+  std::vector<std::pair<std::string, std::string>> fixed;
 };
 
 // AIPerf's CLI field name of a sweepable path ("phases.profiling.concurrency" -> "concurrency"),

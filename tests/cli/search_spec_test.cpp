@@ -143,3 +143,30 @@ TEST_CASE("sla_breach.json: the feasibility boundary along the swept value", "[u
         R"("time_to_first_token","stat":"p95","op":"lt","threshold":50.0,"observed":90.0}]}],"monotonicity_check":true,)"
         R"("filters":[{"metric_tag":"time_to_first_token","stat":"p95","op":"lt","threshold":50.0}]})");
 }
+
+TEST_CASE("prefill_curve.json: a line through TTFT vs ISL, a quadratic when the line fits poorly", "[unit]") {
+  auto sweep_of = [](const std::vector<std::pair<int, double>>& pts) {
+    nlohmann::ordered_json s;
+    for (const auto& [isl, ttft] : pts)
+      s["per_combination_metrics"].push_back(
+          {{"parameters", {{"isl", isl}}}, {"metrics", {{"time_to_first_token", {{"mean", ttft}}}}}});
+    return s;
+  };
+  const nlohmann::ordered_json params{
+      {"metric_tag", "time_to_first_token"}, {"stat", "avg"}, {"swept_param", "datasets.main.prompts.isl"}};
+  // Expected numbers: AIPerf's TTFTCurveFit (numpy.polyfit) on the same documents.
+  const auto line = ttft_curve_fit(sweep_of({{256, 12.0}, {512, 20.5}, {1024, 41.0}, {2048, 95.0}}), params);
+  CHECK(line["fit_form"] == "linear");
+  CHECK(line["coefficients"][0].get<double>() == Approx(0.04689198369565219).epsilon(1e-12));
+  CHECK(line["coefficients"][1].get<double>() == Approx(-2.89130434782611).epsilon(1e-10));
+  CHECK(line["r_squared"].get<double>() == Approx(0.9930043996053056).epsilon(1e-12));
+  CHECK(line["below_floor"] == false);
+  CHECK(line["raw_points"][0].dump() == R"({"isl":256.0,"ttft_ms":12.0})");
+  const auto quad = ttft_curve_fit(sweep_of({{16, 5.0}, {32, 4.0}, {64, 9.0}, {128, 3.0}}), params);
+  CHECK(quad["fit_form"] == "quadratic");
+  CHECK(quad["coefficients"][0].get<double>() == Approx(-0.0014490927419354878).epsilon(1e-10));
+  CHECK(quad["coefficients"][1].get<double>() == Approx(0.2022177419354845).epsilon(1e-10));
+  CHECK(quad["coefficients"][2].get<double>() == Approx(1.0).epsilon(1e-10));
+  CHECK(quad["r_squared"].get<double>() == Approx(0.6990283715507188).epsilon(1e-10));
+  CHECK(quad["below_floor"] == true);
+}

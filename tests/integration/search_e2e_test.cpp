@@ -343,3 +343,32 @@ TEST_CASE("max-concurrency-under-sla --search-style grid sweeps and writes sla_b
   CHECK(sweep["metadata"]["sla_constraints"]["feasible_count"] == feasible);
   CHECK(sweep["metadata"]["pareto_axes"]["y_metric"] == "concurrency");
 }
+
+TEST_CASE("prefill-ttft-curve sweeps ISL at concurrency 1 and fits TTFT against it", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock(kEngine, tmp);
+  const auto run = aiperf::test::run_named(
+      tmp, "prefill",
+      {"--url", mock.url(), "--streaming", "--osl", "5", "--request-count", "4", "--concurrency", "3", "--search-recipe",
+       "prefill-ttft-curve", "--isl-min", "16", "--isl-max", "64", "--isl-steps", "3"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto curve = run.json_file("sweep_aggregate/prefill_curve.json");
+  REQUIRE(curve["raw_points"].size() == 3);
+  int i = 0;
+  for (int isl : {16, 32, 64}) {
+    // AIPerf's folder names: the recipe's path leaf, and the concurrency it pins to 1.
+    const std::string point = "isl_" + std::to_string(isl) + "__concurrency_1";
+    const auto summary = run.json_file(point + "/profile_export_aiperf.json");
+    CHECK(run.json_file(point + "/run_config.json")["loadgen"]["concurrency"] == 1);
+    CHECK(curve["raw_points"][i]["isl"] == static_cast<double>(isl));
+    CHECK(curve["raw_points"][i]["ttft_ms"] == summary["time_to_first_token"]["avg"]);
+    ++i;
+  }
+  CHECK(curve["swept_param"] == "datasets.main.prompts.isl");
+  CHECK(curve["r_squared"].get<double>() <= 1.0);
+  CHECK((curve["fit_form"] == "linear" || curve["fit_form"] == "quadratic"));
+  const auto sweep = run.json_file("sweep_aggregate/profile_export_aiperf_sweep.json");
+  CHECK(sweep["metadata"]["sweep_parameters"] ==
+        nlohmann::json::parse(R"([{"name":"isl","values":[16,32,64]},{"name":"concurrency","values":[1]}])"));
+}
