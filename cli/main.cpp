@@ -269,6 +269,10 @@ int main(int argc, char** argv) {
       for (auto& p : sweep_lists.parameters)
         if (p.option == g.option) p.path = g.path;  // the recipe's path names the folders (isl_256)
       sweep_points = aiperf::cli::sweep::expand(sweep_lists.parameters, profile.multi_run.sweep_type);
+      // The recipe's --auto-plot default, unless the command line says.
+      bool plot_flag = false;
+      for (const auto& a : args) plot_flag = plot_flag || a.rfind("--auto-plot", 0) == 0 || a.rfind("--no-auto-plot", 0) == 0;
+      if (!plot_flag && g.auto_plot_default) profile.output.auto_plot = true;
     }
     // An adaptive search (--search-* / --search-recipe) chooses its points itself.
     if (profile.search.spec) {

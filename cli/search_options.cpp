@@ -213,6 +213,7 @@ std::optional<search::Spec> expand_recipe(ProfileOptions& o) {
                 {"stat", stat},
                 {"swept_param", g.path}};
     g.output_filename = "degradation_knee.json";
+    g.auto_plot_default = true;
     reject_tunables(s, name);
     s.grid = std::move(g);
     return std::nullopt;
@@ -231,6 +232,7 @@ std::optional<search::Spec> expand_recipe(ProfileOptions& o) {
     g.handler = "ttft_curve_fit";
     g.params = {{"metric_tag", "time_to_first_token"}, {"stat", "avg"}, {"swept_param", g.path}};
     g.output_filename = "prefill_curve.json";
+    g.auto_plot_default = true;
     reject_tunables(s, name);
     s.grid = std::move(g);
     return std::nullopt;

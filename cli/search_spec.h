@@ -78,6 +78,7 @@ struct GridRecipe {
   // Options the recipe pins to one swept value (prefill-ttft-curve: --concurrency 1), as a
   // one-value sweep parameter, so they name the folders as AIPerf's do (isl_256__concurrency_1).
   std::vector<std::pair<std::string, std::string>> fixed;
+  bool auto_plot_default = false;  // AIPerf's recipe default for --auto-plot (concurrency-ramp, prefill-ttft-curve)
 };
 
 // AIPerf's CLI field name of a sweepable path ("phases.profiling.concurrency" -> "concurrency"),

@@ -274,7 +274,7 @@ TEST_CASE("concurrency-ramp sweeps log-spaced concurrencies and writes the degra
       tmp, "ramp",
       with({"--url", mock.url(), "--search-recipe", "concurrency-ramp", "--concurrency-max", "8", "--concurrency-steps",
             "4", "--degradation-threshold", "0.99", "--degradation-metric-tag", "time_to_first_token",
-            "--degradation-stat", "avg"},
+            "--degradation-stat", "avg", "--no-auto-plot"},
            kWorkload));
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
@@ -300,6 +300,7 @@ TEST_CASE("concurrency-ramp sweeps log-spaced concurrencies and writes the degra
   CHECK(knee["threshold_pct"] == 0.99);
   REQUIRE(knee["all_points"].size() == 4);
   CHECK(knee["all_points"][3] == nlohmann::json{{"concurrency", 8}, {"avg", avg[3]}});
+  CHECK_FALSE(fs::exists(run.dir + "/plots"));  // --no-auto-plot overrides the recipe's default
   // A list beside a grid recipe is refused, naming the field as the reference does.
   const auto bad = aiperf::test::run_named(
       tmp, "bad", {"--url", mock.url(), "--search-recipe", "concurrency-ramp", "--concurrency", "1,2"});
@@ -342,6 +343,7 @@ TEST_CASE("max-concurrency-under-sla --search-style grid sweeps and writes sla_b
   const auto sweep = run.json_file("sweep_aggregate/profile_export_aiperf_sweep.json");
   CHECK(sweep["metadata"]["sla_constraints"]["feasible_count"] == feasible);
   CHECK(sweep["metadata"]["pareto_axes"]["y_metric"] == "concurrency");
+  CHECK_FALSE(fs::exists(run.dir + "/plots"));  // this recipe does not plot by default
 }
 
 TEST_CASE("prefill-ttft-curve sweeps ISL at concurrency 1 and fits TTFT against it", "[e2e]") {
@@ -371,4 +373,6 @@ TEST_CASE("prefill-ttft-curve sweeps ISL at concurrency 1 and fits TTFT against 
   const auto sweep = run.json_file("sweep_aggregate/profile_export_aiperf_sweep.json");
   CHECK(sweep["metadata"]["sweep_parameters"] ==
         nlohmann::json::parse(R"([{"name":"isl","values":[16,32,64]},{"name":"concurrency","values":[1]}])"));
+  // As in AIPerf, this recipe plots by default (aiperf plot on the sweep).
+  CHECK(fs::exists(run.dir + "/plots/report.html"));
 }
