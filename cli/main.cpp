@@ -354,9 +354,11 @@ int main(int argc, char** argv) {
   aiperf::log::init("system_controller", config.output.artifact_dir + "/logs/aiperf.log", level);
   if (profile.search.spec) {
     if (config.service.zmq_ipc_path.rfind("/tmp/aiperf-", 0) == 0) std::filesystem::remove_all(config.service.zmq_ipc_path);
-    const int rc = aiperf::cli::run_search(*profile.search.spec, sweep_lists.args,
-                                           [&config](const std::vector<std::string>& a) { return point_config(a, config); },
-                                           config.output.artifact_dir, profile.multi_run);
+    int rc = aiperf::cli::run_search(*profile.search.spec, sweep_lists.args,
+                                     [&config](const std::vector<std::string>& a) { return point_config(a, config); },
+                                     config.output.artifact_dir, profile.multi_run);
+    if (rc == 0 && profile.output.auto_plot)
+      rc = aiperf::cli::run_auto_plot(config.output.artifact_dir, profile.output.plot_required);
     std::cout.flush();
     _exit(rc);
   }

@@ -56,7 +56,7 @@ TEST_CASE("a max-throughput-under-TTFT-SLA search finds the sweep's knee within 
   const auto search = aiperf::test::run_named(
       tmp, "search",
       with({"--url", mock.url(), "--search-recipe", "max-throughput-ttft-sla", "--search-style", "monotonic",
-            "--ttft-sla-ms", "50", "--concurrency-max", "6"},
+            "--ttft-sla-ms", "50", "--concurrency-max", "6", "--auto-plot"},
            kWorkload));
   INFO(search.out << search.err);
   REQUIRE(search.exit_code == 0);
@@ -130,6 +130,7 @@ TEST_CASE("a max-throughput-under-TTFT-SLA search finds the sweep's knee within 
   CHECK(search.out.find("[search 1/30] concurrency=1: feasible") != std::string::npos);
   CHECK(search.out.find("Search finished (monotonic_precision_reached)") != std::string::npos);
   CHECK(search.out.find("highest feasible concurrency: " + std::to_string(found)) != std::string::npos);
+  CHECK(fs::exists(search.dir + "/plots/report.html"));  // --auto-plot: aiperf plot on the search's runs
 }
 
 TEST_CASE("bad search options exit 2 naming the option, and nothing is written", "[e2e]") {
