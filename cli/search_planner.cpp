@@ -169,28 +169,32 @@ void MonotonicSlaPlanner::plan_bisect() {
   next_ = mid;
 }
 
-nlohmann::ordered_json MonotonicSlaPlanner::boundary_summary() const {
-  if (!feasible_max_ && !infeasible_min_) return nullptr;
-  const std::string& path = spec_.space.front().path;
-  // The latest iteration at the bound's value whose verdict agrees with it.
+nlohmann::ordered_json bracket_summary(const Spec& spec, const std::vector<Iteration>& history,
+                                       std::optional<long long> feasible_max, std::optional<long long> infeasible_min) {
+  if (!feasible_max && !infeasible_min) return nullptr;
+  const std::string& path = spec.space.front().path;
   auto latest = [&](long long value, bool want) -> const Iteration* {
-    for (auto it = history_.rbegin(); it != history_.rend(); ++it)
+    for (auto it = history.rbegin(); it != history.rend(); ++it)
       if (it->values.at(path) == value && it->feasible == want) return &*it;
     return nullptr;
   };
   nlohmann::ordered_json out{{"swept_dim_path", path}, {"feasible_max", nullptr}, {"infeasible_min", nullptr}};
-  if (feasible_max_)
-    if (const Iteration* it = latest(*feasible_max_, true))
-      out["feasible_max"] = {{"value", *feasible_max_},
+  if (feasible_max)
+    if (const Iteration* it = latest(*feasible_max, true))
+      out["feasible_max"] = {{"value", *feasible_max},
                              {"iteration_idx", it->index},
                              {"objective_value", it->objective ? nlohmann::ordered_json(*it->objective)
                                                                : nlohmann::ordered_json(nullptr)}};
-  if (infeasible_min_)
-    if (const Iteration* it = latest(*infeasible_min_, false))
-      out["infeasible_min"] = {{"value", *infeasible_min_},
+  if (infeasible_min)
+    if (const Iteration* it = latest(*infeasible_min, false))
+      out["infeasible_min"] = {{"value", *infeasible_min},
                                {"iteration_idx", it->index},
-                               {"first_breach", first_breach(it->results, spec_.sla_filters)}};
+                               {"first_breach", first_breach(it->results, spec.sla_filters)}};
   return out;
+}
+
+nlohmann::ordered_json MonotonicSlaPlanner::boundary_summary() const {
+  return bracket_summary(spec_, history_, feasible_max_, infeasible_min_);
 }
 
 std::unique_ptr<Planner> make_planner(const Spec& spec) {

@@ -46,6 +46,12 @@ std::optional<double> averaged(const Trials& results, const std::string& metric,
 // unmeasured); null when every filter is satisfied.
 nlohmann::ordered_json first_breach(const Trials& results, const std::vector<SlaFilter>& filters);
 
+// The bracket {"swept_dim_path", "feasible_max": {value, iteration_idx, objective_value} | null,
+// "infeasible_min": {value, iteration_idx, first_breach} | null} of a 1-D search, each bound
+// described by the latest iteration at its value whose verdict agrees; null before any verdict.
+nlohmann::ordered_json bracket_summary(const Spec& spec, const std::vector<Iteration>& history,
+                                       std::optional<long long> feasible_max, std::optional<long long> infeasible_min);
+
 class Planner {
  public:
   virtual ~Planner() = default;

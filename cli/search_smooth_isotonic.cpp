@@ -407,25 +407,8 @@ void SmoothIsotonicPlanner::finalize(const std::string& reason) {
 }
 
 nlohmann::ordered_json SmoothIsotonicPlanner::boundary_summary() const {
-  if (!feasible_max_ && !infeasible_min_) return nullptr;
-  const std::string& path = spec_.space.front().path;
-  auto latest = [&](long long value, bool want) -> const Iteration* {
-    for (auto it = history_.rbegin(); it != history_.rend(); ++it)
-      if (it->values.at(path) == value && it->feasible == want) return &*it;
-    return nullptr;
-  };
-  nlohmann::ordered_json out{{"swept_dim_path", path}, {"feasible_max", nullptr}, {"infeasible_min", nullptr}};
-  if (feasible_max_)
-    if (const Iteration* it = latest(*feasible_max_, true))
-      out["feasible_max"] = {{"value", *feasible_max_},
-                             {"iteration_idx", it->index},
-                             {"objective_value", it->objective ? nlohmann::ordered_json(*it->objective)
-                                                               : nlohmann::ordered_json(nullptr)}};
-  if (infeasible_min_)
-    if (const Iteration* it = latest(*infeasible_min_, false))
-      out["infeasible_min"] = {{"value", *infeasible_min_},
-                               {"iteration_idx", it->index},
-                               {"first_breach", first_breach(it->results, spec_.sla_filters)}};
+  nlohmann::ordered_json out = bracket_summary(spec_, history_, feasible_max_, infeasible_min_);
+  if (out.is_null()) return out;
   if (!boundary_type_.empty()) out["boundary_type"] = boundary_type_;
   if (!binding_.empty()) out["binding_constraint"] = binding_;
   if (ci_low_ && ci_high_) out["boundary_ci"] = {{"lo", *ci_low_}, {"hi", *ci_high_}};
