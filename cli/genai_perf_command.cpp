@@ -258,11 +258,20 @@ int run_analyze(const std::vector<std::string>& words, const std::string& versio
   return analyze_with(a, sweep, version);
 }
 
-const char* kConfigUsage =
-    "usage: genai-perf config -f FILE [--override-config] [-v] [profile options ...]\n\n"
-    "Runs `profile` from a GenAI-Perf 0.0.16 YAML config (genai-perf create-template writes one), or\n"
-    "`analyze` when the file has an analyze: section. Command-line options override the file's\n"
-    "values only with --override-config.\n";
+// Lists its own options, then profile's (which --override-config lets the command line set), in
+// the form tests/compat/options.py reads.
+std::string config_usage() {
+  const std::string profile = profile_help();
+  const size_t options = profile.find("options:\n");
+  return "usage: genai-perf config -f FILE [--override-config] [-v] [profile options ...]\n\n"
+         "Runs `profile` from a GenAI-Perf 0.0.16 YAML config (genai-perf create-template writes one), or\n"
+         "`analyze` when the file has an analyze: section. Command-line options override the file's\n"
+         "values only with --override-config.\n\n"
+         "config:\n"
+         "  --file, -f FILE     the YAML config\n"
+         "  --override-config   let the command line's profile options override the file's values\n\n" +
+         (options == std::string::npos ? profile : profile.substr(options));
+}
 
 int run_config(const std::vector<std::string>& words, const std::string& version) {
   std::string file;
@@ -271,7 +280,7 @@ int run_config(const std::vector<std::string>& words, const std::string& version
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
     if (w == "-h" || w == "--help") {
-      std::cout << kConfigUsage;
+      std::cout << config_usage();
       return 0;
     }
     if (w == "-f" || w == "--file") {
@@ -291,7 +300,7 @@ int run_config(const std::vector<std::string>& words, const std::string& version
     }
   }
   if (file.empty()) {
-    std::cerr << "Error: the following arguments are required: -f/--file\n" << kConfigUsage;
+    std::cerr << "Error: the following arguments are required: -f/--file\n" << config_usage();
     return 2;
   }
   ProfileArgs a;
@@ -326,7 +335,7 @@ int run_config(const std::vector<std::string>& words, const std::string& version
     return 2;
   }
   if (a.help) {
-    std::cout << kConfigUsage;
+    std::cout << config_usage();
     return 0;
   }
   if (cfg.sweep) return analyze_with(a, *cfg.sweep, version);
@@ -341,7 +350,10 @@ int run_create_template(const std::vector<std::string>& words) {
     if (w == "-h" || w == "--help") {
       std::cout << "usage: genai-perf create-template [-f FILE] [-v]\n\n"
                    "Writes GenAI-Perf 0.0.16's YAML config template (default genai_perf_config.yaml; an\n"
-                   "existing file is never overwritten). -v adds each key's help as a comment.\n";
+                   "existing file is never overwritten).\n\n"
+                   "options:\n"
+                   "  --file, -f FILE   the file to write\n"
+                   "  --verbose, -v     each key's help as a comment above it\n";
       return 0;
     }
     if (w == "-f" || w == "--file") {

@@ -630,7 +630,7 @@ std::string profile_help() {
        "(profile_export.json, profile_export_genai_perf.json/.csv, inputs.json) under\n"
        "<artifact-dir>/<model>-openai-<endpoint-type>-<load>/.\n\noptions:\n";
   for (const Spec& s : specs()) {
-    if (!s.unsupported.empty()) continue;
+    if (!s.unsupported.empty() || s.analyze_only) continue;  // analyze_help() lists its own
     std::string names;
     for (const std::string& n : s.names) names += (names.empty() ? "" : ", ") + n;
     o << "  " << names;
@@ -638,7 +638,6 @@ std::string profile_help() {
     if (s.names.front() == "--endpoint-type") o << " TEXT:{chat,completions,embeddings}";
     if (s.names.front() == "--backend") o << " TEXT:{tensorrtllm,vllm}";
     if (s.names.front() == "--model-selection-strategy") o << " TEXT:{round_robin,random}";
-    if (s.analyze_only) continue;
     if (s.names.front() == "--dry-run") o << "   ours: check the options as `aiperf profile --dry-run`, run nothing";
     o << "\n";
   }
