@@ -46,10 +46,14 @@ std::string self_exe() {
 // Spawns `aiperf profile-trial <config>` and waits; 128 + signal if it was killed.
 int run_child(const std::string& config_path) {
   const std::string exe = self_exe();
+  // Built before fork: after it the child may only make async-signal-safe calls. Without this
+  // line a failed exec (e.g. the binary replaced mid-campaign) showed only as a trial with no metrics.
+  const std::string exec_failed = "Error: cannot start " + exe + " profile-trial " + config_path + " (exec failed)\n";
   const pid_t pid = ::fork();
   if (pid < 0) return 1;
   if (pid == 0) {
     ::execl(exe.c_str(), exe.c_str(), "profile-trial", config_path.c_str(), static_cast<char*>(nullptr));
+    [[maybe_unused]] const ssize_t n = ::write(2, exec_failed.data(), exec_failed.size());
     std::_Exit(127);
   }
   g_child = pid;
