@@ -60,7 +60,7 @@ std::string sla_text(const search::Spec& spec, const search::Trials& results) {
   std::string out;
   for (const auto& f : spec.sla_filters) {
     const auto v = search::averaged(results, f.metric_tag, f.stat);
-    out += (out.empty() ? "" : ", ") + f.metric_tag + " " + f.stat + " = " + (v ? number(*v) : "n/a") + " (" +
+    out += (out.empty() ? "" : ", ") + f.metric_tag + " " + f.stat + " = " + (v ? number(*v) : "n/a") + " (SLA " +
            op_text(f.op) + " " + number(f.threshold) + ")";
   }
   return out;
