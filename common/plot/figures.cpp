@@ -165,6 +165,9 @@ std::optional<Figure> timeslice_figure(const RunData& run, const std::string& id
   return f;
 }
 
+// Output tokens/s over time as a step series (defined below, with dispersed_throughput).
+Series throughput_steps(const RunData& run, int64_t& t0);
+
 // Output tokens/s over time, spreading each request's tokens evenly from its first token to its
 // end (a step function), under the GPUs' mean utilization on the right axis.
 Figure gpu_and_throughput(const RunData& run) {
@@ -176,29 +179,8 @@ Figure gpu_and_throughput(const RunData& run) {
   f.y.label = "Throughput Tokens Per Sec";
   f.y2.label = "Nvidia Gpu Utilization (%)";
   f.y.from_zero = f.y2.from_zero = true;
-  std::vector<std::pair<int64_t, double>> events;
-  for (const auto& r : run.requests) {
-    if (r.start_ns <= 0 || r.end_ns <= 0) continue;
-    const double ttft = r.ttft_ms.value_or(0);
-    const int64_t gen_start = ttft > 0 ? r.start_ns + static_cast<int64_t>(ttft * 1e6) : r.start_ns;
-    const double tokens = r.osl.value_or(0);
-    const int64_t dur = r.end_ns - gen_start;
-    if (dur <= 0 || tokens <= 0) continue;
-    const double rate = tokens / (static_cast<double>(dur) / 1e9);
-    events.emplace_back(gen_start, rate);
-    events.emplace_back(r.end_ns, -rate);
-  }
-  std::stable_sort(events.begin(), events.end(), [](auto& a, auto& b) { return a.first < b.first; });
-  int64_t t0 = events.empty() ? 0 : events.front().first;
-  Series tput;
-  tput.name = "Throughput Tokens Per Sec";
-  tput.mark = Mark::Step;
-  double sum = 0;
-  for (const auto& [t, d] : events) {
-    sum += d;
-    tput.x.push_back(static_cast<double>(t - t0) / 1e9);
-    tput.y.push_back(std::max(0.0, sum));
-  }
+  int64_t t0 = 0;
+  Series tput = throughput_steps(run, t0);
   // GPU utilization averaged over GPUs per scrape instant.
   std::map<int64_t, std::pair<double, int>> by_time;
   for (const auto& g : run.gpu)
