@@ -98,12 +98,7 @@ void MonotonicSlaPlanner::tell(const Trials& results) {
   if (!pending_) throw std::logic_error("tell() called without matching ask()");
   const long long value = *pending_;
   pending_.reset();
-  Iteration it;
-  it.index = static_cast<int>(history_.size());
-  it.values[spec_.space.front().path] = value;
-  it.feasible = feasible(results, spec_.sla_filters);
-  it.objective = averaged(results, spec_.metric, spec_.stat);
-  it.results = results;
+  Iteration it = measured(spec_, history_, value, results);
   auto& log = logs_[value];
   (it.feasible ? log.first : log.second) += 1;
   std::optional<bool> verdict;
@@ -167,6 +162,16 @@ void MonotonicSlaPlanner::plan_bisect() {
   if (mid <= *feasible_max_) mid = *feasible_max_ + 1;
   if (mid >= *infeasible_min_) mid = *infeasible_min_ - 1;
   next_ = mid;
+}
+
+Iteration measured(const Spec& spec, const std::vector<Iteration>& history, long long value, const Trials& results) {
+  Iteration it;
+  it.index = static_cast<int>(history.size());
+  it.values[spec.space.front().path] = value;
+  it.feasible = feasible(results, spec.sla_filters);
+  it.objective = averaged(results, spec.metric, spec.stat);
+  it.results = results;
+  return it;
 }
 
 nlohmann::ordered_json bracket_summary(const Spec& spec, const std::vector<Iteration>& history,

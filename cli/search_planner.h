@@ -46,6 +46,10 @@ std::optional<double> averaged(const Trials& results, const std::string& metric,
 // unmeasured); null when every filter is satisfied.
 nlohmann::ordered_json first_breach(const Trials& results, const std::vector<SlaFilter>& filters);
 
+// The history entry of `value` measured as `results`: its index is the history's length, its
+// verdict whether some trial meets every SLA filter, its objective the trials' mean.
+Iteration measured(const Spec& spec, const std::vector<Iteration>& history, long long value, const Trials& results);
+
 // The bracket {"swept_dim_path", "feasible_max": {value, iteration_idx, objective_value} | null,
 // "infeasible_min": {value, iteration_idx, first_breach} | null} of a 1-D search, each bound
 // described by the latest iteration at its value whose verdict agrees; null before any verdict.

@@ -104,10 +104,7 @@ void SmoothIsotonicPlanner::tell(const Trials& results) {
   if (!pending_) throw std::logic_error("tell() called without matching ask()");
   const long long value = *pending_;
   pending_.reset();
-  Iteration it;
-  it.index = static_cast<int>(history_.size());
-  it.values[spec_.space.front().path] = value;
-  it.feasible = feasible(results, spec_.sla_filters);
+  Iteration it = measured(spec_, history_, value, results);
   Margins margins;
   for (size_t i = 0; i < spec_.sla_filters.size(); ++i) {
     const auto& f = spec_.sla_filters[i];
@@ -120,8 +117,6 @@ void SmoothIsotonicPlanner::tell(const Trials& results) {
   else if (phase_ == "fit") plan_fit();
   else if (phase_ == "cliff_bisect") plan_cliff_bisect();
   else plan_replicate();
-  it.objective = averaged(results, spec_.metric, spec_.stat);
-  it.results = results;
   history_.push_back(std::move(it));
 }
 
