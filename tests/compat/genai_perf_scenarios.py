@@ -17,7 +17,8 @@ without --artifact-dir (so GenAI-Perf's directory naming is compared too), then 
   pa      profile_export.json: experiment, service_kind, endpoint, request count, responses per
           request
   value   the statistics of profile_export_genai_perf.json: counts, ISL and OSL exactly (every
-          statistic); latencies (avg, p50) within 1 % or 0.3 ms; throughputs (avg) within 2 %.
+          statistic); latencies (avg, p50) within 1 % or 0.3 ms (analyze CSV's p99s: 5 % or
+          1 ms); throughputs (avg) within 2 %.
           A scenario whose only unaccepted differences are values (or console rows, which a wide
           value reshapes) runs up to twice more; only the metrics off every time count.
   run     exit status 0 for both
@@ -205,6 +206,11 @@ def close(metric, stat, r, o):
         return r == o
     if metric in ("request_throughput", "request_goodput", "output_token_throughput", "output_token_throughput_per_user"):
         return abs(r - o) <= 0.02 * abs(r)
+    if stat == "p99":
+        # analyze_export_genai_perf.csv holds only p99s: of a point's few requests that is about
+        # the slowest one, which on a loaded CI machine moves by a few ms from run to run (seen:
+        # 205.94 vs 200.81 ms, three runs alike, while avg and p50 agreed within 1 %).
+        return abs(r - o) <= max(0.05 * abs(r), 1.0)
     return abs(r - o) <= max(0.01 * abs(r), 0.3)
 
 
