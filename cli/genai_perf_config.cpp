@@ -24,7 +24,7 @@ class Reader {
     if (!root.IsMap()) throw GenAiPerfOptionError(at(root, "") + "the top level must be a mapping of keys");
     for (auto it = root.begin(); it != root.end(); ++it) {
       const std::string key = it->first.as<std::string>();
-      const YAML::Node& v = it->second;
+      const YAML::Node v = it->second;  // a copy: a reference into the iterator's pair dangles (ASan)
       if (key == "model_name" || key == "model_names") {
         models(v, key);
       } else if (key == "analyze") {
@@ -162,7 +162,7 @@ class Reader {
       const std::string path = "analyze." + type;
       if (!sweepable(type)) refuse(it->first, path, type + " is not a valid analyze parameter");
       if (sweep_) refuse(it->first, path, "sweeping more than one parameter is not supported yet by aiperf's genai-perf front end");
-      const YAML::Node& r = it->second;
+      const YAML::Node r = it->second;  // a copy (as above)
       if (!r.IsMap()) refuse(r, path, "expected start, stop and optionally step");
       std::map<std::string, int64_t> got;
       for (auto k = r.begin(); k != r.end(); ++k) {
@@ -232,7 +232,7 @@ class Reader {
     if (!n.IsMap()) refuse(n, p, "give the load as {concurrency: N} or {request_rate: R}");
     if (n.size() != 1) refuse(n, p, "give one load: {concurrency: N} or {request_rate: R}");
     const std::string kind = n.begin()->first.as<std::string>();
-    const YAML::Node& value = n.begin()->second;
+    const YAML::Node value = n.begin()->second;  // a copy (a reference into the iterator dangles)
     if (kind == "concurrency")
       add("--concurrency", {scalar(value, p + ".concurrency")}, value, p + ".concurrency");
     else if (kind == "request_rate")
