@@ -22,7 +22,7 @@ reports=$(mktemp -d /tmp/aiperf-sanitize-XXXXXX)
 supp="$PWD/tests/sanitize"
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:log_path=$reports/asan:strip_path_prefix=$PWD/"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan:suppressions=$supp/ubsan.supp"
-export LSAN_OPTIONS="suppressions=$supp/lsan.supp"
+export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"  # else a matched suppression writes a file (read as a report)
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:log_path=$reports/tsan:suppressions=$supp/tsan.supp"
 
 check_reports() {
