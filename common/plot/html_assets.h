@@ -16,4 +16,7 @@ std::string_view report_css();
 // data-status="ok" or "error" when done.
 std::string_view report_js();
 
+// The script's last part, the self-test run on report.html#selftest (report_js() includes it).
+std::string_view selftest_js();
+
 }  // namespace aiperf::plot::html
