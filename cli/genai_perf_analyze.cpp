@@ -213,8 +213,6 @@ std::string analyze_csv(const std::vector<AnalyzeRow>& rows, bool request_rate) 
 }
 
 std::string analyze_help() {
-  const std::string profile = profile_help();
-  const size_t options = profile.find("options:\n");
   return "usage: genai-perf analyze --sweep-type TYPE (--sweep-range MIN:MAX[:STEP] | --sweep-list A,B,C)\n"
          "                          -m MODEL --endpoint-type {chat,completions,embeddings} [options]\n\n"
          "GenAI-Perf 0.0.16's `analyze`: one `profile` per sweep point, each in\n"
@@ -226,7 +224,7 @@ std::string analyze_help() {
          "                                 input_sequence_length (concurrency: MIN, MAX powers of two, no\n"
          "                                 STEP), every integer for num_dataset_entries\n"
          "  --sweep-list A,B,C             the points as given\n\n" +
-         (options == std::string::npos ? profile : profile.substr(options));
+         profile_options_help();
 }
 
 }  // namespace aiperf::cli::genai_perf

@@ -261,8 +261,6 @@ int run_analyze(const std::vector<std::string>& words, const std::string& versio
 // Lists its own options, then profile's (which --override-config lets the command line set), in
 // the form tests/compat/options.py reads.
 std::string config_usage() {
-  const std::string profile = profile_help();
-  const size_t options = profile.find("options:\n");
   return "usage: genai-perf config -f FILE [--override-config] [-v] [profile options ...]\n\n"
          "Runs `profile` from a GenAI-Perf 0.0.16 YAML config (genai-perf create-template writes one), or\n"
          "`analyze` when the file has an analyze: section. Command-line options override the file's\n"
@@ -270,7 +268,7 @@ std::string config_usage() {
          "config:\n"
          "  --file, -f FILE     the YAML config\n"
          "  --override-config   let the command line's profile options override the file's values\n\n" +
-         (options == std::string::npos ? profile : profile.substr(options));
+         profile_options_help();
 }
 
 int run_config(const std::vector<std::string>& words, const std::string& version) {

@@ -624,11 +624,16 @@ nlohmann::ordered_json input_config(const ProfileArgs& a) {
 }
 
 std::string profile_help() {
+  return "usage: genai-perf profile -m MODEL [MODEL ...] --endpoint-type {chat,completions,embeddings} [options]\n\n"
+         "GenAI-Perf 0.0.16's `profile` command line, run by aiperf's engine; writes GenAI-Perf's files\n"
+         "(profile_export.json, profile_export_genai_perf.json/.csv, inputs.json) under\n"
+         "<artifact-dir>/<model>-openai-<endpoint-type>-<load>/.\n\n" +
+         profile_options_help();
+}
+
+std::string profile_options_help() {
   std::ostringstream o;
-  o << "usage: genai-perf profile -m MODEL [MODEL ...] --endpoint-type {chat,completions,embeddings} [options]\n\n"
-       "GenAI-Perf 0.0.16's `profile` command line, run by aiperf's engine; writes GenAI-Perf's files\n"
-       "(profile_export.json, profile_export_genai_perf.json/.csv, inputs.json) under\n"
-       "<artifact-dir>/<model>-openai-<endpoint-type>-<load>/.\n\noptions:\n";
+  o << "options:\n";
   for (const Spec& s : specs()) {
     if (!s.unsupported.empty() || s.analyze_only) continue;  // analyze_help() lists its own
     std::string names;

@@ -96,5 +96,7 @@ std::string python_float(double v);
 
 // The usage text of `genai-perf profile --help`: every option, and which are not supported yet.
 std::string profile_help();
+// Its "options:" part onwards (analyze's and config's help list the same options).
+std::string profile_options_help();
 
 }  // namespace aiperf::cli::genai_perf
