@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "genai_perf_run.h"
 #include "process.h"
 
 using aiperf::test::MockServer;
@@ -21,21 +22,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string out, err;
-};
+using Run = aiperf::test::GenAiPerfRun;
 
-Run genai_perf(const std::string& tmp, const std::vector<std::string>& args, const std::string& name,
+Run genai_perf(const std::string& tmp, std::vector<std::string> args, const std::string& name,
                bool through_aiperf = false) {
-  std::vector<std::string> full;
-  if (through_aiperf) full.push_back("genai-perf");
-  full.push_back("profile");
-  full.insert(full.end(), args.begin(), args.end());
-  Process p(std::string(AIPERF_BIN_DIR) + (through_aiperf ? "/aiperf" : "/genai-perf"), full, tmp, name);
-  const auto rc = p.wait(180);
-  REQUIRE(rc.has_value());
-  return {*rc, p.out(), p.err()};
+  args.insert(args.begin(), "profile");
+  return aiperf::test::run_genai_perf(tmp, args, name, through_aiperf, 180);
 }
 
 std::vector<std::string> files_under(const std::string& dir) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "genai_perf_run.h"
 #include "process.h"
 
 using aiperf::test::MockServer;
@@ -23,20 +24,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string out, err;
-};
+using Run = aiperf::test::GenAiPerfRun;
 
 Run genai_perf(const std::string& tmp, const std::vector<std::string>& args, const std::string& name,
                bool through_aiperf = false) {
-  std::vector<std::string> full;
-  if (through_aiperf) full.push_back("genai-perf");
-  full.insert(full.end(), args.begin(), args.end());
-  Process p(std::string(AIPERF_BIN_DIR) + (through_aiperf ? "/aiperf" : "/genai-perf"), full, tmp, name);
-  const auto rc = p.wait(240);
-  REQUIRE(rc.has_value());
-  return {*rc, p.out(), p.err()};
+  return aiperf::test::run_genai_perf(tmp, args, name, through_aiperf, 240);
 }
 
 std::vector<std::string> split(const std::string& line, char sep) {
