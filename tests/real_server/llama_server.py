@@ -273,9 +273,14 @@ def check_client_server(aiperf, server, tmp):
     no_errors(templated, 4)
     row = section_row(templated, "input_tokens_total", "usage")
     require(row["client"] == 128 and row["server"] > 128, f"chat template tokens not counted by the server: {row}")
+    # Only input tokens are the template's: the output rows may differ by a token or two, since
+    # GPT-2 re-reading a random model's text (stray bytes become U+FFFD) need not count what the
+    # server sampled, and 4 tokens a request puts one token past the 5 % threshold.
     warnings = templated.summary["client_server"]["warnings"]
-    require(warnings == [], f"a chat template's tokens warned about: {warnings}")
-    require("Client vs Server Disagreement Warning" not in templated.stdout, "a warning panel for a chat template")
+    input_warnings = [w for w in warnings if w.startswith("Input tokens")]
+    require(input_warnings == [], f"a chat template's tokens warned about: {input_warnings}")
+    require(warnings or "Client vs Server Disagreement Warning" not in templated.stdout,
+            "a warning panel without warnings")
 
 
 CHECKS = [check_completions, check_chat_streaming, check_chat_server_metrics, check_context_overflow,
