@@ -305,15 +305,13 @@ nlohmann::ordered_json client_server_section(const proto::ProfileResults& r,
   return section;
 }
 
-std::string format_client_server_console(const nlohmann::ordered_json& section, bool unicode_box) {
-  if (!section.is_object() || !section.contains("rows")) return "";
-  TextTable t;
-  t.title = "NVIDIA AIPerf | Client vs Server";
-  t.headers = {"Quantity", "Server source", "Client", "Server", "Difference"};
-  t.justify = {Justify::kLeft, Justify::kLeft, Justify::kRight, Justify::kRight, Justify::kRight};
+ClientServerView client_server_view(const nlohmann::ordered_json& section) {
+  ClientServerView v;
+  if (!section.is_object() || !section.contains("rows")) return v;
+  v.title = "NVIDIA AIPerf | Client vs Server";
+  v.headers = {"Quantity", "Server source", "Client", "Server", "Difference"};
   for (const Json& row : section["rows"]) {
     const std::string unit = row["unit"].get<std::string>();
-    const std::string label = row["label"].get<std::string>() + " (" + unit + ")";
     std::string client = "-", difference = "-";
     if (row.contains("client")) {
       client = value_text(row["client"].get<double>(), unit);
@@ -321,19 +319,31 @@ std::string format_client_server_console(const nlohmann::ordered_json& section, 
       if (row.contains("difference_pct") && (unit == "tokens" || unit == "requests"))
         difference += " (" + pct_text(row["difference_pct"].get<double>()) + ")";
     }
-    t.rows.push_back({label, source_text(row["source"].get<std::string>()), client,
-                      value_text(row["server"].get<double>(), unit), difference});
+    v.rows.push_back({row["label"].get<std::string>() + " (" + unit + ")", source_text(row["source"].get<std::string>()),
+                      client, value_text(row["server"].get<double>(), unit), difference});
   }
+  v.notes.push_back(
+      "Difference = client - server. For times it is what the server did not spend on the request: network "
+      "both ways and queueing for a slot (TTFT also holds tokenization and the first decode step).");
+  if (section.contains("counters_note")) v.notes.push_back(section["counters_note"].get<std::string>());
+  for (const Json& w : section["warnings"]) v.warnings.push_back(w.get<std::string>());
+  return v;
+}
+
+std::string format_client_server_console(const nlohmann::ordered_json& section, bool unicode_box) {
+  const ClientServerView v = client_server_view(section);
+  if (v.headers.empty()) return "";
+  TextTable t;
+  t.title = v.title;
+  t.headers = v.headers;
+  t.justify = {Justify::kLeft, Justify::kLeft, Justify::kRight, Justify::kRight, Justify::kRight};
+  t.rows = v.rows;
   std::string out = "\n" + render_table(t, unicode_box);
-  out += "Difference = client - server. For times it is what the server did not spend on the request: network\n"
-         "both ways and queueing for a slot (TTFT also holds tokenization and the first decode step).\n";
-  if (section.contains("counters_note")) {
-    std::vector<std::string> note;
-    wrap(section["counters_note"].get<std::string>(), note);
-    for (const std::string& l : note) out += l + "\n";
-  }
+  std::vector<std::string> notes;
+  for (const std::string& n : v.notes) wrap(n, notes);
+  for (const std::string& l : notes) out += l + "\n";
   std::vector<std::string> lines;
-  for (const Json& w : section["warnings"]) wrap(w.get<std::string>(), lines);
+  for (const std::string& w : v.warnings) wrap(w, lines);
   if (!lines.empty()) {
     lines.push_back("");
     lines.push_back("Per-request values: usage_* and server_* metrics in profile_export.jsonl");

@@ -6,6 +6,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -45,6 +46,18 @@ nlohmann::ordered_json client_server_section(const proto::ProfileResults& result
                                              const std::optional<ServerCounterTotals>& counters,
                                              bool counters_include_warmup = false,
                                              bool server_templates_prompt = false);
+
+// The section as people read it, cells formatted as the console shows them: column headers, one
+// row of cells per section row, the paragraphs that explain it (unwrapped) and the warnings. The
+// console and the HTML report both draw this, so they show the same numbers. Empty for a null section.
+struct ClientServerView {
+  std::string title;
+  std::vector<std::string> headers;
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> notes;
+  std::vector<std::string> warnings;
+};
+ClientServerView client_server_view(const nlohmann::ordered_json& section);
 
 // The console table and, when the section has warnings, a warning panel ("" for a null section).
 std::string format_client_server_console(const nlohmann::ordered_json& section, bool unicode_box);

@@ -47,6 +47,8 @@ struct Table {
   std::string title;
   std::vector<std::string> columns;
   std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> notes;     // paragraphs under the table (how to read it)
+  std::vector<std::string> warnings;  // paragraphs under the table, shown as warnings
 };
 
 // Everything one report shows: a run's or a campaign's tables and figures, in order.

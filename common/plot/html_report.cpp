@@ -26,7 +26,8 @@ void append_table(std::string& out, const Table& table, size_t index) {
   out += "<section class=\"card table-card\" id=\"table-" + std::to_string(index) + "\">\n";
   if (!table.title.empty()) out += "<h2>" + html::escape_html(table.title) + "</h2>\n";
   if (table.rows.empty()) {
-    out += "<p class=\"empty\">No rows.</p>\n";
+    out += "<p class=\"empty\">No rows.</p>\n</section>\n";
+    return;
   }
   out += "<div class=\"scroll\"><table class=\"sortable\">\n<thead><tr>";
   for (const auto& column : table.columns) out += "<th scope=\"col\">" + html::escape_html(column) + "</th>";
@@ -36,7 +37,16 @@ void append_table(std::string& out, const Table& table, size_t index) {
     for (const auto& cell : row) out += "<td>" + html::escape_html(cell) + "</td>";
     out += "</tr>\n";
   }
-  out += "</tbody></table></div>\n</section>\n";
+  out += "</tbody></table></div>\n";
+  auto paragraphs = [&](const std::vector<std::string>& texts, const char* cls) {
+    if (texts.empty()) return;
+    out += std::string("<ul class=\"") + cls + "\">\n";
+    for (const auto& t : texts) out += "<li>" + html::escape_html(t) + "</li>\n";
+    out += "</ul>\n";
+  };
+  paragraphs(table.notes, "notes");
+  paragraphs(table.warnings, "notes warn");
+  out += "</section>\n";
 }
 
 void append_figure(std::string& out, const Figure& figure, size_t index) {

@@ -3,12 +3,29 @@
 #include <filesystem>
 #include <fstream>
 
+#include "export/client_server.h"
 #include "plot/figures.h"
 #include "plot/run_data.h"
 #include "plot/run_discovery.h"
 
 namespace aiperf::plot {
 namespace fs = std::filesystem;
+
+namespace {
+
+// The Client vs Server section of a run's summary as the console shows it, with its notes and warnings.
+Table client_server_table(const nlohmann::ordered_json& section) {
+  exporting::ClientServerView view = exporting::client_server_view(section);
+  Table t;
+  t.title = std::move(view.title);
+  t.columns = std::move(view.headers);
+  t.rows = std::move(view.rows);
+  t.notes = std::move(view.notes);
+  t.warnings = std::move(view.warnings);
+  return t;
+}
+
+}  // namespace
 
 std::string plot_output_dir(const PlotRequest& request) {
   if (!request.output.empty()) return request.output;
@@ -50,6 +67,7 @@ PlotResult make_plots(const PlotRequest& request) {
     result.report.notes.push_back("Run: " + run.dir);
     if (run.model != "Unknown") result.report.notes.push_back("Model: " + run.model);
     result.report.tables.push_back(summary_table(run));
+    if (!run.client_server.is_null()) result.report.tables.push_back(client_server_table(run.client_server));
   }
   for (const std::string& s : set.skipped) {
     result.warnings.push_back(s);

@@ -105,6 +105,7 @@ void load_summary(const std::string& path, RunData& run) {
   }
   if (j.contains("input_config")) read_input_config(json::parse(j["input_config"].dump()), run);
   if (j.contains("telemetry_data")) run.gpu_count = count_gpus(json::parse(j["telemetry_data"].dump()));
+  if (j.contains("client_server")) run.client_server = j["client_server"];
 }
 
 // A confidence aggregate: metrics are flattened "<tag>_<stat>": {mean, ci_low, ci_high, unit}.

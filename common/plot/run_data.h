@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace aiperf::plot {
 
 // A file the plots need is missing or unreadable: names the file (and line when it has one).
@@ -66,6 +68,7 @@ struct RunData {
   std::vector<RequestRow> requests;
   std::vector<TimesliceRow> timeslices;
   std::vector<GpuSample> gpu;
+  nlohmann::ordered_json client_server;  // the summary's "client_server" section (ours), null when absent
 
   const MetricStats* metric(const std::string& tag) const {
     auto it = metrics.find(tag);

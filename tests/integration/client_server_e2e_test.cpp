@@ -46,7 +46,7 @@ Run run_against(const std::vector<std::string>& mock_args, const std::vector<std
 TEST_CASE("client vs server: streaming chat with mock timings gives exact server figures", "[e2e]") {
   Run r = run_against({"--timings", "--ttft", "10", "--itl", "2"},
                       {"--endpoint-type", "chat", "--streaming", "--use-server-token-count", "--request-count", "6",
-                       "--concurrency", "2"});
+                       "--concurrency", "2", "--auto-plot"});
   INFO(r.run.out << r.run.err);
   REQUIRE(r.run.exit_code == 0);
   const auto records = r.run.records();
@@ -102,6 +102,14 @@ TEST_CASE("client vs server: streaming chat with mock timings gives exact server
   CHECK(has(csv, "Server Prefill Time (ms),10.00,10.00,10.00,60.00,"));
   CHECK(has(csv, "\r\nClient vs Server,Source,Unit,Client,Server,Difference\r\n"));
   CHECK(has(csv, "\r\nserver_decode_time_total,timings,sec,,0.048000,\r\n"));
+  // The HTML report (--auto-plot) shows the section with the console's cells.
+  const std::string html = read_file(r.run.dir + "/plots/report.html");
+  CHECK(has(html, "<h2>NVIDIA AIPerf | Client vs Server</h2>"));
+  CHECK(has(html, "<tr><td>Server decode time, total (sec)</td><td>llama.cpp timings</td><td>-</td><td>0.0480</td>"
+                  "<td>-</td></tr>"));
+  CHECK(has(html, "<td>Output tokens, total (tokens)</td><td>vllm counters</td><td>30</td><td>30</td><td>0 (0.0%)</td>"));
+  CHECK(has(html, "<li>Difference = client - server."));
+  CHECK_FALSE(has(html, "notes warn"));
 }
 
 TEST_CASE("client vs server: non-streaming completions give latency gaps but no TTFT row", "[e2e]") {

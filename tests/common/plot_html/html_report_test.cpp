@@ -176,6 +176,28 @@ TEST_CASE("Hostile text in a report shows as written and cannot end the script b
   CHECK(figures[0]["series"][0]["labels"] == nlohmann::json({"</script>", "&amp;"}));
 }
 
+TEST_CASE("A table's notes and warnings follow it, escaped; a table without rows has no grid", "[plot][html]") {
+  Report report;
+  Table t;
+  t.title = "Client vs Server";
+  t.columns = {"Quantity", "Client"};
+  t.rows = {{"Input tokens", "400"}};
+  t.notes = {"Difference = client - server."};
+  t.warnings = {"Input tokens: the client counted 400, the server 600 <usage>"};
+  Table empty;
+  empty.title = "Nothing";
+  empty.columns = {"a"};
+  empty.warnings = {"w"};
+  report.tables = {t, empty};
+  const std::string page = render_html_report(report);
+  CHECK(page.find("<td>Input tokens</td><td>400</td></tr>\n</tbody></table></div>\n<ul class=\"notes\">\n"
+                  "<li>Difference = client - server.</li>\n</ul>\n<ul class=\"notes warn\">\n"
+                  "<li>Input tokens: the client counted 400, the server 600 &lt;usage&gt;</li>\n</ul>\n</section>") !=
+        std::string::npos);
+  CHECK(count(page, "<table") == 1);
+  CHECK(page.find("<h2>Nothing</h2>\n<p class=\"empty\">No rows.</p>\n</section>") != std::string::npos);
+}
+
 TEST_CASE("The page loads nothing: CSP allows only its two inline blocks, by hash", "[plot][html]") {
   const std::string page = render_html_report(aiperf::test::synthetic_run_report(50));
   const std::string csp = between(page, "http-equiv=\"Content-Security-Policy\" content=\"", "\"");
