@@ -18,6 +18,8 @@
 #include "genai_perf_export.h"
 #include "genai_perf_options.h"
 #include "genai_perf_template.h"
+#include "genai_perf_window_run.h"
+#include "genai_perf_windows.h"
 
 namespace aiperf::cli::genai_perf {
 namespace {
@@ -91,12 +93,19 @@ Format format_of(const ProfileArgs& a) {
   return Format::kEmbeddings;
 }
 
+// How a time-windowed run (--measurement-interval) ended, for the conversion.
+struct WindowCut {
+  std::vector<int64_t> boundaries;  // the closed windows' edges: only requests ending within count
+  bool failed = false;              // perf_analyzer would have failed: only inputs.json is written
+};
+
 // Our exports become GenAI-Perf's; AIPerf's own files go (the log stays).
 // `stats_out` (when given) receives the statistics (without input_config); `edit` (when given)
-// adjusts input_config (analyze's points echo the sweep, as GenAI-Perf does).
+// adjusts input_config (analyze's points echo the sweep, as GenAI-Perf does); `cut` (when given)
+// keeps the requests of the measurement windows, or (failed) writes inputs.json only.
 int convert(const ProfileArgs& a, const fs::path& dir, const std::string& version, int rc,
             nlohmann::ordered_json* stats_out = nullptr,
-            const std::function<void(nlohmann::ordered_json&)>& edit = nullptr) {
+            const std::function<void(nlohmann::ordered_json&)>& edit = nullptr, const WindowCut* cut = nullptr) {
   const fs::path raw = dir / "profile_export_raw.jsonl";
   const fs::path records = dir / "profile_export.jsonl";
   if (!fs::exists(raw)) {
@@ -104,7 +113,14 @@ int convert(const ProfileArgs& a, const fs::path& dir, const std::string& versio
     return rc ? rc : 1;
   }
   std::ifstream raw_in(raw), records_in(records);
-  const std::vector<PaRequest> requests = requests_from_exports(raw_in, records_in);
+  std::vector<PaRequest> requests = requests_from_exports(raw_in, records_in);
+  if (cut && !cut->failed) {
+    std::vector<int64_t> ends;
+    for (const PaRequest& r : requests) ends.push_back(r.response_timestamps.empty() ? r.timestamp : r.response_timestamps.back());
+    std::vector<PaRequest> kept;
+    for (const size_t i : requests_in_windows(ends, cut->boundaries)) kept.push_back(std::move(requests[i]));
+    requests = std::move(kept);
+  }
   const nlohmann::ordered_json ours_inputs =
       fs::exists(dir / "inputs.json") ? nlohmann::ordered_json::parse(std::ifstream(dir / "inputs.json"), nullptr, false)
                                       : nlohmann::ordered_json();
@@ -113,13 +129,18 @@ int convert(const ProfileArgs& a, const fs::path& dir, const std::string& versio
                            "inputs.json"})
     fs::remove(dir / name);
 
+  if (cut && cut->failed) {
+    // GenAI-Perf writes inputs.json before perf_analyzer runs, and nothing after it fails.
+    write_file(dir / "inputs.json", genai_inputs(ours_inputs).dump(2));
+    return rc ? rc : 1;
+  }
   const bool rate = a.request_rate.has_value();
   const nlohmann::ordered_json load = rate ? nlohmann::ordered_json(*a.request_rate)
                                            : nlohmann::ordered_json(a.concurrency.value_or(1));
   const fs::path export_path =
       fs::path(a.profile_export_file).is_absolute() ? fs::path(a.profile_export_file) : dir / a.profile_export_file;
   write_file(export_path, pa_profile_export(requests, rate ? "request_rate" : "concurrency", load, service_kind(a),
-                                            endpoint_path(a), version)
+                                            endpoint_path(a), version, cut ? cut->boundaries : std::vector<int64_t>{})
                               .dump(2));
   write_file(dir / "inputs.json", genai_inputs(ours_inputs).dump(2));
   if (requests.empty()) {
@@ -142,6 +163,64 @@ int convert(const ProfileArgs& a, const fs::path& dir, const std::string& versio
   return rc;
 }
 
+// convert(), its exceptions reported as errors.
+int convert_guarded(const ProfileArgs& a, const fs::path& dir, const std::string& version, int rc,
+                    nlohmann::ordered_json* stats_out, const std::function<void(nlohmann::ordered_json&)>& edit,
+                    const WindowCut* cut) {
+  try {
+    return convert(a, dir, version, rc, stats_out, edit, cut);
+  } catch (const std::exception& e) {
+    std::cerr << "Error: " << e.what() << "\n";
+    return rc ? rc : 1;
+  }
+}
+
+// One profile run and its conversion: `--request-count` (or the default count) is one run of
+// that many requests; `--measurement-interval` runs perf_analyzer's time windows until they are
+// stable (genai_perf_windows.h) and reports the windows' requests. Returns the exit code.
+int run_point(const ProfileArgs& a, const fs::path& dir, const std::string& version,
+              nlohmann::ordered_json* stats_out = nullptr,
+              const std::function<void(nlohmann::ordered_json&)>& edit = nullptr) {
+  const std::vector<std::string> args = to_aiperf_args(a, dir.string());
+  if (!a.measurement_interval) {
+    const int rc = run_engine(args, a.verbose);
+    if (rc == 2) return 2;  // our options check refused the mapped command line (message printed)
+    return convert_guarded(a, dir, version, rc, stats_out, edit, nullptr);
+  }
+  WindowPlan plan{*a.measurement_interval, a.stability_percentage.value_or(999)};
+  plan.request_rate = a.request_rate.has_value();
+  plan.concurrency = a.concurrency.value_or(1);
+  WindowWatcher watcher(plan, a.verbose);
+  std::error_code ec;
+  fs::remove(dir / "profile_export.jsonl", ec);  // a stale file must not feed the windows
+  const WindowedRun run = run_windowed(args, (dir / "profile_export.jsonl").string(), watcher, a.verbose);
+  if (run.engine_rc == 2 && !watcher.started()) return 2;
+  WindowCut cut;
+  cut.boundaries = watcher.boundaries();
+  switch (watcher.outcome()) {
+    case Outcome::kStable:
+    case Outcome::kLatencyUnstable:
+      return convert_guarded(a, dir, version, run.engine_rc, stats_out, edit, &cut);
+    case Outcome::kUnstable:
+    case Outcome::kNoValidRequests:
+      // perf_analyzer exits with its status and GenAI-Perf fails (exit 1) on it.
+      cut.failed = true;
+      (void)convert_guarded(a, dir, version, 1, nullptr, nullptr, &cut);
+      std::cerr << "Error: perf_analyzer's measurement failed (perf_analyzer exit status "
+                << pa_exit_status(watcher.outcome()) << ")\n";
+      return 1;
+    case Outcome::kMeasuring:
+      break;
+  }
+  if (run.interrupted)  // the user's Ctrl-C: what the closed windows measured is written
+    return convert_guarded(a, dir, version, run.engine_rc, stats_out, edit, &cut);
+  cut.failed = true;
+  (void)convert_guarded(a, dir, version, 1, nullptr, nullptr, &cut);
+  std::cerr << "Error: the benchmark ended (exit status " << run.engine_rc << ") after "
+            << watcher.windows().size() << " of perf_analyzer's measurement windows, before they were stable\n";
+  return run.engine_rc ? run.engine_rc : 1;
+}
+
 int profile_with(const ProfileArgs& a, const std::string& version) {
   const fs::path dir = artifact_directory(a);
   if (a.dry_run) {
@@ -152,14 +231,7 @@ int profile_with(const ProfileArgs& a, const std::string& version) {
   std::cout << "Profiling these models: ";
   for (size_t i = 0; i < a.models.size(); ++i) std::cout << (i ? ", " : "") << a.models[i];
   std::cout << "\nArtifacts: " << dir.string() << "\n";
-  const int rc = run_engine(to_aiperf_args(a, dir.string()), a.verbose);
-  if (rc == 2) return 2;  // our options check refused the mapped command line (message printed)
-  try {
-    return convert(a, dir, version, rc);
-  } catch (const std::exception& e) {
-    std::cerr << "Error: " << e.what() << "\n";
-    return rc ? rc : 1;
-  }
+  return run_point(a, dir, version);
 }
 
 int run_profile(const std::vector<std::string>& words, const std::string& version) {
@@ -207,19 +279,12 @@ int analyze_with(const ProfileArgs& base, const Sweep& sweep, const std::string&
     const ProfileArgs a = point_args(base, sweep, value);
     const fs::path dir = point_directory(base, sweep, value);
     std::cout << "Artifacts: " << dir.string() << "\n";
-    const int rc = run_engine(to_aiperf_args(a, dir.string()), a.verbose);
-    if (rc == 2) return 2;
     AnalyzeRow row;
     row.name = base.models.front() + "_run_config_" + std::to_string(i);
     row.load = point_load(base, sweep, value);
     row.num_dataset_entries = a.num_dataset_entries;
-    int done = 1;
-    try {
-      done = convert(a, dir, version, rc, &row.stats, edit);
-    } catch (const std::exception& e) {
-      std::cerr << "Error: " << e.what() << "\n";
-      done = rc ? rc : 1;
-    }
+    const int done = run_point(a, dir, version, &row.stats, edit);
+    if (done == 2 && row.stats.is_null()) return 2;
     if (done != 0 || row.stats.is_null()) {
       std::cerr << "Error: the sweep stopped at " << sweep.type << " " << value << " (" << dir.string()
                 << "); no analyze_export_genai_perf.csv written\n";

@@ -211,19 +211,25 @@ class Reader {
              {"path", [](const YAML::Node&, const std::string&) {}},
              {"verbose", flag("--verbose")},
              {"stimulus", [this](const YAML::Node& n, const std::string& p) { stimulus(n, p); }},
-             {"stability_percentage", fixed("--stability-percentage", "999")},
+             // The template's 999 is GenAI-Perf's default (left unset, so input_config echoes 999).
+             {"stability_percentage", [this](const YAML::Node& n, const std::string& p) {
+                if (!empty(n) && scalar(n, p) != "999") add("--stability-percentage", {scalar(n, p)}, n, p);
+              }},
              {"measurement_interval", fixed("--measurement-interval", "")},
              {"warmup_request_count", option("--warmup-request-count")},
              {"measurement", [this](const YAML::Node& n, const std::string& p) {
                 std::string mode = "request_count";
                 if (n.IsMap() && n["mode"] && !empty(n["mode"])) mode = scalar(n["mode"], p + ".mode");
                 for (char& c : mode) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+                // interval: num is --measurement-interval, GenAI-Perf's 10000 ms when unset.
+                const bool interval = mode == "interval";
                 section(n, p,
                         {{"mode", [this, mode](const YAML::Node& m, const std::string& mp) {
-                            if (mode == "interval") fixed("--measurement-interval", "")(m, mp);
-                            else if (mode != "request_count") refuse(m, mp, mode + " is not a valid perf_analyzer_measurement mode");
+                            if (mode != "interval" && mode != "request_count")
+                              refuse(m, mp, mode + " is not a valid perf_analyzer_measurement mode");
                           }},
-                         {"num", option("--request-count")}});
+                         {"num", option(interval ? "--measurement-interval" : "--request-count")}});
+                if (interval && (!n["num"] || empty(n["num"]))) add("--measurement-interval", {"10000"}, n, p + ".num");
               }}});
   }
 

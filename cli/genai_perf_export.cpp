@@ -190,7 +190,8 @@ std::vector<PaRequest> requests_from_exports(std::istream& raw_jsonl, std::istre
 }
 
 J pa_profile_export(const std::vector<PaRequest>& requests, const std::string& mode, const J& value,
-                    const std::string& service_kind, const std::string& endpoint, const std::string& version) {
+                    const std::string& service_kind, const std::string& endpoint, const std::string& version,
+                    const std::vector<int64_t>& window_boundaries) {
   J reqs = J::array();
   int64_t first = 0, last = 0;
   for (const PaRequest& r : requests) {
@@ -205,7 +206,7 @@ J pa_profile_export(const std::vector<PaRequest>& requests, const std::string& m
   }
   J experiment{{"experiment", {{"mode", mode}, {"value", value}}},
                {"requests", reqs},
-               {"window_boundaries", J::array({first, last})}};
+               {"window_boundaries", window_boundaries.empty() ? J::array({first, last}) : J(window_boundaries)}};
   return J{{"experiments", J::array({experiment})},
            {"version", version},
            {"service_kind", service_kind},

@@ -25,9 +25,12 @@ namespace aiperf::cli::genai_perf {
 std::vector<PaRequest> requests_from_exports(std::istream& raw_jsonl, std::istream& records_jsonl);
 
 // perf_analyzer's profile_export.json for one experiment (mode "concurrency" or "request_rate").
+// `window_boundaries`: the measurement windows' edges (time windows); empty: one window from the
+// first request's start to the last response.
 nlohmann::ordered_json pa_profile_export(const std::vector<PaRequest>& requests, const std::string& mode,
                                          const nlohmann::ordered_json& value, const std::string& service_kind,
-                                         const std::string& endpoint, const std::string& version);
+                                         const std::string& endpoint, const std::string& version,
+                                         const std::vector<int64_t>& window_boundaries = {});
 
 // GenAI-Perf's inputs.json from ours ({"data": [{"session_id", "payloads": [...]}]}).
 nlohmann::ordered_json genai_inputs(const nlohmann::ordered_json& aiperf_inputs);

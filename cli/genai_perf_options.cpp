@@ -10,6 +10,8 @@
 #include <map>
 #include <sstream>
 
+#include "genai_perf_windows.h"
+
 namespace aiperf::cli::genai_perf {
 namespace {
 
@@ -79,11 +81,11 @@ const std::vector<Spec>& specs() {
       {{"--profile-export-file"}, Arity::kOne, ""},
       // Profiling
       {{"--concurrency"}, Arity::kOne, ""},
-      {{"--measurement-interval", "-p"}, Arity::kOne, "perf_analyzer measurement windows"},
+      {{"--measurement-interval", "-p"}, Arity::kOne, ""},
       {{"--request-count", "--num-requests"}, Arity::kOne, ""},
       {{"--request-rate"}, Arity::kOne, ""},
       {{"--fixed-schedule"}, Arity::kOne, "fixed schedule"},
-      {{"--stability-percentage", "-s"}, Arity::kOne, "perf_analyzer measurement windows"},
+      {{"--stability-percentage", "-s"}, Arity::kOne, ""},
       // Session
       {{"--num-sessions"}, Arity::kOne, "sessions"},
       {{"--session-concurrency"}, Arity::kOne, "sessions"},
@@ -231,9 +233,9 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words, bool analy
         throw GenAiPerfOptionError("argument " + canonical + ": expected " +
                                    (spec.arity == Arity::kOne ? "one argument" : "at least one argument"));
     }
+    if (canonical == "--measurement-interval") measurement_interval = true;
     if (!spec.unsupported.empty()) {
       if (std::find(refused.begin(), refused.end(), canonical) == refused.end()) refused.push_back(canonical);
-      if (canonical == "--measurement-interval") measurement_interval = true;
       continue;
     }
     if (canonical == "--help") {
@@ -371,6 +373,30 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words, bool analy
       a.concurrency = positive(n, to_int(n, one(n)));
     } else if (n == "--request-count") {
       a.request_count = positive(n, to_int(n, one(n)));
+    } else if (n == "--measurement-interval") {
+      // GenAI-Perf: 0 leaves the option unset (request-count mode); its config's bound is >= 0.
+      const std::string opt = "argument --measurement-interval/-p: ";
+      int64_t v = 0;
+      try {
+        v = to_int(n, one(n));
+      } catch (const GenAiPerfOptionError&) {
+        throw GenAiPerfOptionError(opt + "invalid int value: '" + one(n) + "'");
+      }
+      if (v < 0) throw GenAiPerfOptionError(opt + "User Config: " + std::to_string(v) + " exceeds lower bounds ({'lower': 0})");
+      if (v > 0) a.measurement_interval = v;
+    } else if (n == "--stability-percentage") {
+      // GenAI-Perf: 0 leaves the default (999); its config's bounds are [1, 999].
+      const std::string opt = "argument -s/--stability-percentage: ";
+      double v = 0;
+      try {
+        v = to_float(n, one(n));
+      } catch (const GenAiPerfOptionError&) {
+        throw GenAiPerfOptionError(opt + "invalid float value: '" + one(n) + "'");
+      }
+      if (v != 0 && (v < 1 || v > 999))
+        throw GenAiPerfOptionError(opt + "User Config: " + python_float(v) + " exceeds " + (v < 1 ? "lower" : "upper") +
+                                   " bounds ({'lower': 1, 'upper': 999})");
+      if (v != 0) a.stability_percentage = v;
     } else if (n == "--request-rate") {
       a.request_rate = to_float(n, one(n));
       if (!(*a.request_rate > 0)) throw GenAiPerfOptionError("argument --request-rate: must be greater than 0");
@@ -459,7 +485,15 @@ std::vector<std::string> to_aiperf_args(const ProfileArgs& a, const std::string&
   } else {
     v.insert(v.end(), {"--concurrency", std::to_string(a.concurrency.value_or(1))});
   }
-  v.insert(v.end(), {"--request-count", std::to_string(request_count(a))});
+  if (a.measurement_interval) {
+    // Time windows: one continuous load that the front end stops once its windows are stable
+    // (genai_perf_windows.h); the duration only bounds the run should it never be stopped.
+    const WindowPlan plan{*a.measurement_interval};
+    const double cap_s = static_cast<double>(plan.max_trials * plan.window_ns()) / 1e9 + 10;
+    v.insert(v.end(), {"--benchmark-duration", python_float(cap_s)});
+  } else {
+    v.insert(v.end(), {"--request-count", std::to_string(request_count(a))});
+  }
   if (a.warmup_request_count > 0) v.insert(v.end(), {"--warmup-request-count", std::to_string(a.warmup_request_count)});
   if (!a.input_file.empty()) {
     // One request per line, in file order, cycling (perf_analyzer walks its input data so).
@@ -569,11 +603,13 @@ nlohmann::ordered_json input_config(const ProfileArgs& a) {
         {"output_format", output_format}}},
       {"perf_analyzer",
        {{"path", "perf_analyzer"},
-        {"verbose", a.verbose},
+        {"verbose", false},  // -v sets the top-level verbose only (GenAI-Perf 0.0.16 echoes so)
         {"stimulus", stimulus},
-        {"stability_percentage", 999},
+        {"stability_percentage", a.stability_percentage ? J(*a.stability_percentage) : J(999)},
         // GenAI-Perf echoes the count only when given (perf_analyzer gets the derived one).
-        {"measurement", {{"mode", "request_count"}, {"num", a.request_count ? J(*a.request_count) : J("")}}},
+        {"measurement", a.measurement_interval
+                            ? J{{"mode", "interval"}, {"num", *a.measurement_interval}}
+                            : J{{"mode", "request_count"}, {"num", a.request_count ? J(*a.request_count) : J("")}}},
         {"warmup_request_count", a.warmup_request_count}}},
       {"input",
        {{"batch_size", a.batch_size_text},

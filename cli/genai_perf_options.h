@@ -31,6 +31,10 @@ struct ProfileArgs {
   std::optional<int64_t> concurrency;
   std::optional<double> request_rate;
   std::optional<int64_t> request_count;
+  // perf_analyzer's time windows (genai_perf_windows.h): --measurement-interval in ms (unset, as
+  // GenAI-Perf leaves it, when 0) and --stability-percentage (unset when 0: GenAI-Perf's 999).
+  std::optional<int64_t> measurement_interval;
+  std::optional<double> stability_percentage;
   int64_t num_dataset_entries = 100;
   int64_t synthetic_tokens_mean = 550;
   int64_t synthetic_tokens_stddev = 0;

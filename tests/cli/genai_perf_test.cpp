@@ -97,7 +97,8 @@ TEST_CASE("genai-perf options: prefixes, = values, and refusals naming the optio
     }
   };
   refuses({"-m", "m"}, "--endpoint-type kserve (GenAI-Perf's default): not supported yet");
-  refuses({"-m", "m", "--endpoint-type", "chat", "--measurement-interval", "1000"}, "not supported yet by aiperf's genai-perf front end: --measurement-interval (perf_analyzer measurement windows)");
+  refuses({"-m", "m", "--endpoint-type", "chat", "--measurement-interval", "1000", "--request-count", "5"},
+          "argument --request-count/--num-requests: not allowed with argument --measurement-interval/-p");
   refuses({"-m", "m", "--endpoint-type", "chat", "--generate-plots", "--fixed-schedule", "f"},
           "front end: --generate-plots (plots), --fixed-schedule (fixed schedule);");
   refuses({"-m", "m", "--endpoint-type", "chat", "--input-file", "/nonexistent.jsonl"},
@@ -112,8 +113,9 @@ TEST_CASE("genai-perf options: prefixes, = values, and refusals naming the optio
   const std::string help = profile_help();
   CHECK(help.find("\n  --endpoint-type TEXT:{chat,completions,embeddings}\n") != std::string::npos);
   CHECK(help.find("\n  --request-count, --num-requests\n") != std::string::npos);
-  CHECK(help.find("\n  refused: --measurement-interval (perf_analyzer measurement windows)\n") != std::string::npos);
-  CHECK(help.find("\n  --measurement-interval") == std::string::npos);
+  CHECK(help.find("\n  --measurement-interval, -p\n") != std::string::npos);
+  CHECK(help.find("\n  --stability-percentage, -s\n") != std::string::npos);
+  CHECK(help.find("refused: --measurement-interval") == std::string::npos);
   refuses({"-m", "m", "--endpoint-type", "chat", "--output-tokens"}, "ambiguous option: --output-tokens");
   refuses({"-m", "m", "--endpoint-type", "chat", "--concurrency", "x"}, "argument --concurrency: invalid int value: 'x'");
   refuses({"-m", "m", "--endpoint-type", "chat", "--concurrency", "2", "--request-rate", "3"}, "cannot be used together");

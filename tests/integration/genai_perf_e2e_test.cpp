@@ -141,11 +141,13 @@ TEST_CASE("genai-perf refuses what it cannot honour yet: exit 2, nothing written
   const Run kserve = genai_perf(tmp, {"-m", "m", "--artifact-dir", tmp + "/arts"}, "kserve");
   CHECK(kserve.exit_code == 2);
   CHECK(kserve.err.find("--endpoint-type kserve (GenAI-Perf's default): not supported yet") != std::string::npos);
-  const Run windows = genai_perf(
-      tmp, {"-m", "m", "--endpoint-type", "chat", "--measurement-interval", "500", "--artifact-dir", tmp + "/arts"},
-      "windows");
+  const Run windows = genai_perf(tmp,
+                                 {"-m", "m", "--endpoint-type", "chat", "--measurement-interval", "500",
+                                  "--request-count", "5", "--artifact-dir", tmp + "/arts"},
+                                 "windows");
   CHECK(windows.exit_code == 2);
-  CHECK(windows.err.find("--measurement-interval (perf_analyzer measurement windows)") != std::string::npos);
+  CHECK(windows.err.find("argument --request-count/--num-requests: not allowed with argument "
+                         "--measurement-interval/-p") != std::string::npos);
   const Run no_model = genai_perf(tmp, {}, "no_model");  // `genai-perf profile` with no model
   CHECK(no_model.exit_code == 2);
   CHECK(no_model.err.find("-m/--model") != std::string::npos);
