@@ -244,31 +244,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    // A grid recipe (concurrency-ramp) is a sweep of the values it chose.
+    // A grid or scenario recipe (concurrency-ramp, pareto-sweep, ...) is a sweep of the values it chose.
     if (profile.search.grid) {
       const auto& g = *profile.search.grid;
-      if (!sweep_lists.parameters.empty()) {
-        std::vector<std::string> fields;
-        for (const auto& p : sweep_lists.parameters) fields.push_back(aiperf::cli::search::magic_list_field(p.path));
-        std::sort(fields.begin(), fields.end());
-        std::string listed;
-        for (const auto& f : fields) listed += (listed.empty() ? "" : ", ") + aiperf::cli::search::py_repr(f);
-        throw aiperf::cli::OptionError("--search-recipe (grid path) is mutually exclusive with magic-list flags [" +
-                                       listed + "] -- the recipe owns the sweep parameters. Drop the list-shaped flag, "
-                                       "or drop --search-recipe and configure the sweep by hand.");
-      }
-      std::string joined;
-      for (long long v : g.values) joined += (joined.empty() ? "" : ",") + std::to_string(v);
-      std::vector<std::string> grid_args = aiperf::cli::with_search_value(sweep_lists.args, g.option, joined);
-      std::vector<std::string> one_value;
-      for (const auto& [option, value] : g.fixed) {
-        grid_args = aiperf::cli::with_search_value(grid_args, option, value + ",");
-        one_value.push_back(option);
-      }
-      sweep_lists = aiperf::cli::sweep::extract_lists(grid_args, one_value);
-      for (auto& p : sweep_lists.parameters)
-        if (p.option == g.option) p.path = g.path;  // the recipe's path names the folders (isl_256)
+      auto recipe = aiperf::cli::search::recipe_sweep(g, sweep_lists, profile.multi_run.sweep_type);
+      sweep_lists = std::move(recipe.lists);
+      profile.multi_run.sweep_type = recipe.sweep_type;
       sweep_points = aiperf::cli::sweep::expand(sweep_lists.parameters, profile.multi_run.sweep_type);
+      aiperf::cli::search::label_recipe_points(g, sweep_points);
       // The recipe's --auto-plot default, unless the command line says.
       bool plot_flag = false;
       for (const auto& a : args) plot_flag = plot_flag || a.rfind("--auto-plot", 0) == 0 || a.rfind("--no-auto-plot", 0) == 0;
@@ -285,7 +268,7 @@ int main(int argc, char** argv) {
             "Dashboard UI is not supported with sweep/multi-run mode. Please use '--ui simple' or '--ui none' instead.");
       // The first point is validated now, so a value the search would set cannot fail later.
       const auto& dim = profile.search.spec->space.front();
-      point_config(aiperf::cli::with_search_value(sweep_lists.args, *aiperf::cli::search::option_for_path(dim.path),
+      point_config(aiperf::cli::search_point_args(*profile.search.spec, sweep_lists.args,
                                                   std::to_string(static_cast<long long>(dim.lo))),
                    config);
     }

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "options.h"
+#include "search_pareto.h"
 #include "search_planner.h"
 #include "sweep_plan.h"
 #include "validators.h"
@@ -90,11 +91,6 @@ search::Spec concurrency_search(int lo, int hi, const std::string& prior, int ma
   spec.max_iterations = max_iterations;
   spec.n_initial_points = initial_points;
   return spec;
-}
-
-// A recipe this build cannot run: the reason and what to use instead (exit 2, nothing written).
-[[noreturn]] void not_native(const std::string& recipe, const std::string& what) {
-  throw OptionError("--search-recipe " + search::py_repr(recipe) + ": " + what);
 }
 
 // A grid recipe takes no BO budget flags.
@@ -236,11 +232,79 @@ std::optional<search::Spec> expand_recipe(ProfileOptions& o) {
     reject_tunables(s, name);
     s.grid = std::move(g);
     return std::nullopt;
-  } else {
-    // The other grid and scenario recipes: a sweep with a post-processed artifact.
-    not_native(name, "this recipe (a sweep with a post-processed artifact) is not available natively yet; run the "
-                     "sweep with comma lists (e.g. --concurrency 1,4,16,64) or use --search-recipe "
-                     "max-concurrency-under-sla --search-style monotonic.");
+  } else if (name == "decode-itl-curve") {
+    require_streaming(o, name, "ITL is a streaming-only metric");
+    const auto [lo, hi] = concurrency_bounds(s, name, 1, 200);
+    search::GridRecipe g;
+    g.recipe = name;
+    g.option = "--concurrency";
+    g.path = "phases.profiling.concurrency";
+    search::GridAxis osl{"--osl", "datasets.main.prompts.osl", {}};
+    try {
+      g.values = search::logspace_int_steps(lo, hi, s.concurrency_steps.value_or(6));
+      osl.values = search::logspace_int_steps(s.osl_min.value_or(64), s.osl_max.value_or(1024), s.osl_steps.value_or(4));
+    } catch (const search::SearchError& e) {
+      throw OptionError(std::string("recipe 'decode-itl-curve': ") + e.what());
+    }
+    g.more_axes.push_back(std::move(osl));
+    g.handler = "itl_surface_fit";
+    g.params = {{"metric_tag", "inter_token_latency"},
+                {"stat", "avg"},
+                {"concurrency_param", "phases.profiling.concurrency"},
+                {"osl_param", "datasets.main.prompts.osl"}};
+    g.output_filename = "decode_itl_surface.json";
+    g.auto_plot_default = true;
+    reject_tunables(s, name);
+    s.grid = std::move(g);
+    return std::nullopt;
+  } else if (name == "pareto-sweep") {
+    require_streaming(o, name, "output_token_throughput is a streaming-only metric");
+    if (!s.isl_osl_pairs || s.isl_osl_pairs->empty())
+      throw OptionError("recipe 'pareto-sweep' requires --isl-osl-pairs (e.g. '128/128,256/256').");
+    search::GridRecipe g;
+    g.recipe = name;
+    g.option = "--concurrency";  // its values: the --concurrency list (search_grid.h)
+    g.path = "phases.profiling.concurrency";
+    try {
+      g.isl_osl_pairs = search::parse_isl_osl_pairs(*s.isl_osl_pairs);
+    } catch (const search::SearchError& e) {
+      throw OptionError(e.what());
+    }
+    g.handler = "pareto_sweep_export";
+    g.params = {{"x_metric", "time_to_first_token"}, {"x_stat", "p95"},  {"y_metric", "output_token_throughput"},
+                {"y_stat", "avg"},                   {"isl_key", "isl"}, {"osl_key", "osl"},
+                {"concurrency_key", "concurrency"}};
+    g.output_filename = "pareto_sweep.json";
+    reject_tunables(s, name);
+    s.grid = std::move(g);
+    return std::nullopt;
+  } else if (name == "max-goodput-under-slo") {
+    const std::optional<double> ttft = s.ttft_sla_ms, tpot = inter_token_sla(s), e2e = s.e2e_sla_ms;
+    std::string missing;
+    for (const auto& [flag, v] : std::vector<std::pair<const char*, std::optional<double>>>{
+             {"--ttft-sla-ms", ttft}, {"--tpot-sla-ms", tpot}, {"--e2e-sla-ms", e2e}})
+      if (!v) missing += (missing.empty() ? "" : ", ") + std::string(flag);
+    if (!missing.empty())
+      throw OptionError("recipe 'max-goodput-under-slo' requires " + missing +
+                        "; all three (--ttft-sla-ms, --tpot-sla-ms / --itl-sla-ms, --e2e-sla-ms) define what 'good' "
+                        "means per request for the goodput formula. Pass them on the CLI alongside --search-recipe "
+                        "max-goodput-under-slo.");
+    const double attainment = s.slo_attainment_fraction.value_or(0.95);
+    require_streaming(o, name, "TPOT is a streaming-only metric");
+    const auto [lo, hi] = concurrency_bounds(s, name, 1, 1000);
+    spec = concurrency_search(lo, hi, "log-uniform", 30, 5);
+    spec.metric = "goodput";
+    spec.sla_filters.push_back({"good_request_fraction", "avg", "ge", attainment});
+    // The per-request SLOs become --goodput on every point (the user's own kept, the recipe's
+    // winning on the same metric, as AIPerf merges its slos block).
+    spec.point_options.emplace_back(
+        "--goodput", search::merged_goodput(o.config.output.goodput.value_or(""),
+                                            {{"time_to_first_token", *ttft}, {"inter_token_latency", *tpot}, {"request_latency", *e2e}}));
+    // AIPerf optimizes this recipe with Bayesian optimization; natively, --search-style monotonic
+    // or smooth_isotonic finds the attainment boundary (where goodput peaks when it grows with
+    // concurrency), and --search-sla-tier makes it a multi-tier search.
+    if (style == "monotonic") spec.planner = "monotonic_sla";
+    if (style == "smooth_isotonic") spec.planner = "smooth_isotonic";
   }
   spec.recipe = name;
   if (s.max_iterations) spec.max_iterations = *s.max_iterations;
@@ -420,10 +484,11 @@ void finalize_search_options(ProfileOptions& o) {
                         search::known_paths_text() + ".");
   }
   read_planner_environment(*spec);
-  // Tiers choose the multi-tier planner (Python only in the reference's sense: not native here).
-  if (!tiers.empty())
-    throw OptionError("--search-sla-tier: the multi-tier SLO planner is not available natively yet; search one tier "
-                      "at a time with --search-sla and --search-planner monotonic_sla.");
+  // Two or more tiers choose the multi-tier planner whatever the search names (AIPerf warns so).
+  if (search::multi_tier(*spec) && spec->planner != "smooth_isotonic")
+    o.dry_run_notes.push_back("the search algorithm for --search-style " + spec->planner +
+                              " is not used when --search-sla-tier is active; multi-tier uses its own "
+                              "bracket/bisection method (the style's precision and warmup settings still apply)");
   // The planner must exist natively; its own checks (one int dimension, a filter) run here too.
   try {
     search::make_planner(*spec);

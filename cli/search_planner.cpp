@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "search_multi_tier.h"
 #include "search_smooth_isotonic.h"
 
 namespace aiperf::cli::search {
@@ -203,6 +204,7 @@ nlohmann::ordered_json MonotonicSlaPlanner::boundary_summary() const {
 }
 
 std::unique_ptr<Planner> make_planner(const Spec& spec) {
+  if (multi_tier(spec)) return std::make_unique<MultiTierPlanner>(spec, spec.precision);
   if (spec.planner == "monotonic_sla") return std::make_unique<MonotonicSlaPlanner>(spec, spec.precision);
   if (spec.planner == "smooth_isotonic") return std::make_unique<SmoothIsotonicPlanner>(spec, spec.precision);
   if (spec.planner == "bayesian" || spec.planner == "optuna")
@@ -249,6 +251,10 @@ nlohmann::ordered_json history_json(const Spec& spec, const Planner& planner, co
                           {"non_monotonic_warning", it.non_monotonic_warning}});
   doc["best_trials"] = best_trials(spec, planner.history());
   doc["boundary_summary"] = planner.history().empty() ? nlohmann::ordered_json(nullptr) : planner.boundary_summary();
+  if (const auto* tiers = dynamic_cast<const MultiTierPlanner*>(&planner)) {
+    doc["tier_results"] = tiers->tier_results();
+    doc["tier_metadata"] = tiers->tier_metadata();
+  }
   doc["recipe"] = spec.recipe ? nlohmann::ordered_json(*spec.recipe) : nlohmann::ordered_json(nullptr);
   doc["convergence_reason"] = reason.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(reason);
   return doc;

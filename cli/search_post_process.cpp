@@ -5,6 +5,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "search_itl_surface.h"
+#include "search_pareto.h"
 #include "search_spec.h"
 #include "sweep_plan.h"
 
@@ -314,11 +316,26 @@ nlohmann::ordered_json recipe_pareto_axes(const std::string& recipe) {
     return axes("inter_token_latency", "p99", "output_token_throughput", "avg");
   if (recipe == "concurrency-ramp") return axes("request_latency", "p95", "output_token_throughput", "avg");
   if (recipe == "max-concurrency-under-sla") return axes("request_latency", "p95", "concurrency", "value");
+  if (recipe == "max-goodput-under-slo") return axes("request_latency", "p95", "goodput", "avg");
+  if (recipe == "pareto-sweep") {
+    auto a = axes("time_to_first_token", "p95", "output_token_throughput", "avg");
+    a["series_keys"] = {"isl", "osl"};
+    return a;
+  }
   return nullptr;
+}
+
+std::string checked_stat(const nlohmann::ordered_json& value, const std::string& handler) {
+  for (const char* s : {"avg", "p50", "p90", "p95", "p99"})
+    if (value.is_string() && value.get<std::string>() == s) return s;
+  throw std::runtime_error(handler + ": params['stat']=" + (value.is_string() ? py_repr(value.get<std::string>()) : value.dump()) +
+                           " is not a recognized statistic; expected one of ('avg', 'p50', 'p90', 'p95', 'p99').");
 }
 
 nlohmann::ordered_json post_process(const std::string& handler, const nlohmann::ordered_json& sweep,
                                     const nlohmann::ordered_json& params) {
+  if (handler == "itl_surface_fit") return itl_surface_fit(sweep, params);
+  if (handler == "pareto_sweep_export") return pareto_sweep_export(sweep, params);
   if (handler == "degradation_knee_detect") return degradation_knee(sweep, params);
   if (handler == "sla_breach_knee") return sla_breach_knee(sweep, params);
   if (handler == "ttft_curve_fit") return ttft_curve_fit(sweep, params);

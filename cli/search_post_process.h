@@ -54,7 +54,13 @@ nlohmann::ordered_json ttft_curve_fit(const nlohmann::ordered_json& sweep, const
 // constant).
 std::pair<std::vector<double>, double> polyfit_r2(const std::vector<double>& x, const std::vector<double>& y, int deg);
 
-// Runs `handler` on the sweep document.
+// AIPerf's check of a handler's params['stat']: the stat when it is avg, p50, p90, p95 or p99;
+// otherwise std::runtime_error "<handler>: params['stat']='p98' is not a recognized statistic;
+// expected one of ('avg', 'p50', 'p90', 'p95', 'p99')."
+std::string checked_stat(const nlohmann::ordered_json& value, const std::string& handler);
+
+// Runs `handler` on the sweep document: the handlers above, itl_surface_fit
+// (search_itl_surface.h) and pareto_sweep_export (search_pareto.h).
 nlohmann::ordered_json post_process(const std::string& handler, const nlohmann::ordered_json& sweep,
                                     const nlohmann::ordered_json& params);
 

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "log/log.h"
+#include "search_multi_tier.h"
 #include "search_planner.h"
 #include "search_post_process.h"
 #include "sweep_aggregate.h"
@@ -27,16 +28,6 @@ std::string numbered(const char* prefix, long n) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%s_%04ld", prefix, n);
   return buf;
-}
-
-// The spellings of the options a search sets (one searched option removes all of its names).
-const std::vector<std::vector<std::string>>& alias_groups() {
-  static const std::vector<std::vector<std::string>> kGroups = {
-      {"--request-count", "--num-requests"},
-      {"--isl", "--prompt-input-tokens-mean", "--synthetic-input-tokens-mean"},
-      {"--osl", "--prompt-output-tokens-mean", "--output-tokens-mean"},
-  };
-  return kGroups;
 }
 
 std::string value_text(const search::Dimension& d, const nlohmann::json& v) {
@@ -64,26 +55,6 @@ std::string sla_text(const search::Spec& spec, const search::Trials& results) {
            op_text(f.op) + " " + number(f.threshold) + ")";
   }
   return out;
-}
-
-// `args` without the options named (in either --opt value or --opt=value form).
-std::vector<std::string> drop_options(std::vector<std::string> args, const std::vector<std::string>& names) {
-  for (size_t i = 0; i < args.size();) {
-    const std::string name = args[i].substr(0, args[i].find('='));
-    if (std::find(names.begin(), names.end(), name) == names.end()) {
-      ++i;
-      continue;
-    }
-    const size_t n = args[i].find('=') == std::string::npos ? 2 : 1;
-    args.erase(args.begin() + static_cast<long>(i), args.begin() + static_cast<long>(std::min(i + n, args.size())));
-  }
-  return args;
-}
-
-bool has_option(const std::vector<std::string>& args, const std::vector<std::string>& names) {
-  for (const auto& a : args)
-    if (std::find(names.begin(), names.end(), a.substr(0, a.find('='))) != names.end()) return true;
-  return false;
 }
 
 // search_checkpoint.json (AIPerf's recovery file, compact): per iteration its values and each
@@ -185,23 +156,19 @@ void write_aggregates(const search::Spec& spec, const search::Planner& planner, 
 
 }  // namespace
 
-std::vector<std::string> with_search_value(std::vector<std::string> args, const std::string& option,
+std::vector<std::string> search_point_args(const search::Spec& spec, const std::vector<std::string>& args,
                                            const std::string& value) {
-  std::vector<std::string> names{option};
-  for (const auto& g : alias_groups())
-    if (std::find(g.begin(), g.end(), option) != g.end()) names = g;
-  args = drop_options(std::move(args), names);
-  args.push_back(option);
-  args.push_back(value);
-  return args;
+  std::vector<std::string> out = with_search_value(args, *search::option_for_path(spec.space.front().path), value);
+  for (const auto& [option, v] : spec.point_options) out = with_search_value(out, option, v);
+  return out;
 }
 
 int run_search(const search::Spec& spec, const std::vector<std::string>& args, const PointConfig& point_config,
                const std::string& base_dir, const ProfileOptions::MultiRun& m) {
   install_trial_signals();
   std::unique_ptr<search::Planner> planner = search::make_planner(spec);
+  const auto* tiers = dynamic_cast<const search::MultiTierPlanner*>(planner.get());
   const search::Dimension& dim = spec.space.front();
-  const std::string option = *search::option_for_path(dim.path);
   const std::string leaf = sweep::leaf(dim.path);
   const std::string history_path = base_dir + "/search_history.json";
   auto flush = [&](const std::string& reason) {
@@ -209,11 +176,21 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
     write_checkpoint(*planner, base_dir);
   };
   {
-    std::string slas;
-    for (const auto& f : spec.sla_filters)
-      slas += (slas.empty() ? "" : ", ") + f.metric_tag + " " + f.stat + " " + op_text(f.op) + " " + number(f.threshold);
+    auto filters_text = [](const std::vector<search::SlaFilter>& filters) {
+      std::string out;
+      for (const auto& f : filters)
+        out += (out.empty() ? "" : ", ") + f.metric_tag + " " + f.stat + " " + op_text(f.op) + " " + number(f.threshold);
+      return out;
+    };
+    std::string slas = filters_text(spec.sla_filters);
+    if (search::multi_tier(spec)) {  // each tier's filters, then the global ones every tier adds
+      std::string tiers;
+      for (const auto& t : spec.tiers) tiers += (tiers.empty() ? "" : "; ") + t.label + ": " + filters_text(t.filters);
+      slas = "tiers " + tiers + (slas.empty() ? "" : "; every tier: " + slas);
+    }
     std::ostringstream banner;
-    banner << "Adaptive search (" << spec.planner << (spec.recipe ? ", recipe " + *spec.recipe : "") << "): " << dim.path
+    banner << "Adaptive search (" << (search::multi_tier(spec) ? std::string("multi_tier") : spec.planner)
+           << (spec.recipe ? ", recipe " + *spec.recipe : "") << "): " << dim.path
            << " in [" << number(dim.lo) << ", " << number(dim.hi) << "], at most " << spec.max_iterations
            << " iterations, " << m.num_runs << " trial(s) per point; SLA: " << slas << "; objective: " << spec.direction
            << " " << spec.metric << " " << spec.stat;
@@ -230,8 +207,8 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
       if (!value) break;
       const long iteration = static_cast<long>(planner->history().size());
       const std::string text = value_text(dim, *value);
-      std::vector<std::string> point_args = with_search_value(args, option, text);
-      if (spec.planner == "smooth_isotonic") {
+      std::vector<std::string> point_args = search_point_args(spec, args, text);
+      if (spec.planner == "smooth_isotonic" || search::multi_tier(spec)) {
         // As AIPerf's smooth_isotonic: a warmup at the probed value before every probe (longer
         // the first time a value is probed), and enough requests for a stable p99.
         const bool first = probed.insert(text).second;
@@ -287,7 +264,8 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
       const search::Iteration& it = planner->history().back();
       std::ostringstream line;
       line << "[search " << iteration + 1 << "/" << spec.max_iterations << "] " << leaf << "=" << text << ": "
-           << (it.feasible ? "feasible" : "infeasible") << " (" << sla_text(spec, results) << "); " << spec.metric
+           << (it.feasible ? "feasible" : "infeasible") << " ("
+           << (tiers ? tiers->progress() : sla_text(spec, results)) << "); " << spec.metric
            << " " << spec.stat << " = " << (it.objective ? number(*it.objective) : "n/a");
       const auto best = search::best_trials(spec, planner->history());
       if (!best.is_null() && best[0]["feasible"].get<bool>())
@@ -318,6 +296,11 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
     if (!boundary["infeasible_min"].is_null())
       done << "; lowest infeasible " << leaf << ": " << sweep::python_str(boundary["infeasible_min"]["value"]);
   }
+  if (tiers)
+    for (const auto& t : tiers->tier_results())
+      done << "; tier " << t["label"].get<std::string>() << ": " << leaf << " "
+           << (t["boundary_concurrency"].is_null() ? std::string("none") : t["boundary_concurrency"].dump()) << " ("
+           << t["convergence_status"].get<std::string>() << ")";
   const auto best = search::best_trials(spec, planner->history());
   if (!best.is_null())
     done << "; best " << spec.metric << ": " << leaf << "=" << sweep::python_str(best[0]["variation_values"][dim.path])

@@ -13,6 +13,7 @@
 
 #include "config/run_config.h"
 #include "options.h"
+#include "search_grid.h"
 #include "search_spec.h"
 
 namespace aiperf::cli {
@@ -21,8 +22,9 @@ namespace aiperf::cli {
 // `value`, parsed and validated as a run of its own (main.cpp).
 using PointConfig = std::function<config::RunConfig(const std::vector<std::string>& args)>;
 
-// `args` with every occurrence of `option` (and its aliases) removed and `option value` appended.
-std::vector<std::string> with_search_value(std::vector<std::string> args, const std::string& option,
+// The command line of a search point: the searched option set to `value` and the spec's
+// point_options (max-goodput-under-slo's --goodput) set, each replacing what `args` gave.
+std::vector<std::string> search_point_args(const search::Spec& spec, const std::vector<std::string>& args,
                                            const std::string& value);
 
 // Exit code: 0 when some iteration had a successful trial, 1 otherwise; 130 / 143 when

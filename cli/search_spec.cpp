@@ -1,6 +1,7 @@
 #include "search_spec.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 
@@ -242,6 +243,33 @@ std::vector<long long> logspace_int_steps(double lo, double hi, int steps) {
     if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
   }
   std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string merged_goodput(const std::string& user, const std::vector<std::pair<std::string, double>>& recipe) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  std::string word;
+  for (size_t i = 0; i <= user.size(); ++i) {
+    if (i < user.size() && !std::isspace(static_cast<unsigned char>(user[i]))) {
+      word += user[i];
+      continue;
+    }
+    if (word.empty()) continue;
+    const size_t colon = word.find(':');
+    pairs.emplace_back(word.substr(0, colon), colon == std::string::npos ? "" : word.substr(colon + 1));
+    word.clear();
+  }
+  for (const auto& [tag, value] : recipe) {
+    bool replaced = false;
+    for (auto& p : pairs)
+      if (p.first == tag) {
+        p.second = py_float(value);
+        replaced = true;
+      }
+    if (!replaced) pairs.emplace_back(tag, py_float(value));
+  }
+  std::string out;
+  for (const auto& [tag, value] : pairs) out += (out.empty() ? "" : " ") + tag + ":" + value;
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -62,6 +63,20 @@ struct Spec {
   double precision = 0.05;
   double warmup_seconds = 30, first_probe_floor = 60, replicate_floor = 15;
   long long precision_requests = 1000;
+  // Options every point sets on top of the command line (max-goodput-under-slo: its per-request
+  // SLOs as --goodput, merged with the user's own, the recipe's winning on the same metric).
+  std::vector<std::pair<std::string, std::string>> point_options;
+};
+
+// Whether the search is the multi-tier planner's (AIPerf: two or more --search-sla-tier, whatever
+// the planner named).
+inline bool multi_tier(const Spec& spec) { return spec.tiers.size() >= 2; }
+
+// One more swept option of a grid recipe (decode-itl-curve's --osl beside --concurrency).
+struct GridAxis {
+  std::string option;  // --osl
+  std::string path;    // datasets.main.prompts.osl
+  std::vector<long long> values;
 };
 
 // A grid recipe (concurrency-ramp, prefill-ttft-curve, max-concurrency-under-sla --search-style grid): a sweep of `values` on `option`, then a post-process of the
@@ -79,6 +94,11 @@ struct GridRecipe {
   // one-value sweep parameter, so they name the folders as AIPerf's do (isl_256__concurrency_1).
   std::vector<std::pair<std::string, std::string>> fixed;
   bool auto_plot_default = false;  // AIPerf's recipe default for --auto-plot (concurrency-ramp, prefill-ttft-curve)
+  std::vector<GridAxis> more_axes;  // crossed with `values` (grid), as AIPerf's sweep_parameters
+  // pareto-sweep (AIPerf's scenarios): each (ISL, OSL) pair crossed with the concurrencies of
+  // --concurrency (a list the recipe consumes; default 1,4,16,64,256), run as one zipped sweep
+  // in pair-major order, folders isl_<i>__osl_<o>__concurrency_<c>, labels shape_<i>_<o>_c<c>.
+  std::vector<std::pair<long long, long long>> isl_osl_pairs;
 };
 
 // AIPerf's CLI field name of a sweepable path ("phases.profiling.concurrency" -> "concurrency"),
@@ -104,6 +124,11 @@ std::string py_repr(const std::string& s);
 // "--concurrency"), for the paths a search can vary; nullopt for others.
 std::optional<std::string> option_for_path(const std::string& path);
 std::string known_paths_text();  // those paths, comma-separated, for messages
+
+// --goodput's "tag:value ..." with the recipe's SLOs merged in, as AIPerf merges the slos
+// dict: the user's pairs in their order, a recipe SLO replacing the value of the same tag in
+// place, the others appended (values as Python prints floats: 500.0).
+std::string merged_goodput(const std::string& user, const std::vector<std::pair<std::string, double>>& recipe);
 
 // The search_history.json "config" block.
 nlohmann::ordered_json config_json(const Spec& spec);

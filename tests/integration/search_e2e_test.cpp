@@ -377,3 +377,220 @@ TEST_CASE("prefill-ttft-curve sweeps ISL at concurrency 1 and fits TTFT against 
   // As in AIPerf, this recipe plots by default (aiperf plot on the sweep).
   CHECK(fs::exists(run.dir + "/plots/report.html"));
 }
+
+TEST_CASE("decode-itl-curve sweeps concurrency x OSL and writes the measured ITL surface", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock(kEngine, tmp);
+  const auto run = aiperf::test::run_named(
+      tmp, "decode",
+      {"--url", mock.url(), "--streaming", "--isl", "32", "--request-count", "4", "--search-recipe", "decode-itl-curve",
+       "--concurrency-min", "1", "--concurrency-max", "2", "--concurrency-steps", "2", "--osl-min", "8", "--osl-max",
+       "16", "--osl-steps", "2", "--no-auto-plot"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto surface = run.json_file("sweep_aggregate/decode_itl_surface.json");
+  CHECK(surface["swept_params"] == nlohmann::json::parse(R"(["phases.profiling.concurrency","datasets.main.prompts.osl"])"));
+  CHECK(surface["surface_fit_failed"] == false);
+  CHECK(surface["surface"]["concurrency_axis"] == nlohmann::json::parse("[1.0, 2.0]"));
+  CHECK(surface["surface"]["osl_axis"] == nlohmann::json::parse("[8.0, 16.0]"));
+  REQUIRE(surface["raw_points"].size() == 4);
+  // AIPerf's folder names (the OSL path sorts first), and every cell is that folder's ITL avg.
+  size_t i = 0;
+  for (int c : {1, 2})
+    for (int o : {8, 16}) {
+      const std::string point = "osl_" + std::to_string(o) + "__concurrency_" + std::to_string(c);
+      INFO(point);
+      const double itl = run.json_file(point + "/profile_export_aiperf.json")["inter_token_latency"]["avg"].get<double>();
+      CHECK(run.json_file(point + "/run_config.json")["loadgen"]["concurrency"] == c);
+      CHECK(surface["raw_points"][i] == nlohmann::json{{"concurrency", double(c)}, {"osl", double(o)}, {"itl_ms", itl}});
+      CHECK(surface["surface"]["itl_grid"][c - 1][o == 8 ? 0 : 1] == itl);
+      ++i;
+    }
+  CHECK_FALSE(fs::exists(run.dir + "/plots"));
+  // Tunable BO flags do not apply to a grid recipe, as in the reference.
+  const auto bad = aiperf::test::run_named(
+      tmp, "bad", {"--url", mock.url(), "--streaming", "--search-recipe", "decode-itl-curve", "--search-max-iterations", "5"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("Error: --search-recipe 'decode-itl-curve' expanded to a grid sweep, but tunable --search-* flags "
+                     "['--search-max-iterations'] are only meaningful for BO recipes.") != std::string::npos);
+  CHECK_FALSE(fs::exists(bad.dir));
+}
+
+TEST_CASE("pareto-sweep runs each ISL/OSL pair at each concurrency and marks the Pareto frontier", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock(kEngine, tmp);
+  const auto run = aiperf::test::run_named(
+      tmp, "pareto",
+      {"--url", mock.url(), "--streaming", "--request-count", "4", "--search-recipe", "pareto-sweep", "--isl-osl-pairs",
+       "32/8, 64/16", "--concurrency", "1,2"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto pareto = run.json_file("sweep_aggregate/pareto_sweep.json");
+  CHECK(pareto["x_metric"] == "time_to_first_token");
+  CHECK(pareto["y_metric"] == "output_token_throughput");
+  const auto& cells = pareto["cells"];
+  REQUIRE(cells.size() == 4);
+  // Pair-major order; x and y are each point's own summary (one trial: the average).
+  std::vector<std::pair<double, double>> xy;
+  size_t i = 0;
+  for (const auto& [isl, osl] : std::vector<std::pair<int, int>>{{32, 8}, {64, 16}})
+    for (int c : {1, 2}) {
+      const std::string point =
+          "isl_" + std::to_string(isl) + "__osl_" + std::to_string(osl) + "__concurrency_" + std::to_string(c);
+      INFO(point);
+      const auto s = run.json_file(point + "/profile_export_aiperf.json");
+      const auto cfg = run.json_file(point + "/run_config.json");
+      CHECK(cfg["loadgen"]["concurrency"] == c);
+      CHECK(cells[i]["isl"] == isl);
+      CHECK(cells[i]["osl"] == osl);
+      CHECK(cells[i]["concurrency"] == c);
+      CHECK(cells[i]["x"] == s["time_to_first_token"]["avg"]);
+      CHECK(cells[i]["y"] == s["output_token_throughput"]["avg"]);
+      CHECK(s["input_sequence_length"]["avg"] == isl);
+      xy.emplace_back(cells[i]["x"].get<double>(), cells[i]["y"].get<double>());
+      // AIPerf's scenario label names the point's aggregate.
+      const auto agg = run.json_file("aggregate/" + point + "/profile_export_aiperf_aggregate.json");
+      CHECK(agg["metadata"]["variation_label"] ==
+            "shape_" + std::to_string(isl) + "_" + std::to_string(osl) + "_c" + std::to_string(c));
+      ++i;
+    }
+  for (size_t a = 0; a < xy.size(); ++a) {
+    bool dominated = false;
+    for (size_t b = 0; b < xy.size(); ++b)
+      dominated = dominated || (b != a && xy[b].first <= xy[a].first && xy[b].second >= xy[a].second &&
+                                (xy[b].first < xy[a].first || xy[b].second > xy[a].second));
+    CHECK(cells[a]["pareto_optimal"] == !dominated);
+  }
+  const auto sweep = run.json_file("sweep_aggregate/profile_export_aiperf_sweep.json");
+  CHECK(sweep["metadata"]["pareto_axes"]["series_keys"] == nlohmann::json::parse(R"(["isl","osl"])"));
+  CHECK(sweep["per_combination_metrics"][3]["parameters"] ==
+        nlohmann::json::parse(R"({"isl": 64, "osl": 16, "concurrency": 2})"));
+  // Refusals, as the reference words them (exit 2, nothing written).
+  const std::vector<std::pair<std::vector<std::string>, std::string>> bad = {
+      {{"--search-recipe", "pareto-sweep"},
+       "Error: recipe 'pareto-sweep' requires --isl-osl-pairs (e.g. '128/128,256/256')."},
+      {{"--search-recipe", "pareto-sweep", "--isl-osl-pairs", "32/8,32/8"}, "Error: --isl-osl-pairs: duplicate pair '32/8'"},
+      {{"--search-recipe", "pareto-sweep", "--isl-osl-pairs", "32/8", "--concurrency", "4"},
+       "Error: recipe 'pareto-sweep': a Pareto sweep with a single point is meaningless."},
+      {{"--search-recipe", "pareto-sweep", "--isl-osl-pairs", "32/8", "--request-rate", "1,2"},
+       "Error: --search-recipe (grid path) is mutually exclusive with magic-list flags ['request_rate']"},
+  };
+  int n = 0;
+  for (const auto& [extra, message] : bad) {
+    const std::string name = "bad" + std::to_string(n++);
+    std::vector<std::string> a = {"--url", mock.url(), "--streaming"};
+    a.insert(a.end(), extra.begin(), extra.end());
+    const auto r = aiperf::test::run_named(tmp, name, a);
+    INFO(name << ": " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(message) != std::string::npos);
+    CHECK_FALSE(fs::exists(r.dir));
+  }
+}
+
+TEST_CASE("max-goodput-under-slo searches the concurrency where enough requests meet all three SLOs", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock(kEngine, tmp);
+  const auto search = aiperf::test::run_named(
+      tmp, "goodput",
+      with({"--url", mock.url(), "--search-recipe", "max-goodput-under-slo", "--search-style", "monotonic",
+            "--ttft-sla-ms", "50", "--tpot-sla-ms", "1000", "--e2e-sla-ms", "100000", "--slo-attainment-fraction", "0.9",
+            "--concurrency-max", "6"},
+           kWorkload));
+  INFO(search.out << search.err);
+  REQUIRE(search.exit_code == 0);
+  const auto history = search.json_file("search_history.json");
+  CHECK(history["recipe"] == "max-goodput-under-slo");
+  CHECK(history["config"]["objectives"][0]["metric"] == "goodput");
+  CHECK(history["config"]["sla_filters"][0] ==
+        nlohmann::json::parse(R"({"metric_tag":"good_request_fraction","stat":"avg","op":"ge","threshold":0.9})"));
+  // Every probe counted its good requests against the recipe's SLOs (--goodput), and its verdict
+  // is its own summary's good_request_fraction against the attainment fraction.
+  const auto& iterations = history["iterations"];
+  REQUIRE(iterations.size() >= 4);
+  long highest_feasible = 0;
+  for (size_t i = 0; i < iterations.size(); ++i) {
+    char name[128];
+    std::snprintf(name, sizeof name, "search_iter_%04zu/profile_runs/run_0001/profile_export_aiperf.json", i);
+    INFO(name);
+    const auto s = read_json(search.dir + "/" + name);
+    REQUIRE(s.contains("good_request_fraction"));
+    const double fraction = s["good_request_fraction"]["avg"].get<double>();
+    CHECK(fraction == s["good_request_count"]["avg"].get<double>() / s["request_count"]["avg"].get<double>());
+    CHECK(iterations[i]["feasible"] == (fraction >= 0.9));
+    CHECK(iterations[i]["objective_values"][0] == s["goodput"]["avg"]);
+    if (iterations[i]["feasible"].get<bool>())
+      highest_feasible = std::max(highest_feasible, iterations[i]["variation_values"]["phases.profiling.concurrency"].get<long>());
+  }
+  const auto cfg = read_json(search.dir + "/search_iter_0000/profile_runs/run_0001/run_config.json");
+  CHECK(cfg.dump().find("time_to_first_token") != std::string::npos);  // the SLOs reached the run
+  CHECK(history["boundary_summary"]["feasible_max"]["value"] == highest_feasible);
+  CHECK(highest_feasible == 4);  // the engine has 4 slots; a fifth request waits ~100 ms for one
+
+  // The reference's refusals: all three SLOs needed; its default style is Bayesian (Python).
+  const auto missing = aiperf::test::run_named(
+      tmp, "missing", {"--url", mock.url(), "--streaming", "--search-recipe", "max-goodput-under-slo", "--ttft-sla-ms", "5"});
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find("Error: recipe 'max-goodput-under-slo' requires --tpot-sla-ms, --e2e-sla-ms; all three "
+                         "(--ttft-sla-ms, --tpot-sla-ms / --itl-sla-ms, --e2e-sla-ms) define what 'good' means per "
+                         "request for the goodput formula.") != std::string::npos);
+  const auto bo = aiperf::test::run_named(tmp, "bo",
+                                          {"--url", mock.url(), "--streaming", "--search-recipe", "max-goodput-under-slo",
+                                           "--ttft-sla-ms", "5", "--itl-sla-ms", "5", "--e2e-sla-ms", "5"});
+  CHECK(bo.exit_code == 2);
+  CHECK(bo.err.find("Error: --search-planner bayesian: this planner needs Python libraries") != std::string::npos);
+  CHECK_FALSE(fs::exists(bo.dir));
+}
+
+TEST_CASE("two --search-sla-tier tiers run the multi-tier planner, one boundary per tier", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock(kEngine, tmp);
+  for (const char* v : {"AIPERF_SEARCH_PLANNER_DEFAULT_WARMUP_SECONDS", "AIPERF_SEARCH_PLANNER_FIRST_PROBE_WARMUP_FLOOR",
+                        "AIPERF_SEARCH_PLANNER_REPLICATE_WARMUP_FLOOR"})
+    ::setenv(v, "0.2", 1);
+  // No --search-planner: the reference's default (bayesian) is not used once tiers are given.
+  const auto search = aiperf::test::run_named(
+      tmp, "tiers",
+      with({"--url", mock.url(), "--search-space", "phases.profiling.concurrency:1,8:int", "--search-metric",
+            "output_token_throughput", "--search-direction", "maximize", "--search-max-iterations", "20",
+            "--search-sla-tier", "gold:time_to_first_token:p95:lt:50", "--search-sla-tier",
+            "relaxed:time_to_first_token:p95:lt:100000"},
+           kWorkload));
+  for (const char* v : {"AIPERF_SEARCH_PLANNER_DEFAULT_WARMUP_SECONDS", "AIPERF_SEARCH_PLANNER_FIRST_PROBE_WARMUP_FLOOR",
+                        "AIPERF_SEARCH_PLANNER_REPLICATE_WARMUP_FLOOR"})
+    ::unsetenv(v);
+  INFO(search.out << search.err);
+  REQUIRE(search.exit_code == 0);
+  const auto history = search.json_file("search_history.json");
+  CHECK(history["convergence_reason"] == "multi_tier_all_converged");
+  CHECK(history["config"]["tiers"][0]["label"] == "gold");
+  // Each probe's verdict for gold, from its own summary; gold's boundary is the highest passing
+  // value below the lowest failing one.
+  const auto& iterations = history["iterations"];
+  long gold_pass = 0, gold_fail = 1 << 20;
+  for (size_t i = 0; i < iterations.size(); ++i) {
+    char name[64];
+    std::snprintf(name, sizeof name, "search_iter_%04zu/profile_runs/run_0001", i);
+    const auto s = read_json(search.dir + "/" + name + "/profile_export_aiperf.json");
+    const long c = iterations[i]["variation_values"]["phases.profiling.concurrency"].get<long>();
+    CHECK(read_json(search.dir + "/" + name + "/run_config.json")["loadgen"]["concurrency"] == c);
+    if (s["time_to_first_token"]["p95"].get<double>() < 50) gold_pass = std::max(gold_pass, c);
+    else gold_fail = std::min(gold_fail, c);
+    CHECK(iterations[i]["feasible"] == true);  // the relaxed tier passes everywhere
+  }
+  const auto& gold = history["tier_results"][0];
+  CHECK(gold["boundary_concurrency"] == gold_pass);
+  CHECK(gold["bracket_upper"] == gold_fail);
+  CHECK(gold_fail == gold_pass + 1);
+  CHECK(gold["convergence_status"] == "converged");
+  CHECK(gold["binding_constraint"]["metric_tag"] == "time_to_first_token");
+  CHECK(gold_pass == 4);  // the engine has 4 slots
+  const auto& relaxed = history["tier_results"][1];
+  CHECK(relaxed["boundary_concurrency"] == 8);
+  CHECK(relaxed["convergence_status"] == "no_failure_in_range");
+  CHECK(history["tier_metadata"]["ordering_detected"] == true);
+  CHECK(history["tier_metadata"]["actual_probe_count"] == iterations.size());
+  CHECK(history["boundary_summary"]["feasible_max"]["value"] == 8);
+  CHECK(search.out.find("tier gold: concurrency 4 (converged); tier relaxed: concurrency 8 (no_failure_in_range)") !=
+        std::string::npos);
+}

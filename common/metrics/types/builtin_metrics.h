@@ -88,6 +88,7 @@ MetricDescriptor total_usage_prompt_tokens();
 MetricDescriptor total_usage_completion_tokens();
 MetricDescriptor total_usage_total_tokens();
 MetricDescriptor goodput();
+MetricDescriptor good_request_fraction();
 
 // AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD: a usage diff above this is a discrepancy.
 inline constexpr double kUsageDiffThresholdPct = 10.0;

@@ -119,6 +119,22 @@ TEST_CASE("goodput: records meeting every SLO, per second of benchmark") {
   const auto duration = avg(res, "benchmark_duration");
   REQUIRE(duration);
   CHECK(avg(res, "goodput") == Approx(1.0 / *duration));
+  // AIPerf's good_request_fraction: good / (valid + errors) = 1 / (3 + 1).
+  CHECK(avg(res, "good_request_fraction") == 0.25);
+}
+
+TEST_CASE("good_request_fraction is 0 when no request met the SLOs, and absent without --goodput") {
+  MetricContext ctx = streaming();
+  ctx.goodput_slos = parse_goodput("time_to_first_token:10", ctx);
+  ctx.goodput = true;
+  Aggregator agg(ctx);
+  agg.add(to_record(streamed({40, 60, 70}, 3, 10), ctx, kT0));
+  agg.add(to_record(streamed({50, 60, 70}, 3, 10), ctx, kT0));
+  CHECK(avg(agg.finalize(), "good_request_fraction") == 0.0);
+  MetricContext plain = streaming();
+  Aggregator none(plain);
+  none.add(to_record(streamed({40, 60, 70}, 3, 10), plain, kT0));
+  CHECK_FALSE(avg(none.finalize(), "good_request_fraction"));
 }
 
 TEST_CASE("goodput option errors name the problem") {
