@@ -58,7 +58,12 @@ struct ProfileOptions {
     std::optional<std::string> warmup_arrival_pattern;
     std::optional<double> concurrency_ramp, prefill_ramp, rate_ramp;
     std::optional<double> warmup_concurrency_ramp, warmup_prefill_ramp, warmup_rate_ramp;
+    std::optional<std::string> rate_series;  // --request-rate-series file (read by finalize)
   } load;
+  struct NetworkLatency {  // --network-latency-* as given (options_network_latency.cpp)
+    bool automatic = false;
+    std::optional<double> mean_ms, ping_interval;
+  } network_latency;
   struct Telemetry {
     std::vector<std::string> gpu_items;          // --gpu-telemetry values (may be none)
     CLI::Option* gpu_option = nullptr;           // count() > 0: the flag was given
@@ -137,6 +142,10 @@ void add_service_options(CLI::App& app, ProfileOptions& o);
 void add_telemetry_options(CLI::App& app, ProfileOptions& o);
 void add_multi_run_options(CLI::App& app, ProfileOptions& o);
 void add_control_options(CLI::App& app, ProfileOptions& o);  // --wait-for-model-*, --reset-kv-cache*, ...
+// --network-latency-* (options_network_latency.cpp): registration and the checks AIPerf makes
+// (automatic and mean exclude each other; the ping interval needs automatic).
+void add_network_latency_options(CLI::App& app, ProfileOptions& o);
+void finalize_network_latency_options(ProfileOptions& o);
 // baseten_trace replay controls (options_trace_replay.cpp), added by add_input_options.
 void add_trace_replay_options(CLI::App& app, ProfileOptions& o);
 // AIPerf's refusals: a baseten_trace-only option without an --input-file of that type (before

@@ -5,6 +5,7 @@
 
 #include "log/log.h"
 #include "options.h"
+#include "rate_series.h"
 #include "validators.h"
 
 namespace aiperf::cli {
@@ -35,6 +36,16 @@ void add_load_options(CLI::App& app, ProfileOptions& o) {
   add_optional(app, "--concurrency-ramp-duration", r.concurrency_ramp, "Ramp concurrency 1 -> target")->check(positive)->group(g);
   add_optional(app, "--prefill-concurrency-ramp-duration", r.prefill_ramp, "")->check(positive)->group(g);
   add_optional(app, "--request-rate-ramp-duration", r.rate_ramp, "Ramp the rate to target")->check(positive)->group(g);
+  add_optional(app, "--request-rate-series", r.rate_series,
+               "JSON file of {time_s, qps} points: the request rate follows them piecewise-linearly")
+      ->group(g);
+  add_optional(app, "--failed-request-threshold", l.failed_request_threshold,
+               "Cancel the run once failed / total profiling records exceeds this ratio (after max(concurrency, 10) records)")
+      ->check(number_check(0, false, 1, "a number from 0 to 1"))->group(g);
+  app.add_flag("--burst-phase-starts", l.burst_phase_starts,
+               "Agentic replay only: fire each phase's first requests together (no effect in other modes)")
+      ->group(g);
+  add_network_latency_options(app, o);
   const char* u = "User-Centric Rate";
   add_optional(app, "--user-centric-rate", l.user_centric_rate,
                "Total requests/s of --num-users users, each sending a turn every num_users/rate seconds")
@@ -78,6 +89,22 @@ void finalize_load_options(ProfileOptions& o) {
   auto& l = o.config.loadgen;
   auto& r = o.load;
   const auto& in = o.config.input;
+
+  finalize_network_latency_options(o);
+  // --request-rate-series: a rate phase whose rate starts at the series' first point (the
+  // artifact directory says request_rate{first qps}, as AIPerf's get_phase_rate).
+  timing::RatePoints rate_series;
+  if (r.rate_series) {
+    require(!l.request_rate, "--request-rate and --request-rate-series are mutually exclusive.");
+    require(!l.user_centric_rate, "--request-rate-series is not supported with --user-centric-rate.");
+    require(!in.fixed_schedule, "--fixed-schedule cannot be combined with rate-control CLI flags: request_rate_series");
+    try {
+      rate_series = timing::read_rate_series_file(*r.rate_series);
+    } catch (const timing::RateSeriesError& e) {
+      throw OptionError(std::string("--request-rate-series: ") + e.what());
+    }
+    l.request_rate = rate_series.front().second;
+  }
 
   require(!(l.request_count && l.conversation_num), "--request-count and --conversation-num cannot both be set");
   require(!(l.warmup_request_count && l.num_warmup_sessions),
@@ -154,6 +181,7 @@ void finalize_load_options(ProfileOptions& o) {
   p.concurrency_ramp_duration = r.concurrency_ramp;
   p.prefill_concurrency_ramp_duration = r.prefill_ramp;
   p.request_rate_ramp_duration = r.rate_ramp;
+  p.request_rate_series = rate_series;
 
   // Warmup (spec §3.12): always request-rate timing, defaults from the profiling values.
   auto& w = l.warmup;

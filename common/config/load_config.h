@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "config/json_optional.h"
 
@@ -19,12 +21,15 @@ struct PhaseLoad {
   std::optional<double> prefill_concurrency_ramp_duration;
   std::optional<double> request_rate_ramp_duration;
   std::optional<uint32_t> num_users;                   // set = user-centric rate at request_rate
+  // --request-rate-series: (time_s, qps) control points, strictly increasing in time; the rate
+  // follows them piecewise-linearly from the end of any rate ramp (empty = a fixed rate).
+  std::vector<std::pair<double, double>> request_rate_series;
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PhaseLoad, concurrency, prefill_concurrency, request_rate,
                                                 arrival_pattern, arrival_smoothness, concurrency_ramp_duration,
                                                 prefill_concurrency_ramp_duration, request_rate_ramp_duration,
-                                                num_users)
+                                                num_users, request_rate_series)
 
 struct LoadConfig {
   std::optional<uint32_t> concurrency;
@@ -46,12 +51,17 @@ struct LoadConfig {
   std::optional<double> warmup_grace_period;           // unset = infinite
   std::optional<double> request_cancellation_rate;     // percent (0, 100]
   double request_cancellation_delay = 0;               // seconds after the request was sent
+  // --failed-request-threshold: cancel the run once errors / records of the profiling phase
+  // exceed this ratio, after max(concurrency, 10) records (the records service checks it).
+  std::optional<double> failed_request_threshold;
+  bool burst_phase_starts = false;                     // agentic replay only: accepted, recorded
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LoadConfig, concurrency, request_count, warmup_request_count,
                                                 benchmark_duration, benchmark_grace_period, request_rate,
                                                 user_centric_rate, num_users, arrival_pattern, conversation_num, profiling, warmup,
                                                 warmup_duration, num_warmup_sessions, warmup_grace_period,
-                                                request_cancellation_rate, request_cancellation_delay)
+                                                request_cancellation_rate, request_cancellation_delay,
+                                                failed_request_threshold, burst_phase_starts)
 
 }  // namespace aiperf::config

@@ -40,9 +40,11 @@ std::string RunConfig::stimulus() const {
 }
 
 json to_json(const RunConfig& c) {
-  return json{{"endpoint", c.endpoint}, {"input", c.input},     {"output", c.output},
-              {"tokenizer", c.tokenizer}, {"loadgen", c.loadgen}, {"service", c.service},
-              {"telemetry", c.telemetry}, {"benchmark_id", c.benchmark_id}};
+  json j{{"endpoint", c.endpoint}, {"input", c.input},     {"output", c.output},
+         {"tokenizer", c.tokenizer}, {"loadgen", c.loadgen}, {"service", c.service},
+         {"telemetry", c.telemetry}, {"benchmark_id", c.benchmark_id}};
+  j["network_latency"] = c.network_latency;
+  return j;
 }
 
 RunConfig run_config_from_json(const json& j) {
@@ -54,6 +56,7 @@ RunConfig run_config_from_json(const json& j) {
   j.at("loadgen").get_to(c.loadgen);
   j.at("service").get_to(c.service);
   if (j.contains("telemetry")) j.at("telemetry").get_to(c.telemetry);
+  if (j.contains("network_latency")) j.at("network_latency").get_to(c.network_latency);
   c.benchmark_id = j.value("benchmark_id", std::string());
   return c;
 }

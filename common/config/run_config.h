@@ -14,6 +14,7 @@
 #include "config/endpoint_config.h"
 #include "config/input_config.h"
 #include "config/load_config.h"
+#include "config/network_latency_config.h"
 #include "config/output_config.h"
 #include "config/service_config.h"
 #include "config/telemetry_config.h"
@@ -28,6 +29,7 @@ struct RunConfig {
   LoadConfig loadgen;
   ServiceConfig service;
   TelemetryConfig telemetry;
+  NetworkLatencyConfig network_latency;
   std::string benchmark_id;
 
   // Timing mode label used in the artifact directory ("concurrency8", ...).

@@ -4,6 +4,7 @@
 
 #include "metrics/metric_registry.h"
 #include "metrics/metric_units.h"
+#include "metrics/network_adjusted.h"
 #include "stats/stats.h"
 
 namespace aiperf::metrics {
@@ -194,6 +195,11 @@ proto::ProfileResults Aggregator::finalize() const {
       }
     }
   }
+
+  append_network_adjusted(out, network_rtt_ns_, [this](std::string_view tag) -> const std::vector<double>* {
+    auto it = column_index_.find(std::string(tag));
+    return it == column_index_.end() ? nullptr : &columns_[it->second].values;
+  });
 
   for (const ErrorGroup& g : errors_) {
     proto::ErrorSummaryEntry* e = out.add_error_summary();

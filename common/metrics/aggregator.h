@@ -28,6 +28,9 @@ class Aggregator {
   // Metrics without any value are left out. Also fills error_summary (grouped by identical
   // code/type/message, first-seen order) and completed. Can be called repeatedly.
   proto::ProfileResults finalize() const;
+  // The run-level mean network RTT (--network-latency-*): finalize() then appends network_rtt
+  // and the network_adjusted_* results (metrics/network_adjusted.h). 0 = none.
+  void set_network_rtt_ns(double rtt_ns) { network_rtt_ns_ = rtt_ns; }
 
  private:
   struct Column {
@@ -63,6 +66,7 @@ class Aggregator {
   std::vector<ErrorGroup> errors_;
   std::unordered_map<std::string, std::size_t> error_index_;
   uint64_t completed_ = 0;
+  double network_rtt_ns_ = 0;
 };
 
 }  // namespace aiperf::metrics

@@ -92,6 +92,9 @@ class Controller final : public RunControl {
   void go_on_without(const std::string& id, const std::string& type, const std::string& reason);
   std::optional<proto::ProfileResults> recover_results() const;
   void on_signal_pipe();
+  // A service asked to end the run as a failure (--failed-request-threshold): cancel as after
+  // Ctrl-C, write the partial results, exit 1.
+  void on_cancel_request(const proto::CancelRequest& request);
 
   const config::RunConfig& config_;
   bus::Endpoints endpoints_;
@@ -123,6 +126,7 @@ class Controller final : public RunControl {
   uint64_t last_completed_ = 0;
   int signals_ = 0;
   int first_signal_ = 0;          // SIGINT or SIGTERM: the exit code is 128 + it
+  bool cancel_requested_ = false;  // a service asked for the run to be cancelled
   bool reached_running_ = false;  // start was sent: load may have gone out
 };
 
@@ -361,6 +365,14 @@ void Controller::on_signal_pipe() {
   }
 }
 
+void Controller::on_cancel_request(const proto::CancelRequest& request) {
+  if (cancel_requested_ || stage_ != Stage::kRunning || signals_ > 0) return;
+  cancel_requested_ = true;
+  if (failure_.empty()) failure_ = request.reason();
+  AIPERF_LOG(kWarning) << request.service_id() << " asked to cancel the run: " << request.reason();
+  send_command(proto::COMMAND_CANCEL, std::string(bus::topic::kCommand));
+}
+
 void Controller::on_bus() {
   std::string topic;
   proto::BusMessage msg;
@@ -385,6 +397,8 @@ void Controller::on_bus() {
       if (ev.kind() == proto::PHASE_EVENT_COMPLETE)
         AIPERF_LOG(kInfo) << (ev.phase() == proto::PHASE_WARMUP ? "warmup" : "profiling") << " phase complete: "
                           << ev.completed() << " of " << ev.sent() << " requests returned";
+    } else if (msg.has_cancel_request()) {
+      on_cancel_request(msg.cancel_request());
     } else if (msg.has_records_progress()) {
       last_activity_ = steady_now_ns();
       for (auto& o : observers_) o->on_records_progress(msg.records_progress());
@@ -468,7 +482,7 @@ void Controller::resend_unanswered() {
       send_command(proto::COMMAND_CONFIGURE, bus::topic::command_for(id));
     } else if (stage_ == Stage::kRunning && !started_.count(id)) {
       send_command(proto::COMMAND_START, bus::topic::command_for(id));
-    } else if (stage_ == Stage::kRunning && signals_ > 0 && !cancelled_.count(id)) {
+    } else if (stage_ == Stage::kRunning && (signals_ > 0 || cancel_requested_) && !cancelled_.count(id)) {
       send_command(proto::COMMAND_CANCEL, bus::topic::command_for(id));
     }
   }

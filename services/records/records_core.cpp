@@ -1,6 +1,7 @@
 #include "records_core.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 #include "endpoints/endpoint.h"
@@ -62,6 +63,48 @@ void RecordsCore::add(const proto::MetricRecord& rec) {
   if (timeslices_) timeslices_->add(rec);
   append_line(rec);
   fresh_ = true;
+  check_failed_threshold();
+}
+
+void RecordsCore::check_failed_threshold() {
+  const auto& threshold = config_.loadgen.failed_request_threshold;
+  if (!threshold || threshold_tripped_) return;
+  // The grace floor: a single early failure must not end the run.
+  const uint64_t floor = std::max<uint64_t>(config_.loadgen.profiling.concurrency.value_or(1), 10);
+  const uint64_t total = received();
+  if (total < floor) return;
+  const double rate = static_cast<double>(errors_) / static_cast<double>(total);
+  if (rate <= *threshold) return;
+  threshold_tripped_ = true;
+  char ratio[96];
+  std::snprintf(ratio, sizeof ratio, " = %.3f > %.3f", rate, *threshold);
+  const std::string reason = "--failed-request-threshold exceeded: " + std::to_string(errors_) + "/" +
+                             std::to_string(total) + ratio + " (grace floor " + std::to_string(floor) +
+                             "): run cancelled";
+  AIPERF_LOG(kWarning) << reason;
+  sink_.cancel_run(reason);
+}
+
+double RecordsCore::network_rtt_ns() const {
+  const auto& n = config_.network_latency;
+  if (!n.enabled) return 0;
+  std::optional<double> rtt;
+  if (n.mean_ms) {
+    rtt = *n.mean_ms * 1e6;
+  } else if (rtt_source_) {
+    rtt = rtt_source_();
+  }
+  if (!rtt && !n.mean_ms) {
+    AIPERF_LOG(kWarning) << "Network latency calibration enabled but no successful RTT probes were collected; "
+                            "skipping network_adjusted_* metrics.";
+  }
+  // An RTT of 0 would make the adjusted metrics copies of the raw ones.
+  if (!rtt || *rtt <= 0) return 0;
+  char ms[32];
+  std::snprintf(ms, sizeof ms, "%.3f", *rtt / 1e6);
+  AIPERF_LOG(kInfo) << "Network latency calibration: subtracting " << (n.mean_ms ? "a fixed" : "measured")
+                    << " mean RTT of " << ms << " ms from latency metrics (network_adjusted_* metrics).";
+  return *rtt;
 }
 
 void RecordsCore::flush() {
@@ -197,6 +240,7 @@ void RecordsCore::finish() {
       AIPERF_LOG(kError) << "timeslice export: " << e.what();
     }
   }
+  aggregator_.set_network_rtt_ns(network_rtt_ns());
   proto::ProfileResults results = aggregator_.finalize();
   results.set_total_expected(profiling_complete_->completed());
   results.set_start_ns(profiling_complete_->start_wall_ns());

@@ -7,6 +7,7 @@
 // Single-threaded; time and timers come from the Timers port (a fake one in unit tests).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,6 +27,9 @@ class ResultsSink {
  public:
   virtual ~ResultsSink() = default;
   virtual void results(const proto::ProfileResults& results) = 0;
+  // The run must end early as a failure (--failed-request-threshold exceeded); `reason` is
+  // the message. Asked at most once per run.
+  virtual void cancel_run(const std::string& reason) { (void)reason; }
 };
 
 // Where profile_export.jsonl's lines go: whole lines only, a batch per call.
@@ -61,6 +65,9 @@ class RecordsCore {
   void finalize();
   // Writes lines not yet written (the process is about to stop).
   void flush();
+  // --network-latency-automatic: where the measured mean RTT (ns) comes from, asked once when
+  // the results are computed (nullopt: no successful probe). --network-latency-mean needs none.
+  void set_network_rtt_source(std::function<std::optional<double>()> source) { rtt_source_ = std::move(source); }
 
   uint64_t received() const { return success_ + errors_; }
   uint64_t success() const { return success_; }
@@ -75,6 +82,11 @@ class RecordsCore {
   // Error records for the credits whose records will not come (completed - received).
   void add_missing_records(const std::string& type, const std::string& message);
   void finish();
+  // --failed-request-threshold: after each profiling record, once max(concurrency, 10) have
+  // arrived, asks the sink to cancel the run when errors / records exceeds the threshold.
+  void check_failed_threshold();
+  // The mean RTT to subtract (0 = none), logged as the reference does.
+  double network_rtt_ns() const;
 
   const config::RunConfig config_;
   Timers& timers_;
@@ -95,6 +107,8 @@ class RecordsCore {
   bool finished_ = false;
   Timers::TimerId deadline_timer_ = 0;
   Timers::TimerId quiet_timer_ = 0;
+  bool threshold_tripped_ = false;
+  std::function<std::optional<double>()> rtt_source_;
 };
 
 }  // namespace aiperf::records

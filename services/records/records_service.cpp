@@ -36,6 +36,17 @@ void RecordsService::on_configure(const config::RunConfig& config) {
   if (config.output.export_level != "summary")
     log = std::make_unique<JsonlFile>(util::artifact_file(config, "profile_export.jsonl"));
   core_ = std::make_unique<RecordsCore>(config, reactor(), static_cast<ResultsSink&>(*this), std::move(log));
+  prober_.reset();
+  if (config.network_latency.should_probe()) {
+    std::vector<ProbeTarget> targets = probe_targets(config.endpoint.urls);
+    if (targets.empty()) AIPERF_LOG(kWarning) << "Network Latency: No probe targets discovered; nothing to do";
+    auto connector = tcp_connector(targets);
+    prober_ = std::make_unique<NetworkProber>(std::move(targets), config.network_latency.ping_interval_s, std::move(connector));
+    const std::string& prefix = config.output.profile_export_prefix;
+    network_latency_path_ = config.output.artifact_dir + "/" + (prefix.empty() ? "profile_export" : prefix) +
+                            "_network_latency.jsonl";
+    core_->set_network_rtt_source([this] { return measured_rtt_ns(); });
+  }
   if (live_metrics_wanted(config))
     live_ = std::make_unique<LiveMetrics>(
         reactor(), [this] { return core_->received(); }, [this] { return core_->snapshot(); },
@@ -66,7 +77,11 @@ void RecordsService::on_records() {
 void RecordsService::on_bus(std::string_view topic, const proto::BusMessage& msg) {
   if (!core_) return;
   if (msg.has_service_lost()) core_->on_service_lost(msg.service_lost());
-  if (msg.has_phase_event()) core_->on_phase_event(msg.phase_event());
+  if (msg.has_phase_event()) {
+    // Probes span the benchmark from its first phase's start (AIPerf: PROFILE_START).
+    if (prober_ && msg.phase_event().kind() == proto::PHASE_EVENT_START) prober_->start();
+    core_->on_phase_event(msg.phase_event());
+  }
 }
 
 void RecordsService::on_finalize() {
@@ -75,6 +90,26 @@ void RecordsService::on_finalize() {
 
 void RecordsService::on_terminate() {
   if (core_) core_->flush();
+}
+
+void RecordsService::cancel_run(const std::string& reason) {
+  proto::BusMessage msg;
+  msg.mutable_cancel_request()->set_service_id(identity().id);
+  msg.mutable_cancel_request()->set_reason(reason);
+  publish(bus::topic::kProgress, msg);
+}
+
+std::optional<double> RecordsService::measured_rtt_ns() {
+  if (!prober_) return std::nullopt;
+  const std::vector<ProbeSample>& samples = prober_->finish();
+  std::string lines;
+  for (const auto& s : samples) lines += network_latency_jsonl(s, prober_->targets()[s.target]) + "\n";
+  try {
+    util::write_file_atomically(network_latency_path_, lines);
+  } catch (const std::exception& e) {
+    AIPERF_LOG(kError) << "network latency export: " << e.what();
+  }
+  return mean_rtt_ns(samples);
 }
 
 void RecordsService::results(const proto::ProfileResults& results) {

@@ -9,6 +9,7 @@
 #include <zmq.hpp>
 
 #include "live_metrics.h"
+#include "network_probe.h"
 #include "records_core.h"
 #include "service/service.h"
 
@@ -25,11 +26,16 @@ class RecordsService final : public service::Service, private ResultsSink {
   void on_finalize() override;
   void on_terminate() override;
   void results(const proto::ProfileResults& results) override;
+  void cancel_run(const std::string& reason) override;
+  // --network-latency-automatic: stops the probes, writes their JSONL file, returns the mean.
+  std::optional<double> measured_rtt_ns();
   void on_records();
 
   zmq::socket_t pull_;
   std::unique_ptr<RecordsCore> core_;
   std::unique_ptr<LiveMetrics> live_;  // dashboard / --api-port only
+  std::unique_ptr<NetworkProber> prober_;  // --network-latency-automatic only
+  std::string network_latency_path_;       // its JSONL file
   std::vector<char> arena_block_ = std::vector<char>(512 * 1024);  // first block of each frame's arena
 };
 

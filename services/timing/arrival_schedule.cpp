@@ -44,4 +44,13 @@ int64_t ArrivalSchedule::next(int64_t now_ns) {
   return last_ns_;
 }
 
+int64_t ArrivalSchedule::change_rate(double rate, int64_t now_ns, int64_t pending_ns) {
+  if (rate == rate_) return pending_ns;
+  rate_ = rate;
+  const int64_t sooner = now_ns + interval_ns();
+  if (sooner >= pending_ns) return pending_ns;
+  last_ns_ = sooner;
+  return sooner;
+}
+
 }  // namespace aiperf::timing

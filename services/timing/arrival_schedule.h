@@ -27,6 +27,11 @@ class ArrivalSchedule {
   // The next intended send time, given the current time (re-anchors when too far behind).
   int64_t next(int64_t now_ns);
   void set_rate(double rate) { rate_ = rate; }
+  // A rate update while arrival `pending_ns` waits (AIPerf's rate-update reschedule): the
+  // pending arrival moves to now + one interval at the new rate when that is sooner; returns
+  // the (possibly earlier) pending time. Does nothing and returns pending_ns when the rate is
+  // unchanged.
+  int64_t change_rate(double rate, int64_t now_ns, int64_t pending_ns);
   double rate() const { return rate_; }
 
  private:

@@ -49,6 +49,7 @@ PhasePlan make_plan(const config::PhaseLoad& load, std::mt19937_64& rng) {
     plan.runner.rate_mode = true;
     plan.target_rate = *load.request_rate;
     plan.rate_ramp_s = load.request_rate_ramp_duration;
+    plan.rate_series = load.request_rate_series;
     // A rate ramp starts at 10% of the target per 1/T (AIPerf: target * 0.1 / T).
     const double start_rate = plan.rate_ramp_s ? plan.target_rate * std::min(1.0, 0.1 / *plan.rate_ramp_s)
                                                : plan.target_rate;
@@ -261,17 +262,48 @@ void TimingService::start_ramps(const PhasePlan& plan) {
     const double start_rate = plan.arrivals->rate();
     const double target = plan.target_rate;
     phase_timers_.push_back(reactor().call_every(kRateRampStepNs, [this, duration_ns, start_rate, target] {
-      auto& arrivals = plans_[phase_index_].arrivals;
+      auto& plan = plans_[phase_index_];
       const double f = std::min(1.0, (steady_now_ns() - phase_start_ns_) / duration_ns);
-      arrivals->set_rate(start_rate + (target - start_rate) * f);
+      if (f >= 1 && !plan.rate_series.empty()) return;  // the series takes over at the ramp's end
+      plan.arrivals->set_rate(start_rate + (target - start_rate) * f);
+    }));
+  }
+  // Rate series (AIPerf's RateSeriesController): starts when the rate ramp ends, sets the
+  // series' first rate at once, then the interpolated rate every 100 ms.
+  if (!plan.rate_series.empty() && plan.arrivals) {
+    const int64_t series_start = phase_start_ns_ + static_cast<int64_t>(plan.rate_ramp_s.value_or(0) * kSecond);
+    phase_timers_.push_back(reactor().call_at(series_start, [this, series_start] {
+      apply_rate_series(series_start);
+      phase_timers_.push_back(reactor().call_every(kRateRampStepNs, [this, series_start] {
+        apply_rate_series(series_start);
+        after_change();
+      }));
+      after_change();
     }));
   }
 }
 
-void TimingService::schedule_arrival() {
-  const int64_t at = plans_[phase_index_].arrivals->next(steady_now_ns() + kSendLeadNs);
+void TimingService::apply_rate_series(int64_t series_start_ns) {
+  PhasePlan& plan = plans_[phase_index_];
+  if (!plan.arrivals || !runner_) return;
+  const int64_t now = steady_now_ns();
+  const double rate = rate_series_value(plan.rate_series, static_cast<double>(now - series_start_ns) / kSecond);
+  if (!arrival_timer_) return plan.arrivals->set_rate(rate);
+  // Schedule time "now" is one send lead ahead: the earliest instant a credit can still make.
+  const int64_t at = plan.arrivals->change_rate(rate, now + kSendLeadNs, pending_arrival_ns_);
+  if (at == pending_arrival_ns_) return;
+  reactor().cancel(arrival_timer_);
+  arm_arrival(at);
+}
+
+void TimingService::arm_arrival(int64_t at) {
+  pending_arrival_ns_ = at;
   // One pending arrival timer at a time: its id is replaced, not accumulated.
   arrival_timer_ = reactor().call_at(at - kSendLeadNs, [this, at] { release_arrivals(at); });
+}
+
+void TimingService::schedule_arrival() {
+  arm_arrival(plans_[phase_index_].arrivals->next(steady_now_ns() + kSendLeadNs));
 }
 
 // Issues the arrival intended at `at` and every later one intended within the batch window,
@@ -286,7 +318,7 @@ void TimingService::release_arrivals(int64_t at) {
     runner_->on_arrival(phase_start_wall_ns_ + (at - phase_start_ns_));
     at = plan.arrivals->next(steady_now_ns() + kSendLeadNs);
     if (at > horizon) {
-      arrival_timer_ = reactor().call_at(at - kSendLeadNs, [this, at] { release_arrivals(at); });
+      arm_arrival(at);
       break;
     }
   }

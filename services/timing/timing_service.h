@@ -14,6 +14,7 @@
 
 #include "arrival_schedule.h"
 #include "phase_runner.h"
+#include "rate_series.h"
 #include "server_profiler.h"
 #include "service/service.h"
 
@@ -26,6 +27,7 @@ struct PhasePlan {
   double grace_seconds = 0;                 // after the duration (infinity = wait)
   std::optional<double> concurrency_ramp_s, prefill_ramp_s, rate_ramp_s;
   double target_rate = 0;
+  RatePoints rate_series;  // --request-rate-series: sampled every 100 ms after the rate ramp
 };
 
 class TimingService final : public service::Service, public CreditSink {
@@ -58,6 +60,10 @@ class TimingService final : public service::Service, public CreditSink {
   void flush_credits();  // sends the outbox: one message per worker
   void worker_lost(const std::string& worker_id);
   void start_ramps(const PhasePlan& plan);
+  // --request-rate-series: sets the rate the series has `now - series_start_ns` into it, and
+  // brings the pending arrival forward when the new rate makes it due sooner.
+  void apply_rate_series(int64_t series_start_ns);
+  void arm_arrival(int64_t at_ns);  // the one pending arrival timer, for arrival `at_ns`
   void after_change();
   // end_wall_ns: the phase's end when it came before the publish (0 = now).
   void publish_phase(proto::PhaseEventKind kind, int64_t end_wall_ns = 0);
@@ -79,6 +85,7 @@ class TimingService final : public service::Service, public CreditSink {
   int64_t sent_end_wall_ns_ = 0;
   std::vector<bus::Reactor::TimerId> phase_timers_;
   bus::Reactor::TimerId arrival_timer_ = 0;  // the next rate arrival (0: none)
+  int64_t pending_arrival_ns_ = 0;           // its intended time (steady)
   std::mt19937_64 rng_;
   std::unordered_map<std::string, uint64_t> worker_load_;  // worker id -> credits in flight
   std::unordered_map<uint64_t, std::string> credit_worker_;
