@@ -151,13 +151,18 @@ RecipeSweep recipe_sweep(const GridRecipe& g, const sweep::Extracted& given, con
 void label_recipe_points(const GridRecipe& g, std::vector<sweep::Point>& points) {
   if (g.isl_osl_pairs.empty()) return;
   for (auto& p : points) {
-    std::string isl, osl, conc;
+    nlohmann::json isl, osl, conc;
     for (const auto& [path, v] : p.values) {
-      if (path == "datasets.main.prompts.isl") isl = sweep::python_str(v);
-      if (path == "datasets.main.prompts.osl") osl = sweep::python_str(v);
-      if (path == "phases.profiling.concurrency") conc = sweep::python_str(v);
+      if (path == "datasets.main.prompts.isl") isl = v;
+      if (path == "datasets.main.prompts.osl") osl = v;
+      if (path == "phases.profiling.concurrency") conc = v;
     }
-    p.label = "shape_" + isl + "_" + osl + "_c" + conc;
+    const std::string i = sweep::python_str(isl), o = sweep::python_str(osl), c = sweep::python_str(conc);
+    p.label = "shape_" + i + "_" + o + "_c" + c;
+    // A scenario's values are keyed by name, sorted (its aggregate's variation_values, the
+    // sweep's parameters), and its aggregate folder follows them.
+    p.values = {{"concurrency", conc}, {"isl", isl}, {"osl", osl}};
+    p.aggregate_dir = "concurrency_" + c + "__isl_" + i + "__osl_" + o;
   }
 }
 

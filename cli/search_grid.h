@@ -38,8 +38,9 @@ struct RecipeSweep {
 // pareto-sweep of a single point.
 RecipeSweep recipe_sweep(const GridRecipe& recipe, const sweep::Extracted& given, const std::string& sweep_type);
 
-// pareto-sweep's point labels, as AIPerf names its scenarios: shape_<isl>_<osl>_c<concurrency>.
-// Other recipes keep the sweep's labels.
+// pareto-sweep's points as AIPerf names its scenarios: label shape_<isl>_<osl>_c<concurrency>,
+// values keyed concurrency, isl, osl (the aggregates' variation_values and the sweep's
+// parameters), aggregate folder concurrency_<c>__isl_<i>__osl_<o>. Other recipes keep the sweep's.
 void label_recipe_points(const GridRecipe& recipe, std::vector<sweep::Point>& points);
 
 }  // namespace aiperf::cli::search

@@ -148,7 +148,8 @@ int run_sweep(const std::vector<sweep::Point>& points, const std::vector<config:
       const std::string model = configs[p].endpoint.model_names.empty() ? "" : configs[p].endpoint.model_names.front();
       const auto agg = sweep::point_aggregate(c, m.confidence_level, m.cooldown_seconds, mode, model, util::kVersion);
       const std::string dir = mode == "independent" ? base_dir + "/" + c.point.dir_name + "/aggregate"
-                                  : base_dir + "/aggregate/" + c.point.dir_name;
+                                  : base_dir + "/aggregate/" + (c.point.aggregate_dir.empty() ? c.point.dir_name
+                                                                                               : c.point.aggregate_dir);
       fs::create_directories(dir);
       write_file(dir + "/profile_export_aiperf_aggregate.json", agg.dump(2) + "\n");
       write_file(dir + "/profile_export_aiperf_aggregate.csv", exporting::aggregate_csv(agg) + sweep::point_csv_extra(agg));

@@ -52,6 +52,9 @@ struct Point {
   std::vector<size_t> value_index;  // per parameter of `Extracted::parameters`, which value
   std::string label;     // "phases.profiling.concurrency=2, phases.profiling.rate=5.0"
   std::string dir_name;  // "concurrency_2__rate_5.0"
+  // The point's aggregate/ folder when it is not dir_name (AIPerf names a scenario's by its
+  // sorted keys: pareto-sweep's run isl_32__osl_8__concurrency_1, aggregate concurrency_1__isl_32__osl_8).
+  std::string aggregate_dir;
 };
 
 // Grid: the Cartesian product over the parameters sorted by path (the first path varies

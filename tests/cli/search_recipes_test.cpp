@@ -185,6 +185,11 @@ TEST_CASE("pareto-sweep pairs ISL with OSL and crosses each pair with the --conc
   CHECK(dirs == std::vector<std::string>{"isl_32__osl_8__concurrency_1", "isl_32__osl_8__concurrency_2",
                                          "isl_64__osl_16__concurrency_1", "isl_64__osl_16__concurrency_2"});
   CHECK(labels == std::vector<std::string>{"shape_32_8_c1", "shape_32_8_c2", "shape_64_16_c1", "shape_64_16_c2"});
+  CHECK(points[2].aggregate_dir == "concurrency_1__isl_64__osl_16");
+  CHECK(points[2].values == std::vector<std::pair<std::string, nlohmann::json>>{{"concurrency", 1}, {"isl", 64}, {"osl", 16}});
+  // The run's command line still comes from the lists.
+  CHECK(aiperf::cli::sweep::point_args(rs.lists, points[2]) ==
+        std::vector<std::string>{"--isl", "64", "--osl", "16", "--concurrency", "1"});
   // A single --concurrency is a list of one; none is AIPerf's 1,4,16,64,256.
   const auto one = recipe_sweep(g, aiperf::cli::sweep::extract_lists({"--concurrency", "8"}), "grid");
   CHECK(aiperf::cli::sweep::expand(one.lists.parameters, one.sweep_type).size() == 2);

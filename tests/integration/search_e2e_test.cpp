@@ -448,10 +448,12 @@ TEST_CASE("pareto-sweep runs each ISL/OSL pair at each concurrency and marks the
       CHECK(cells[i]["y"] == s["output_token_throughput"]["avg"]);
       CHECK(s["input_sequence_length"]["avg"] == isl);
       xy.emplace_back(cells[i]["x"].get<double>(), cells[i]["y"].get<double>());
-      // AIPerf's scenario label names the point's aggregate.
-      const auto agg = run.json_file("aggregate/" + point + "/profile_export_aiperf_aggregate.json");
+      // AIPerf's scenario label and keys name the point's aggregate.
+      const auto agg = run.json_file("aggregate/concurrency_" + std::to_string(c) + "__isl_" + std::to_string(isl) +
+                                     "__osl_" + std::to_string(osl) + "/profile_export_aiperf_aggregate.json");
       CHECK(agg["metadata"]["variation_label"] ==
             "shape_" + std::to_string(isl) + "_" + std::to_string(osl) + "_c" + std::to_string(c));
+      CHECK(agg["metadata"]["variation_values"] == nlohmann::json{{"concurrency", c}, {"isl", isl}, {"osl", osl}});
       ++i;
     }
   for (size_t a = 0; a < xy.size(); ++a) {
@@ -464,7 +466,9 @@ TEST_CASE("pareto-sweep runs each ISL/OSL pair at each concurrency and marks the
   const auto sweep = run.json_file("sweep_aggregate/profile_export_aiperf_sweep.json");
   CHECK(sweep["metadata"]["pareto_axes"]["series_keys"] == nlohmann::json::parse(R"(["isl","osl"])"));
   CHECK(sweep["per_combination_metrics"][3]["parameters"] ==
-        nlohmann::json::parse(R"({"isl": 64, "osl": 16, "concurrency": 2})"));
+        nlohmann::json::parse(R"({"concurrency": 2, "isl": 64, "osl": 16})"));
+  CHECK(sweep["metadata"]["sweep_parameters"] ==
+        nlohmann::json::parse(R"([{"name":"concurrency","values":[1,2]},{"name":"isl","values":[32,64]},{"name":"osl","values":[8,16]}])"));
   // Refusals, as the reference words them (exit 2, nothing written).
   const std::vector<std::pair<std::vector<std::string>, std::string>> bad = {
       {{"--search-recipe", "pareto-sweep"},
