@@ -326,7 +326,7 @@ int main(int argc, char** argv) {
     }
     if (profile.search.spec) {
       const auto& sp = *profile.search.spec;
-      std::cout << "  search (" << sp.planner << ") over " << sp.space.front().path << ", at most " << sp.max_iterations
+      std::cout << "  search (" << (aiperf::cli::search::multi_tier(sp) ? std::string("multi_tier") : sp.planner) << ") over " << sp.space.front().path << ", at most " << sp.max_iterations
                 << " iterations, in search_iter_NNNN/\n";
     }
     for (const std::string& note : profile.dry_run_notes) std::cout << "  note: " << note << "\n";

@@ -597,4 +597,24 @@ TEST_CASE("two --search-sla-tier tiers run the multi-tier planner, one boundary 
   CHECK(history["boundary_summary"]["feasible_max"]["value"] == 8);
   CHECK(search.out.find("tier gold: concurrency 4 (converged); tier relaxed: concurrency 8 (no_failure_in_range)") !=
         std::string::npos);
+  // --dry-run says which planner runs, and that the named one does not.
+  const auto dry = aiperf::test::run_named(
+      tmp, "dry",
+      {"--url", mock.url(), "--streaming", "--search-recipe", "max-concurrency-under-sla", "--ttft-sla-ms", "50",
+       "--search-style", "monotonic", "--search-sla-tier", "time_to_first_token:p95:lt:50", "--search-sla-tier",
+       "time_to_first_token:p95:lt:100", "--dry-run"});
+  INFO(dry.out << dry.err);
+  CHECK(dry.exit_code == 0);
+  CHECK(dry.out.find("search (multi_tier) over phases.profiling.concurrency, at most 20 iterations") != std::string::npos);
+  CHECK(dry.out.find("note: the search algorithm for --search-style monotonic_sla is not used when --search-sla-tier is "
+                     "active") != std::string::npos);
+  // A tier count outside 2-10 and duplicate labels are refused, as the reference refuses them.
+  const auto dup = aiperf::test::run_named(
+      tmp, "dup",
+      {"--url", mock.url(), "--streaming", "--search-recipe", "max-concurrency-under-sla", "--ttft-sla-ms", "50",
+       "--search-sla-tier", "a:time_to_first_token:p95:lt:50", "--search-sla-tier", "a:time_to_first_token:p95:lt:100"});
+  CHECK(dup.exit_code == 2);
+  CHECK(dup.err.find("Error: --search-sla-tier: duplicate label 'a' (tiers 1 and 2). Each tier must have a unique "
+                     "label.") != std::string::npos);
+  CHECK_FALSE(fs::exists(dup.dir));
 }
