@@ -11,6 +11,9 @@
 namespace aiperf::cli::genai_perf {
 namespace {
 
+// How long past its settle time a window waits for a record that ends after it.
+constexpr int64_t kLateRecordsNs = 2'000'000'000;
+
 const char* const kNoValidRequests =
     "No valid requests recorded within time interval. Please use a larger time window.";
 
@@ -122,6 +125,7 @@ void WindowWatcher::add_record_line(const std::string& line) {
   const int64_t start = meta.value("request_start_ns", int64_t{0});
   const int64_t end = meta.value("request_end_ns", int64_t{0});
   if (start > 0 && (first_start_ == 0 || start < first_start_)) first_start_ = start;
+  last_end_ = std::max(last_end_, end);
   const bool failed = (j.contains("error") && !j["error"].is_null()) || meta.value("was_cancelled", false);
   if (!failed && start > 0 && end >= start) completions_.push_back({start, end});
 }
@@ -132,7 +136,9 @@ Outcome WindowWatcher::poll(int64_t now_wall_ns) {
     const int64_t start = t0_ != 0 ? t0_ : first_start_;
     if (start == 0 || len <= 0) break;
     const size_t k = windows_.size();
-    if (now_wall_ns < start + static_cast<int64_t>(k + 1) * len + settle_ns_) break;
+    const int64_t end = start + static_cast<int64_t>(k + 1) * len;
+    if (now_wall_ns < end + settle_ns_) break;
+    if (last_end_ <= end && now_wall_ns < end + settle_ns_ + kLateRecordsNs) break;
     t0_ = start;
     const WindowStat w = window_stat(completions_, t0_, len, k);
     windows_.push_back(w);

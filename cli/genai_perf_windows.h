@@ -84,7 +84,8 @@ std::string pass_line(size_t index, const WindowStat& w);
 // the wall clock passes their ends, judging after each. The windows start at the first
 // profiling request's start (perf_analyzer starts its first window as the load starts); that
 // start is fixed when the first window closes. A window closes `settle_ns` after its end, so
-// the records of requests that ended in it have come through the pipeline.
+// the records of requests that ended in it have come through the pipeline, and once a record
+// ending after it has arrived (records come roughly in end order), or 2 s later still.
 class WindowWatcher {
  public:
   // `verbose`: collect perf_analyzer's pass lines (take_stdout).
@@ -116,6 +117,7 @@ class WindowWatcher {
   int64_t settle_ns_;
   int64_t t0_ = 0;          // fixed when the first window closes
   int64_t first_start_ = 0; // earliest profiling request start seen so far
+  int64_t last_end_ = 0;    // latest profiling request end seen so far
   std::vector<Completion> completions_;
   std::vector<WindowStat> windows_;
   Outcome outcome_ = Outcome::kMeasuring;

@@ -135,6 +135,8 @@ TEST_CASE("the watcher closes windows as the clock passes them and stops at stab
     watch.add_record_line(record(base + 10 * kMs, base + 110 * kMs));
     watch.add_record_line(record(base + 20 * kMs, base + 120 * kMs));
   }
+  // The next request ends after the third window: the third can close once settled.
+  watch.add_record_line(record(kT0 + 1'790 * kMs, kT0 + 1'890 * kMs));
   CHECK(watch.poll(kT0 + 900 * kMs - 1) == Outcome::kMeasuring);  // window 1 not settled yet
   CHECK(watch.windows().empty());
   CHECK(watch.poll(kT0 + 900 * kMs) == Outcome::kMeasuring);
@@ -152,6 +154,24 @@ TEST_CASE("the watcher closes windows as the clock passes them and stops at stab
   REQUIRE(out.size() == 3);
   CHECK(out[0] == "  Pass [1] throughput: 3.33333 infer/sec. Avg latency: 100000 usec (std 0 usec). ");
   CHECK(watch.take_stderr().empty());
+}
+
+TEST_CASE("a window waits for a record that ends after it, 2 s at most", "[genai_perf][windows]") {
+  WindowWatcher watch({500, 999}, false, 300 * kMs);
+  watch.add_record_line(record(kT0, kT0 + 100 * kMs));
+  // Settled, but no record ends after the first window yet (they come roughly in end order).
+  CHECK(watch.poll(kT0 + 900 * kMs) == Outcome::kMeasuring);
+  CHECK(watch.windows().empty());
+  watch.add_record_line(record(kT0 + 100 * kMs, kT0 + 601 * kMs));
+  CHECK(watch.poll(kT0 + 900 * kMs) == Outcome::kMeasuring);
+  REQUIRE(watch.windows().size() == 1);
+  CHECK(watch.windows()[0].count == 1);
+  // Nothing ends after the second window: it closes 2 s after settling, by the clock alone.
+  CHECK(watch.poll(kT0 + 3'500 * kMs - 1) == Outcome::kMeasuring);
+  CHECK(watch.windows().size() == 1);
+  CHECK(watch.poll(kT0 + 3'500 * kMs) == Outcome::kMeasuring);
+  REQUIRE(watch.windows().size() == 2);
+  CHECK(watch.windows()[1].count == 1);
 }
 
 TEST_CASE("the watcher fails as perf_analyzer does after 10 windows", "[genai_perf][windows]") {
