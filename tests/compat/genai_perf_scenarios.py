@@ -22,7 +22,8 @@ without --artifact-dir (so GenAI-Perf's directory naming is compared too), then 
           1 ms); throughputs (avg) within 2 %.
           A scenario whose only unaccepted differences are values (or console rows, which a wide
           value reshapes) runs up to twice more; only the metrics off every time count.
-  run     exit status 0 for both
+  run     exit status 0 for both (1 for both in FAILING scenarios, which must also both print
+          perf_analyzer's failure lines: message)
 
 `config` scenarios (CONFIGS) edit the reference's template and run `genai-perf config -f` with
 it, compared as the others. `analyze` scenarios (ANALYZE) run `genai-perf analyze <args>` with both tools and compare each
@@ -84,6 +85,18 @@ SCENARIOS = {
     # perf_analyzer's time windows: 1.2 s each, the default stability percentage (999) stops at 3.
     "chat_stream_interval": ["--endpoint-type", "chat", "--streaming", "--concurrency", "4",
                              "--measurement-interval", "1000", *SYNTHETIC, *OUTPUT],
+}
+
+# Scenarios where perf_analyzer fails, and GenAI-Perf with it: both tools must exit 1, print these
+# lines (perf_analyzer's, verbatim) and write inputs.json only. Here one ~200 ms request at a time
+# meets 300 ms windows: they alternate 1 and 2 requests, never 3 alike within 10 %.
+FAILING = {
+    "chat_stream_interval_unstable": (
+        ["--endpoint-type", "chat", "--streaming", "--concurrency", "1", "--measurement-interval", "250",
+         "--stability-percentage", "10", *SYNTHETIC, "--output-tokens-mean", "1", "--output-tokens-stddev", "0",
+         "--extra-inputs", "ignore_eos:true"],
+        ["Failed to obtain stable measurement within 10 measurement windows for concurrency 1. Please try to "
+         "increase the --measurement-interval.", "Failed to obtain stable measurement."]),
 }
 
 # Scenarios whose request counts are measured, not asked for: (relative, absolute) tolerance on
@@ -391,7 +404,8 @@ def main():
     ap.add_argument("--aiperf", required=True, type=Path, help="our aiperf binary (run as genai-perf)")
     ap.add_argument("--mock", required=True, type=Path, help="our aiperf-mock-server binary")
     ap.add_argument("--ref", type=Path, default=DEFAULT_REF)
-    ap.add_argument("--scenario", action="append", choices=sorted([*SCENARIOS, *ANALYZE, *CONFIGS, "create_template"]))
+    ap.add_argument("--scenario", action="append",
+                    choices=sorted([*SCENARIOS, *FAILING, *ANALYZE, *CONFIGS, "create_template"]))
     ap.add_argument("--keep", type=Path, help="keep both tools' directories here")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
@@ -437,7 +451,8 @@ def main():
                 (tpl_dir / "config.yaml").write_text(text)
                 tool_args = ["-f", str(tpl_dir / "config.yaml")]
             else:
-                scenario = ANALYZE[name] if name in ANALYZE else SCENARIOS[name]
+                scenario = ANALYZE[name] if name in ANALYZE else FAILING[name][0] if name in FAILING \
+                    else SCENARIOS[name]
                 tool_args = ["-u", mock.url, *COMMON, *(a.replace("{prompts}", str(prompts)) for a in scenario)]
             print(f"[{name}{'' if attempt == 0 else f' again ({attempt})'}] genai-perf {sub} {' '.join(tool_args)}",
                   flush=True)
@@ -449,12 +464,17 @@ def main():
         finally:
             mock.stop()
         diffs = []
-        if ref_rc != 0:
+        expected_rc = 1 if name in FAILING else 0
+        if ref_rc != expected_rc:
             diffs.append(f"{name}:run:ref:exit {ref_rc}")
-        if our_rc != 0:
+        if our_rc != expected_rc:
             diffs.append(f"{name}:run:ours:exit {our_rc}")
+        for line in FAILING.get(name, ((), ()))[1]:
+            for tool, text in (("ref", ref_out), ("ours", our_out)):
+                if line not in text.splitlines():
+                    diffs.append(f"{name}:message:{tool}:missing {line!r}")
         compare(name, ref_dir, our_dir, ref_out, our_out, diffs)
-        if args.verbose or our_rc != 0:
+        if args.verbose or our_rc != expected_rc:
             print(our_out[-3000:])
         return diffs
 
@@ -469,7 +489,7 @@ def main():
         return ":".join(d.split(":")[:4])
 
     all_diffs = []
-    for name in args.scenario or [*SCENARIOS, *ANALYZE, *CONFIGS, "create_template"]:
+    for name in args.scenario or [*SCENARIOS, *FAILING, *ANALYZE, *CONFIGS, "create_template"]:
         if name == "create_template":
             print("[create_template] genai-perf create-template [-v]", flush=True)
             all_diffs += compare_templates(args.ref, ours_bin, work)
