@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "endpoints/endpoint.h"
+#include "export/client_server.h"
 #include "export/console_table.h"
 #include "export/records_jsonl_reader.h"
 #include "export/summary_csv.h"
@@ -51,6 +53,23 @@ struct Args {
   std::vector<std::string> inputs;
   std::string output_dir = "artifacts/merged";
 };
+
+// Whether the merged runs sent role messages the server renders with its chat template (then more
+// input tokens at the server is expected, not warned about): read from the summary beside any
+// run's records (input_config.endpoint.type); false when none says so.
+bool runs_send_chat_messages(const std::vector<std::string>& records_paths) {
+  for (const std::string& p : records_paths) {
+    std::ifstream in(fs::path(p).parent_path() / "profile_export_aiperf.json");
+    if (!in) continue;
+    const nlohmann::json summary = nlohmann::json::parse(in, nullptr, false);
+    if (!summary.is_object()) continue;
+    const nlohmann::json type = summary.value("/input_config/endpoint/type"_json_pointer, nlohmann::json());
+    if (!type.is_string()) continue;
+    const endpoints::EndpointInfo* ep = endpoints::find_endpoint(type.get<std::string>());
+    if (ep && ep->chat_messages) return true;
+  }
+  return false;
+}
 
 // DIR -> DIR/profile_export.jsonl; a file (a run with --profile-export-prefix) as given.
 std::string records_path(const std::string& input) {
@@ -120,17 +139,21 @@ int run(const Args& args) {
   info.was_cancelled = cancelled;
   info.start_ns = start_ns;
   info.end_ns = end_ns;
+  // From the records' usage and timings metrics; the runs' server counters cannot be merged.
+  info.client_server = exporting::client_server_section(results, std::nullopt, false, runs_send_chat_messages(paths));
   const std::string json_path = (out_dir / "profile_export_aiperf.json").string();
   const std::string csv_path = (out_dir / "profile_export_aiperf.csv").string();
   try {
     exporting::write_summary_json(json_path, results, info);
-    exporting::write_summary_csv(csv_path, results);
+    exporting::write_summary_csv(csv_path, results, exporting::format_client_server_csv(info.client_server));
   } catch (const std::exception& e) {
     std::cerr << "Error: " << e.what() << "\n";
     return 1;
   }
 
-  std::cout << exporting::format_console_table(results, "LLM Metrics", isatty(STDOUT_FILENO) != 0);
+  const bool tty = isatty(STDOUT_FILENO) != 0;
+  std::cout << exporting::format_console_table(results, "LLM Metrics", tty);
+  std::cout << exporting::format_client_server_console(info.client_server, tty);
   std::cout << "\nMerged " << results.completed() << " records from " << paths.size() << " files\n"
             << "CSV Export: " << csv_path << "\n"
             << "JSON Export: " << json_path << "\n";

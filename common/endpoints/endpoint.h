@@ -34,6 +34,9 @@ struct EndpointInfo {
   bool requires_polling = false;
   // PRODUCES_VIDEO_ONLY metrics apply (video_inference_time, video_peak_memory).
   bool produces_videos = false;
+  // The body carries role messages the server renders with its chat template (so it counts more
+  // input tokens than the client's text), and each turn's images go out as content parts.
+  bool chat_messages = false;
 };
 
 // nullptr for an unknown type.

@@ -11,10 +11,11 @@ namespace {
 
 constexpr std::array<EndpointInfo, 20> kEndpoints = {{
     // The media flags follow AIPerf 0.13's plugin metadata (supports_images / supports_audio).
-    {"chat", "/v1/chat/completions", "", "LLM Metrics", true, true, true, false, true, true},
+    {"chat", "/v1/chat/completions", "", "LLM Metrics", true, true, true, false, true, true, false, false, true},
     {"completions", "/v1/completions", "", "LLM Metrics", true, true, true},
     {"embeddings", "/v1/embeddings", "", "Embeddings Metrics", false, false, true},
-    {"chat_embeddings", "/v1/embeddings", "", "Embeddings Metrics", false, false, true, false, true},
+    {"chat_embeddings", "/v1/embeddings", "", "Embeddings Metrics", false, false, true, false, true, false, false, false,
+     true},
     {"nim_embeddings", "/v1/embeddings", "", "NIM Embeddings Metrics", false, false, true, false, true},
     {"nim_rankings", "/v1/ranking", "", "Rankings Metrics", false, false, true},
     {"cohere_rankings", "/v2/rerank", "", "Ranking Metrics", false, false, true},
@@ -25,9 +26,9 @@ constexpr std::array<EndpointInfo, 20> kEndpoints = {{
     // No default path: requests go to the base URL or --endpoint.
     {"template", "", "", "LLM Metrics", true, true, true},
     // Post-0.6 AIPerf (spec §5.5).
-    {"responses", "/v1/responses", "", "LLM Metrics", true, true, true, false, true, true},
+    {"responses", "/v1/responses", "", "LLM Metrics", true, true, true, false, true, true, false, false, true},
     // Anthropic Messages API.
-    {"messages", "/v1/messages", "", "LLM Metrics", true, true, true, false, true},
+    {"messages", "/v1/messages", "", "LLM Metrics", true, true, true, false, true, false, false, false, true},
     // Verbatim raw_payload / inputs_json bodies to the base URL or --endpoint; responses
     // auto-detected like template's.
     {"raw", "", "", "LLM Metrics", true, true, true},

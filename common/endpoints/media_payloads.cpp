@@ -198,11 +198,10 @@ std::string input_text_for(const EndpointInfo& info, const std::vector<const pro
 
 std::optional<int64_t> image_count(const EndpointInfo& info, const std::vector<const proto::Turn*>& turns) {
   if (turns.empty()) return std::nullopt;
-  const std::string_view t = info.type;
-  if (t == "image_retrieval") return non_empty_images(*turns.back());
+  if (info.type == "image_retrieval") return non_empty_images(*turns.back());
   // Chat-shaped bodies: one image part per non-empty image of every turn sent, history included.
   // Verbatim bodies and trace messages are not walked.
-  if (t == "chat" || t == "responses" || t == "messages" || t == "chat_embeddings") {
+  if (info.chat_messages) {
     if (!turns.back()->raw_payload().empty() || !turns.back()->raw_messages().empty()) return std::nullopt;
     int64_t count = 0;
     for (const proto::Turn* turn : turns) count += non_empty_images(*turn);

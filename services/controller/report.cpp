@@ -41,10 +41,9 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
   const auto& load = config.loadgen;
   const bool warmup = load.warmup_request_count.value_or(0) > 0 || load.warmup_duration.value_or(0) > 0 ||
                       load.num_warmup_sessions.value_or(0) > 0;
-  const std::string& type = config.endpoint.type;
-  const bool templated = type == "chat" || type == "messages" || type == "responses" || type == "chat_embeddings";
+  const endpoints::EndpointInfo* ep = endpoints::find_endpoint(config.endpoint.type);
   info.client_server = exporting::client_server_section(
-      results, exporting::counter_totals_from_json(telemetry.server_counters_json()), warmup, templated);
+      results, exporting::counter_totals_from_json(telemetry.server_counters_json()), warmup, ep && ep->chat_messages);
 
   const std::string json_path = util::artifact_file(config, "profile_export_aiperf.json");
   const std::string csv_path = util::artifact_file(config, "profile_export_aiperf.csv");
@@ -65,7 +64,6 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
   }
   for (const auto& w : telemetry.warnings()) std::cerr << "Warning: " << w << "\n";
 
-  const endpoints::EndpointInfo* ep = endpoints::find_endpoint(config.endpoint.type);
   const bool tty = isatty(STDOUT_FILENO);
   std::cout << exporting::format_console_table(results, std::string(ep ? ep->metrics_title : "LLM Metrics"), tty);
   if (config.output.show_trace_timing) std::cout << exporting::format_trace_timing_table(results, tty);

@@ -112,6 +112,39 @@ TEST_CASE("client vs server: streaming chat with mock timings gives exact server
   CHECK_FALSE(has(html, "notes warn"));
 }
 
+TEST_CASE("client vs server: process-export-files rebuilds the records' rows, not the counters'", "[e2e]") {
+  Run r = run_against({"--timings", "--ttft", "10", "--itl", "2"},
+                      {"--endpoint-type", "chat", "--request-count", "4", "--concurrency", "2"});
+  INFO(r.run.out << r.run.err);
+  REQUIRE(r.run.exit_code == 0);
+  const json original = r.run.summary()["client_server"];
+  REQUIRE(original["sources"] == json::array({"usage", "timings", "vllm"}));
+  Process p(std::string(AIPERF_BIN_DIR) + "/aiperf", {"process-export-files", r.run.dir, "--output-dir", r.tmp + "/merged"},
+            r.tmp, "merge");
+  const auto rc = p.wait(60);
+  REQUIRE(rc.has_value());
+  INFO(p.out() << p.err());
+  REQUIRE(*rc == 0);
+  const json merged = json::parse(read_file(r.tmp + "/merged/profile_export_aiperf.json"))["client_server"];
+  CHECK(merged["sources"] == json::array({"usage", "timings"}));
+  size_t record_rows = 0;
+  for (const json& row : original["rows"]) {
+    if (row["source"] == "vllm") continue;
+    ++record_rows;
+    INFO(row.dump());
+    const json* again = ::row(merged, row["quantity"], row["source"]);
+    REQUIRE(again);
+    CHECK((*again)["server"] == row["server"]);
+    CHECK(again->contains("client") == row.contains("client"));
+  }
+  CHECK(record_rows == merged["rows"].size());
+  // Chat: the server's template tokens are not warned about, as in the run itself.
+  for (const json& w : merged["warnings"]) CHECK_FALSE(has(w.get<std::string>(), "Input tokens"));
+  REQUIRE((*::row(merged, "input_tokens_total", "timings"))["difference"].get<double>() < 0);
+  CHECK(has(p.out(), "NVIDIA AIPerf | Client vs Server"));
+  CHECK(has(read_file(r.tmp + "/merged/profile_export_aiperf.csv"), "\r\nClient vs Server,Source,Unit,Client,Server,Difference\r\n"));
+}
+
 TEST_CASE("client vs server: non-streaming completions give latency gaps but no TTFT row", "[e2e]") {
   Run r = run_against({"--timings", "--ttft", "4", "--itl", "1"},
                       {"--endpoint-type", "completions", "--request-count", "4", "--concurrency", "1",
