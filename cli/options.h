@@ -39,6 +39,10 @@ struct ProfileOptions {
     bool no_fixed_schedule = false;             // --no-fixed-schedule: no automatic trace replay
     // The baseten_trace-only options with their names for messages (count() > 0: given).
     std::vector<std::pair<CLI::Option*, std::string>> baseten_only_options;
+    // Prompt shaping options as given (options_prompt_shaping.cpp resolves them).
+    struct Shaping {
+      std::optional<std::string> random_range_ratio, system_prompt, system_prompt_file;
+    } shaping;
   } input;
   struct Output {
     std::optional<std::string> artifact_dir;
@@ -146,6 +150,11 @@ void add_control_options(CLI::App& app, ProfileOptions& o);  // --wait-for-model
 // (automatic and mean exclude each other; the ping interval needs automatic).
 void add_network_latency_options(CLI::App& app, ProfileOptions& o);
 void finalize_network_latency_options(ProfileOptions& o);
+// --prompt-corpus, --random-range-ratio, --random-corpus-style, --system-prompt(-file),
+// --cache-bust, --image-source(-sampling) (options_prompt_shaping.cpp): registered by
+// add_input_options, checked at the end of finalize_input_options.
+void add_prompt_shaping_options(CLI::App& app, ProfileOptions& o);
+void finalize_prompt_shaping_options(ProfileOptions& o);
 // baseten_trace replay controls (options_trace_replay.cpp), added by add_input_options.
 void add_trace_replay_options(CLI::App& app, ProfileOptions& o);
 // AIPerf's refusals: a baseten_trace-only option without an --input-file of that type (before

@@ -129,6 +129,7 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
                  "Mixed (ISL,OSL) pairs: \"256,128:40;512|20,256:60\", bracket or JSON form")
       ->group("Input Sequence Length (ISL)");
   add_synthetic_options(app, o);
+  add_prompt_shaping_options(app, o);
 }
 
 namespace {
@@ -277,6 +278,7 @@ void finalize_input_options(ProfileOptions& o) {
   check_input_file(o);
   check_baseten_extra_inputs(o);
   read_trace_replay_environment(o);
+  finalize_prompt_shaping_options(o);
 }
 
 }  // namespace aiperf::cli

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "config/json_optional.h"
+#include "config/prompt_shaping_config.h"
 #include "config/trace_replay_config.h"
 
 namespace aiperf::config {
@@ -68,6 +69,7 @@ struct InputConfig {
   std::vector<double> audio_sample_rates{16.0}; // kHz, one drawn per clip
   uint32_t audio_num_channels = 1;
   TraceReplayConfig trace_replay;               // baseten_trace replay controls
+  PromptShapingConfig prompt_shaping;           // corpus, range ratio, system prompt, cache bust, image source
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputConfig, extra_inputs, headers, random_seed, isl_mean,
@@ -86,6 +88,6 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputConfig, extra_inputs, heade
                                                 image_height_stddev, image_batch_size, image_format,
                                                 audio_length_mean, audio_length_stddev, audio_batch_size,
                                                 audio_format, audio_depths, audio_sample_rates,
-                                                audio_num_channels, trace_replay)
+                                                audio_num_channels, trace_replay, prompt_shaping)
 
 }  // namespace aiperf::config

@@ -15,6 +15,7 @@
 #include "endpoints/endpoint.h"
 #include "log/log.h"
 #include "prompt_generator.h"
+#include "prompt_shaping.h"
 #include "sharegpt.h"
 #include "synthetic_dataset.h"
 #include "trace_prompts.h"
@@ -31,7 +32,7 @@ DatasetService::DatasetService(service::Identity identity, bus::Endpoints endpoi
 
 std::vector<proto::Conversation> build_synthetic_dataset(const config::RunConfig& config) {
   auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path, config.tokenizer.cache_dir);
-  PromptGenerator prompts(*tokenizer, generate_corpus());
+  const PromptGenerator prompts = make_prompt_generator(config.input, *tokenizer);
   if (is_rankings_endpoint(config.endpoint.type)) return synthesize_rankings(config, prompts);
   ChatTemplateOverhead overhead;
   if (config.tokenizer.apply_chat_template) {
@@ -43,7 +44,11 @@ std::vector<proto::Conversation> build_synthetic_dataset(const config::RunConfig
       // Unsupported template: no compensation (the record processor counts bare text then too).
     }
   }
-  return synthesize_conversations(config, prompts, overhead);
+  ShapingInputs shaping;
+  if (config.input.prompt_shaping.range_ratio_isl)
+    shaping.server_special_tokens = server_special_tokens(config.tokenizer.resolved_path);
+  shaping.cache_bust = cache_bust_budget(config.input, *tokenizer);
+  return synthesize_conversations(config, prompts, overhead, shaping);
 }
 
 namespace {
@@ -99,7 +104,7 @@ Dataset build_dataset(const config::RunConfig& config) {
     CustomDataset custom = load_custom_dataset(in, config.loadgen.conversation_num.value_or(100), rng);
     if (!custom.pending.empty()) {
       auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path, config.tokenizer.cache_dir);
-      PromptGenerator prompts(*tokenizer, generate_corpus());
+      const PromptGenerator prompts = make_prompt_generator(in, *tokenizer);  // --prompt-corpus
       synthesize_trace_prompts(custom, prompts, trace_block_size(in), rng);
     }
     set_output_lengths(custom.conversations, config);
@@ -109,6 +114,7 @@ Dataset build_dataset(const config::RunConfig& config) {
     out.has_timestamps = custom.has_timestamps;
   }
   if (!in.dataset_sampling_strategy.empty()) out.sampling_strategy = in.dataset_sampling_strategy;
+  apply_system_prompt(out.conversations, in);  // --system-prompt, whatever the dataset
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "synthetic_dataset.h"
 
+#include "image_source.h"
+#include "range_ratio.h"
 #include "seq_dist.h"
 #include "synthetic_media.h"
 #include "util/uuid.h"
@@ -35,8 +37,10 @@ void select_model(const config::RunConfig& config, size_t turn_counter, std::mt1
 
 std::vector<proto::Conversation> synthesize_conversations(const config::RunConfig& config,
                                                           const PromptGenerator& prompts,
-                                                          const ChatTemplateOverhead& overhead) {
+                                                          const ChatTemplateOverhead& overhead,
+                                                          const ShapingInputs& shaping) {
   const auto& in = config.input;
+  const auto& ps = in.prompt_shaping;
   const auto& seed = in.random_seed;
   // The main stream keeps the order it always had (ids, turn counts, prompts, max tokens,
   // delays, models), so datasets without the newer options are unchanged.
@@ -49,15 +53,35 @@ std::vector<proto::Conversation> synthesize_conversations(const config::RunConfi
 
   std::optional<SeqDist> seq_dist;
   if (!in.seq_dist.empty()) seq_dist = SeqDist::parse(in.seq_dist);
-  const bool include_text = in.isl_mean > 0 || seq_dist.has_value();
+  // --random-range-ratio (the CLI requires --osl with it and forbids --seq-dist).
+  std::optional<RangeRatioSampler> ratio;
+  if (ps.range_ratio_isl && in.osl_mean) {
+    const RangeWindow window =
+        range_window(ps.random_corpus_style, static_cast<int64_t>(in.isl_mean), static_cast<int64_t>(*in.osl_mean),
+                     *ps.range_ratio_isl, ps.range_ratio_osl.value_or(*ps.range_ratio_isl),
+                     shaping.server_special_tokens);
+    ratio.emplace(ps.random_corpus_style, window, shaping.server_special_tokens,
+                  seed ? *seed : std::random_device{}(), in.num_dataset_entries);
+    if (prompts.is_random_vocab())
+      prompts.use_offsets(ratio->stream().integers(0, static_cast<int64_t>(prompts.tokenizer().vocab_size()),
+                                                   in.num_dataset_entries),
+                          &ratio->stream());
+  }
+  const bool include_text = in.isl_mean > 0 || seq_dist.has_value() || ratio.has_value();
   const bool include_image = in.image_width_mean > 0 && in.image_height_mean > 0;
+  std::optional<ImageSource> image_source;
+  if (include_image) image_source.emplace(ps);
   const bool include_audio = in.audio_length_mean > 0;
 
   std::vector<std::string> prefix_pool;
   if (in.prefix_pool_size > 0 && in.prefix_length > 0)
     for (uint32_t i = 0; i < in.prefix_pool_size; ++i) prefix_pool.push_back(prompts.generate(in.prefix_length, prefix_rng));
-  const std::string system_prompt =
-      in.shared_system_prompt_length > 0 ? prompts.generate(in.shared_system_prompt_length, context_rng) : "";
+  // A system-* cache-bust marker on the shared system prompt comes off its length (floor 1).
+  const uint32_t system_length =
+      in.shared_system_prompt_length > shaping.cache_bust.shared_system_tokens
+          ? in.shared_system_prompt_length - shaping.cache_bust.shared_system_tokens
+          : std::min<uint32_t>(1, in.shared_system_prompt_length);
+  const std::string system_prompt = system_length > 0 ? prompts.generate(system_length, context_rng) : "";
 
   std::vector<proto::Conversation> out;
   out.reserve(in.num_dataset_entries);
@@ -76,13 +100,16 @@ std::vector<proto::Conversation> synthesize_conversations(const config::RunConfi
       // batch item, no further spread) and max tokens, so the two agree.
       std::optional<std::pair<uint32_t, uint32_t>> pair;
       if (seq_dist) pair = seq_dist->sample(seq_rng);
+      else if (ratio) pair = ratio->next();
       if (include_text) {
         proto::Text* text = turn->add_texts();
         text->set_name("text");
         for (uint32_t b = 0; b < std::max<uint32_t>(1, in.batch_size); ++b) {
           // --apply-chat-template: the template's wrapping is taken off the budget (AIPerf
           // shifts the mean, or the drawn --seq-dist length, floored at 1).
-          const uint32_t adjust = t == 0 ? overhead.first_turn() : overhead.later_turns();
+          // A first-turn --cache-bust marker comes off the first turn too.
+          const uint32_t adjust =
+              t == 0 ? overhead.first_turn() + shaping.cache_bust.first_turn_tokens : overhead.later_turns();
           const uint32_t isl = pair ? std::max<uint32_t>(1, pair->first > adjust ? pair->first - adjust : 0)
                                     : sample_positive_normal_int(adjust > 0 ? std::max(1.0, in.isl_mean - adjust)
                                                                             : in.isl_mean,
@@ -98,7 +125,7 @@ std::vector<proto::Conversation> synthesize_conversations(const config::RunConfi
       if (include_image) {
         proto::Text* images = turn->add_images();
         images->set_name("image_url");
-        for (uint32_t b = 0; b < in.image_batch_size; ++b) images->add_contents(synthesize_image(in, image_rng));
+        for (uint32_t b = 0; b < in.image_batch_size; ++b) images->add_contents(image_data_url(in, *image_source, image_rng));
       }
       if (include_audio) {
         proto::Text* audios = turn->add_audios();

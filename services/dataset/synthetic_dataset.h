@@ -11,6 +11,7 @@
 #include "config/run_config.h"
 #include "dataset.pb.h"
 #include "prompt_generator.h"
+#include "prompt_shaping.h"
 
 #include "chat_template_overhead.h"
 
@@ -22,11 +23,20 @@ std::mt19937_64 derive_rng(const std::optional<uint64_t>& seed, std::string_view
 
 bool is_rankings_endpoint(std::string_view endpoint_type);
 
+// What the caller measured with the run's tokenizer for the prompt-shaping options.
+struct ShapingInputs {
+  uint32_t server_special_tokens = 0;  // --random-range-ratio's special-token accounting
+  CacheBustBudget cache_bust;          // ISL given up to the --cache-bust marker
+};
+
 // The synthetic conversations of `config` with prompts from `prompts`; `overhead` (for
-// --apply-chat-template) shortens the text ISL of first and later turns.
+// --apply-chat-template) shortens the text ISL of first and later turns. With
+// --random-range-ratio each turn's (ISL, OSL) comes from the window's NumPy-exact stream; with
+// --prompt-corpus random that stream's next draws are the prompts' offsets, as in AIPerf.
 std::vector<proto::Conversation> synthesize_conversations(const config::RunConfig& config,
                                                           const PromptGenerator& prompts,
-                                                          const ChatTemplateOverhead& overhead = {});
+                                                          const ChatTemplateOverhead& overhead = {},
+                                                          const ShapingInputs& shaping = {});
 
 // Rankings: one turn per conversation with texts "query" (one prompt) and "passages"
 // (positive-normal-int(--rankings-passages-mean/stddev) prompts).

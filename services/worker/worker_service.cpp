@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bus/socket.h"
+#include "endpoints/cache_bust.h"
 #include "log/log.h"
 #include "raw_record.pb.h"
 #include "time/clock.h"
@@ -314,16 +315,25 @@ void WorkerService::dispatch(InFlight job) {
     for (const proto::Turn& past : h->second) job.sent_turns.push_back(&past);
   }
   job.sent_turns.push_back(&turn);
-  // Without history a turn's payload and input text are the same every time: built once.
-  Prepared* cached = job.sent_turns.size() == 1 ? &prepared_[&turn] : nullptr;
+  // --cache-bust: this session's marker on the system message or the first user message.
+  const std::string& bust = config_->input.prompt_shaping.cache_bust;
+  const std::optional<std::string> marker =
+      endpoints::cache_bust_marker(bust, config_->benchmark_id, job.credit.x_correlation_id(),
+                                   job.credit.conversation_id(), job.credit.phase() == proto::PHASE_WARMUP);
+  const std::string system_message =
+      marker ? endpoints::apply_cache_bust(bust, *marker, conv.system_message(), job.sent_turns, job.busted_turn)
+             : conv.system_message();
+  // Without history (or a per-session marker) a turn's payload and input text are the same
+  // every time: built once.
+  Prepared* cached = job.sent_turns.size() == 1 && !marker ? &prepared_[&turn] : nullptr;
   if (cached && !cached->payload.empty()) {
     job.payload = cached->payload;
     job.input_text = cached->input_text;
   } else {
-    job.payload = endpoints::build_payload(*endpoint_, popts, job.sent_turns, conv.system_message(),
+    job.payload = endpoints::build_payload(*endpoint_, popts, job.sent_turns, system_message,
                                            conv.user_context_message());
     job.input_text =
-        endpoints::input_text_for(*endpoint_, job.sent_turns, conv.system_message(), conv.user_context_message());
+        endpoints::input_text_for(*endpoint_, job.sent_turns, system_message, conv.user_context_message());
     if (cached) *cached = Prepared{job.payload, job.input_text};
   }
   job.x_request_id = util::uuid4();

@@ -50,6 +50,7 @@ class WorkerService final : public service::Service {
     std::string input_text;  // endpoints::input_text of what was sent
     const proto::Conversation* conversation = nullptr;
     std::vector<const proto::Turn*> sent_turns;  // history (if any) + the current turn
+    std::unique_ptr<proto::Turn> busted_turn;    // --cache-bust: the marked first user turn sent_turns points to
   };
 
   // Reactor thread: checks the configuration, then hands it to the io thread.

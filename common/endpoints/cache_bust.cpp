@@ -1,0 +1,97 @@
+#include "cache_bust.h"
+
+#include <cmath>
+#include <memory>
+
+#include <openssl/sha.h>
+
+namespace aiperf::endpoints {
+namespace {
+
+constexpr int kDigestHex = 12;     // 48 bits: ample for uniqueness within a run
+constexpr int kEstimateSamples = 8;
+
+std::string sha256_hex(const std::string& text, int digits) {
+  unsigned char md[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), md);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (int i = 0; i < SHA256_DIGEST_LENGTH && static_cast<int>(out.size()) < digits; ++i) {
+    out.push_back(kHex[md[i] >> 4]);
+    out.push_back(kHex[md[i] & 15]);
+  }
+  out.resize(digits);
+  return out;
+}
+
+bool is_warmup_isolation(const std::string& target) {
+  return target == "warmup-isolation-system" || target == "warmup-isolation-first-turn";
+}
+
+bool has_marker_at_edge(const std::string& content, const std::string& marker, bool prefix) {
+  if (content.size() < marker.size()) return false;
+  return prefix ? content.compare(0, marker.size(), marker) == 0
+                : content.compare(content.size() - marker.size(), marker.size(), marker) == 0;
+}
+
+}  // namespace
+
+bool cache_bust_is_system_target(const std::string& target) {
+  return target == "system-prefix" || target == "system-suffix" || target == "warmup-isolation-system";
+}
+
+bool cache_bust_is_prefix(const std::string& target) {
+  return target != "system-suffix" && target != "first-turn-suffix";
+}
+
+std::string cache_bust_rid_marker(const std::string& target, const std::string& unique) {
+  const std::string rid = "[rid:" + sha256_hex(unique, kDigestHex) + "]";
+  return cache_bust_is_prefix(target) ? rid + "\n\n" : "\n\n" + rid;
+}
+
+std::optional<std::string> cache_bust_marker(const std::string& target, const std::string& benchmark_id,
+                                             const std::string& x_correlation_id,
+                                             const std::string& conversation_id, bool warmup) {
+  if (target.empty() || target == "none") return std::nullopt;
+  if (is_warmup_isolation(target)) return warmup ? std::optional<std::string>("[warmup]\n\n") : std::nullopt;
+  return cache_bust_rid_marker(target, benchmark_id + ":" + x_correlation_id + ":" + conversation_id);
+}
+
+uint32_t cache_bust_marker_tokens(const std::string& target, const tok::Tokenizer& tokenizer) {
+  if (target.empty() || target == "none" || is_warmup_isolation(target)) return 0;
+  size_t total = 0;
+  for (int i = 0; i < kEstimateSamples; ++i) {
+    const std::string n = std::to_string(i);
+    total += tokenizer.count(cache_bust_rid_marker(target, "estimator:" + n + ":" + n + ":estimator-" + n));
+  }
+  return static_cast<uint32_t>(std::nearbyint(static_cast<double>(total) / kEstimateSamples));  // half to even
+}
+
+std::string apply_cache_bust(const std::string& target, const std::string& marker, const std::string& system_message,
+                             std::vector<const proto::Turn*>& turns, std::unique_ptr<proto::Turn>& storage) {
+  if (marker.empty()) return system_message;
+  const bool prefix = cache_bust_is_prefix(target);
+  if (cache_bust_is_system_target(target) && !system_message.empty()) {
+    if (has_marker_at_edge(system_message, marker, prefix)) return system_message;
+    return prefix ? marker + system_message : system_message + marker;
+  }
+  // The first user message: the first turn that is not the assistant's.
+  for (auto& turn : turns) {
+    if (turn->role() == "assistant") continue;
+    auto copy = std::make_unique<proto::Turn>(*turn);
+    proto::Text* text = copy->texts_size() > 0 ? copy->mutable_texts(0) : copy->add_texts();
+    if (text->contents_size() == 0) {
+      text->add_contents(marker);
+    } else {
+      std::string& content = *text->mutable_contents(0);
+      if (has_marker_at_edge(content, marker, prefix)) return system_message;
+      content = prefix ? marker + content : content + marker;
+    }
+    storage = std::move(copy);
+    turn = storage.get();
+    break;
+  }
+  return system_message;
+}
+
+}  // namespace aiperf::endpoints

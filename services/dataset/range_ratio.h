@@ -1,0 +1,58 @@
+// --random-range-ratio: ISL and OSL drawn uniformly from an integer window around --isl/--osl,
+// in AIPerf 0.13's two styles (--random-corpus-style): vllm, the symmetric window
+// [floor(m*(1-r)), ceil(m*(1+r))] with r in [0, 1) and the server's special tokens taken off
+// the ISL mean first; sglang, the lower-bounded window [max(1, int(m*r)), m] with r in [0, 1],
+// the special tokens taken off each drawn ISL (floored at 1).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "numpy_rng.h"
+
+namespace aiperf::dataset {
+
+// Parses the option's text for `style` into (ISL ratio, OSL ratio): a plain float for both, or
+// (vllm only) a JSON object {"input": a, "output": b}. Throws std::invalid_argument with
+// AIPerf's message (without its "Invalid --random-range-ratio value: " lead, which the CLI adds).
+std::pair<double, double> parse_range_ratio(const std::string& text, const std::string& style);
+
+// The ranges: vllm [0, 1) each; sglang [0, 1]. Throws std::invalid_argument with AIPerf's message.
+void check_range_ratio(const std::pair<double, double>& ratios, const std::string& style);
+
+struct RangeWindow {
+  int64_t isl_low = 0, isl_high = 0;  // inclusive
+  int64_t osl_low = 0, osl_high = 0;  // inclusive
+};
+
+// The inclusive windows of `style` for the means and ratios; `special_tokens` is what the server
+// adds to a prompt (vllm folds it into the ISL window, sglang subtracts it per draw).
+RangeWindow range_window(const std::string& style, int64_t isl_mean, int64_t osl_mean, double isl_ratio,
+                         double osl_ratio, uint32_t special_tokens);
+
+// The (ISL, OSL) stream of one dataset, as AIPerf's preseed draws it: `count` ISLs, then `count`
+// OSLs, from NumPy's default_rng(seed) (vllm) or RandomState(fold(seed)) (sglang); pairs past
+// `count` (later turns) are drawn live from the same stream. The stream stays available for the
+// random corpus's token offsets, which AIPerf draws from it next.
+class RangeRatioSampler {
+ public:
+  RangeRatioSampler(const std::string& style, const RangeWindow& window, uint32_t special_tokens, uint64_t seed,
+                    size_t count);
+  std::pair<uint32_t, uint32_t> next();
+  NumpyIntegers& stream() { return *stream_; }
+  const RangeWindow& window() const { return window_; }
+
+ private:
+  uint32_t adjust_isl(int64_t isl) const;
+
+  std::string style_;
+  RangeWindow window_;
+  uint32_t special_tokens_;
+  std::unique_ptr<NumpyIntegers> stream_;
+  std::vector<int64_t> isl_, osl_;
+  size_t next_ = 0;
+};
+
+}  // namespace aiperf::dataset
