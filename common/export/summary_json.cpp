@@ -113,7 +113,8 @@ void append_metric_json(std::string& out, const proto::MetricResult& m, int dept
   stat("max", m.has_max(), m.max(), m.integer_values());
   stat("std", m.has_std(), m.std(), false);
   // AIPerf >= 0.7 ends a record metric's statistics with the sample count and the sum.
-  stat("count", m.is_record_metric(), static_cast<double>(m.count()), true);
+  // Count 0: a result injected after aggregation (network_adjusted_*), which has none there.
+  stat("count", m.is_record_metric() && m.count() > 0, static_cast<double>(m.count()), true);
   stat("sum", m.is_record_metric() && m.has_sum(), m.sum(), m.integer_values());
   out += "\n" + pad + "}";
 }

@@ -36,7 +36,8 @@ proto::MetricResult ms_result(std::string_view tag, std::string_view header, Met
   r.set_flags(f);
   r.set_display_order(order);
   r.set_is_record_metric(true);
-  r.set_count(s.count);
+  // No count: AIPerf's injected results carry none in the summary (count 0 = not reported).
+  r.set_count(0);
   r.set_avg(s.avg);
   r.set_min(s.min);
   r.set_max(s.max);

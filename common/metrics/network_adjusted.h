@@ -17,7 +17,8 @@ using ColumnLookup = std::function<const std::vector<double>*(std::string_view t
 
 // Appends network_rtt, then network_adjusted_request_latency, _time_to_first_token and
 // _time_to_first_output_token (each only when its source has values), in ms with every
-// statistic, as the reference orders them. Does nothing when rtt_ns <= 0 (adjusted == raw).
+// statistic but the sample count (0: the reference's summary has none for them), as the
+// reference orders them. Does nothing when rtt_ns <= 0 (adjusted == raw).
 void append_network_adjusted(proto::ProfileResults& out, double rtt_ns, const ColumnLookup& column);
 
 }  // namespace aiperf::metrics

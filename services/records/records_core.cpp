@@ -213,6 +213,9 @@ void RecordsCore::finish() {
   timers_.cancel(quiet_timer_);
   deadline_timer_ = quiet_timer_ = 0;
   flush();
+  // Before the timeslices and the summary, which both report it.
+  const double rtt_ns = network_rtt_ns();
+  if (timeslices_) timeslices_->set_network_rtt_ns(rtt_ns);
   if (config_.output.export_level == "raw") {
     // Every processor flushed its lines before sending the records counted above.
     try {
@@ -240,7 +243,7 @@ void RecordsCore::finish() {
       AIPERF_LOG(kError) << "timeslice export: " << e.what();
     }
   }
-  aggregator_.set_network_rtt_ns(network_rtt_ns());
+  aggregator_.set_network_rtt_ns(rtt_ns);
   proto::ProfileResults results = aggregator_.finalize();
   results.set_total_expected(profiling_complete_->completed());
   results.set_start_ns(profiling_complete_->start_wall_ns());

@@ -25,6 +25,10 @@ void Timeslices::add(const proto::MetricRecord& rec) {
   slices_.try_emplace(index, ctx_).first->second.add(rec);
 }
 
+void Timeslices::set_network_rtt_ns(double rtt_ns) {
+  for (auto& [index, aggregator] : slices_) aggregator.set_network_rtt_ns(rtt_ns);
+}
+
 std::vector<proto::ProfileResults> Timeslices::finalize() const {
   std::vector<proto::ProfileResults> out;
   out.reserve(slices_.size());

@@ -23,6 +23,9 @@ class Timeslices {
   static int64_t slice_index(int64_t request_start_ns, int64_t slice_ns);
 
   void add(const proto::MetricRecord& rec);
+  // The run's mean network RTT: every slice then reports network_rtt and network_adjusted_*
+  // too, as AIPerf injects them per timeslice.
+  void set_network_rtt_ns(double rtt_ns);
 
   // One result per non-empty slice in time order; position = the exported timeslice index.
   std::vector<proto::ProfileResults> finalize() const;

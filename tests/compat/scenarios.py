@@ -174,6 +174,16 @@ SCENARIOS = {
                   "request_throughput": 8 / (4 * LAT_MS / 1000.0),
                   "output_token_throughput": 8 * OSL / (4 * LAT_MS / 1000.0)},
     },
+    "network_latency_mean": {
+        "about": "streaming chat, concurrency 2, --network-latency-mean 5 (network_rtt, network_adjusted_*)",
+        "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count", "20",
+                 "--network-latency-mean", "5", *SYNTHETIC, *EXACT_OSL],
+        "requests": 20,
+        "truth": {**streaming_truth(), **concurrency_truth(2, 20, LAT_MS), "network_rtt": 5.0,
+                  "network_adjusted_time_to_first_token": TTFT_MS - 5.0,
+                  "network_adjusted_time_to_first_output_token": TTFT_MS - 5.0,
+                  "network_adjusted_request_latency": LAT_MS - 5.0},
+    },
     "poisson": {
         "about": "streaming chat, Poisson arrivals at 20 req/s",
         "args": ["--endpoint-type", "chat", "--streaming", "--request-rate", "20", "--arrival-pattern", "poisson",

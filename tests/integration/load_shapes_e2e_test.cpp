@@ -133,6 +133,7 @@ TEST_CASE("network latency automatic: probes in their JSONL file, their mean sub
   CHECK(s["network_rtt"]["unit"] == "ms");
   CHECK(s["network_rtt"]["avg"].get<double>() == Approx(rtt_ms).epsilon(1e-9));
   CHECK(s["network_rtt"]["std"].get<double>() == 0.0);
+  CHECK_FALSE(s["network_rtt"].contains("count"));  // as the reference: injected results have none
   // Loopback RTTs are far below the 20 ms TTFT: no record is clamped, the mean shifts by the RTT.
   for (const char* tag : {"request_latency", "time_to_first_token", "time_to_first_output_token"}) {
     INFO(tag);
@@ -152,12 +153,20 @@ TEST_CASE("network latency automatic: probes in their JSONL file, their mean sub
 TEST_CASE("network latency mean: a fixed RTT is subtracted and nothing is probed", "[e2e][network]") {
   MockServer mock({"--ttft", "20", "--itl", "2"}, aiperf::test::make_temp_dir());
   Run run = profile({"--url", mock.url(), "--streaming", "--concurrency", "2", "--request-count", "10",
-                     "--network-latency-mean", "5"});
+                     "--network-latency-mean", "5", "--slice-duration", "60"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   CHECK_FALSE(std::filesystem::exists(run.dir + "/profile_export_network_latency.jsonl"));
   const json s = run.summary();
   CHECK(s["network_rtt"]["avg"].get<double>() == 5.0);
+  // Every timeslice reports them too (a 60 s slice holds this whole run, or two of them).
+  const json slices = run.json_file("profile_export_aiperf_timeslices.json")["timeslices"];
+  REQUIRE_FALSE(slices.empty());
+  for (const auto& slice : slices) {
+    CHECK(slice["network_rtt"]["avg"].get<double>() == 5.0);
+    CHECK(slice["network_adjusted_time_to_first_token"]["avg"].get<double>() ==
+          Approx(slice["time_to_first_token"]["avg"].get<double>() - 5.0).epsilon(1e-9));
+  }
   CHECK(s["network_adjusted_time_to_first_token"]["avg"].get<double>() ==
         Approx(s["time_to_first_token"]["avg"].get<double>() - 5.0).epsilon(1e-9));
   CHECK(s["network_adjusted_time_to_first_token"]["min"].get<double>() ==
