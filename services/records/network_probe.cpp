@@ -154,7 +154,15 @@ uint64_t successful_samples(const std::vector<ProbeSample>& samples) {
 NetworkProber::NetworkProber(std::vector<ProbeTarget> targets, double interval_s, std::unique_ptr<Connector> connector)
     : targets_(std::move(targets)), interval_s_(interval_s), connector_(std::move(connector)) {}
 
-NetworkProber::~NetworkProber() { finish(); }
+// Shutting down without results: the thread stops, no top-up probes.
+NetworkProber::~NetworkProber() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
 
 void NetworkProber::start() {
   std::lock_guard lock(mu_);

@@ -60,7 +60,7 @@ class NetworkProber {
   static constexpr int64_t kTopUpBudgetNs = 3'000'000'000;  // ..._COMPLETE_TOPUP_TIMEOUT
 
   NetworkProber(std::vector<ProbeTarget> targets, double interval_s, std::unique_ptr<Connector> connector);
-  ~NetworkProber();
+  ~NetworkProber();  // stops the thread; no top-up
   NetworkProber(const NetworkProber&) = delete;
   NetworkProber& operator=(const NetworkProber&) = delete;
 

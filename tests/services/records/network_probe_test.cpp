@@ -10,6 +10,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <memory>
+
 using namespace aiperf::records;
 
 TEST_CASE("probe targets: one per distinct host:port, scheme default ports") {
@@ -58,10 +60,12 @@ namespace {
 // Every third probe of a target fails; RTTs count up by 1 µs.
 struct FakeConnector : Connector {
   int calls = 0;
+  std::shared_ptr<int> shared_calls = std::make_shared<int>(0);  // outlives the connector
   ProbeSample probe(size_t index, const ProbeTarget&) override {
     ProbeSample s;
     s.target = index;
     s.timestamp_ns = ++calls;
+    ++*shared_calls;
     if (calls % 3 == 0) s.error_type = "TimeoutError";
     else s.rtt_ns = calls * 1000;
     return s;
@@ -90,6 +94,16 @@ TEST_CASE("prober: started, it probes at once, then tops up at the end") {
   const auto& samples = prober.finish();  // the first round ran (or runs before the stop)
   CHECK(successful_samples(samples) == 5);
   CHECK(samples.size() == 7);
+}
+
+TEST_CASE("prober: destroyed without finish, it stops at once and probes no more") {
+  auto connector = std::make_unique<FakeConnector>();
+  const std::shared_ptr<int> calls = connector->shared_calls;
+  {
+    NetworkProber prober({{"http://a:1", "a", 1}}, 1000.0, std::move(connector));
+    prober.start();
+  }
+  CHECK(*calls <= 1);  // at most the first round; no top-up
 }
 
 TEST_CASE("tcp connector: a listening port answers, a closed one is refused") {
