@@ -1,7 +1,10 @@
 // The Multi-Run group's search options (AIPerf 0.13): --search-* (an adaptive search over one
 // or more config paths), --search-recipe with its SLA targets and grid overrides. Validation
 // follows the reference's order and messages; then the search is resolved to a search::Spec
-// that cli/search_run.h executes. Native planners: monotonic_sla (search_planner.h).
+// that cli/search_run.h executes, or to a search::GridRecipe (a sweep plus a post-process:
+// concurrency-ramp, prefill-ttft-curve, decode-itl-curve, pareto-sweep, max-concurrency-under-sla
+// --search-style grid) that main.cpp runs through search_grid.h. Native planners: monotonic_sla
+// (search_planner.h), smooth_isotonic, and the multi-tier planner for --search-sla-tier.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>

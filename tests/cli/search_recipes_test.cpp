@@ -59,7 +59,7 @@ TEST_CASE("itl_surface_fit builds AIPerf's grid: sorted axes, null for unmeasure
             .dump());
 }
 
-TEST_CASE("itl_surface_fit: under two usable rows is a failure document; no candidate row is an error", "[unit]") {
+TEST_CASE("itl_surface_fit: under two usable rows is a failure document, and no candidate row an error", "[unit]") {
   const Json rows = itl_rows();
   const Json out = itl_surface_fit({{"per_combination_metrics", Json::array({rows[0], rows[3]})}}, kItlParams);
   CHECK(out.dump() ==
@@ -120,7 +120,7 @@ TEST_CASE("Pareto dominance honours the axis directions and leaves non-finite po
   CHECK((!def[0].optimal && !def[1].optimal && def[2].optimal && !def[3].optimal));
 }
 
-TEST_CASE("--isl-osl-pairs is parsed with AIPerf's tolerance and messages", "[unit]") {
+TEST_CASE("pareto-sweep: --isl-osl-pairs is parsed with AIPerf's tolerance and messages", "[unit]") {
   using Pairs = std::vector<std::pair<long long, long long>>;
   CHECK(parse_isl_osl_pairs(" 128/128 , 512 / 256,,2048/512 ") == Pairs{{128, 128}, {512, 256}, {2048, 512}});
   CHECK(parse_isl_osl_pairs("+1_0/3") == Pairs{{10, 3}});
