@@ -184,6 +184,13 @@ SCENARIOS = {
                   "network_adjusted_time_to_first_output_token": TTFT_MS - 5.0,
                   "network_adjusted_request_latency": LAT_MS - 5.0},
     },
+    "network_latency_automatic": {
+        "about": "streaming chat, concurrency 2, --network-latency-automatic (probes, their JSONL, network_adjusted_*)",
+        "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count", "20",
+                 "--network-latency-automatic", "--network-latency-ping-interval", "0.5", *SYNTHETIC, *EXACT_OSL],
+        "requests": 20,
+        "truth": {**streaming_truth(), **concurrency_truth(2, 20, LAT_MS)},
+    },
     "poisson": {
         "about": "streaming chat, Poisson arrivals at 20 req/s",
         "args": ["--endpoint-type", "chat", "--streaming", "--request-rate", "20", "--arrival-pattern", "poisson",
