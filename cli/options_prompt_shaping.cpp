@@ -84,6 +84,10 @@ void resolve_range_ratio(ProfileOptions& o) {
   } catch (const std::invalid_argument& e) {
     throw OptionError(std::string("Invalid --random-range-ratio value: ") + e.what());
   }
+  if (!in.input_file.empty() || !in.public_dataset.empty())
+    throw OptionError("--random-range-ratio is only supported with synthetic datasets; remove --input-file / "
+                      "--public-dataset (use a synthetic dataset) to apply synthetic-only prompt shaping (ISL, prefix "
+                      "prompts, multimodal generation, multi-turn conversation, etc).");
   if (!in.seq_dist.empty())
     throw OptionError("random_range_ratio cannot be combined with sequence_distribution; use one or the other.");
   if (!in.osl_mean)
@@ -108,9 +112,6 @@ void resolve_range_ratio(ProfileOptions& o) {
   if (in.osl_stddev != 0)
     throw OptionError("Invalid random_range_ratio value: --osl-stddev cannot be combined with --random-range-ratio; "
                       "the ratio window already controls OSL variance.");
-  if (!in.input_file.empty() || !in.public_dataset.empty())
-    throw OptionError("--random-range-ratio only applies to synthetic datasets; it cannot be used with " +
-                      std::string(in.input_file.empty() ? "--public-dataset" : "--input-file") + ".");
   ps.range_ratio_isl = ratios.first;
   ps.range_ratio_osl = ratios.second;
 }

@@ -233,6 +233,7 @@ TEST_CASE("prompt shaping: --image-source DIR with sequential-cycle: the directo
 TEST_CASE("prompt shaping refusals: exit 2, named, nothing written", "[e2e][prompt_shaping]") {
   const std::string dir = aiperf::test::make_temp_dir();
   std::ofstream(dir + "/empty.txt") << "  \n";
+  std::ofstream(dir + "/single.jsonl") << "{\"text\": \"hi\"}\n";
   struct Bad {
     std::vector<std::string> args;
     std::string expected;
@@ -252,6 +253,8 @@ TEST_CASE("prompt shaping refusals: exit 2, named, nothing written", "[e2e][prom
        "random_range_ratio cannot be combined with sequence_distribution; use one or the other."},
       {{"--random-range-ratio", "0.3", "--osl", "5", "--isl-stddev", "3"},
        "--isl-stddev cannot be combined with --random-range-ratio"},
+      {{"--random-range-ratio", "0.3", "--osl", "5", "--input-file", "{dir}/single.jsonl"},
+       "--random-range-ratio is only supported with synthetic datasets; remove --input-file / --public-dataset"},
       {{"--random-corpus-style", "tgi"}, "--random-corpus-style"},
       {{"--prompt-corpus", "poetry"}, "--prompt-corpus"},
       {{"--system-prompt", "a", "--system-prompt-file", "{dir}/empty.txt"},
