@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -388,6 +389,11 @@ int run_config(const std::vector<std::string>& words, const std::string& version
     std::vector<std::string> all = cfg.words;
     all.insert(all.end(), rest.begin(), rest.end());
     a = parse_profile_args(all, true);
+    // The file's integer percentage is echoed as one, unless the command line overrode it.
+    const bool cli_stability = std::any_of(rest.begin(), rest.end(), [](const std::string& w) {
+      return w.rfind("-s", 0) == 0 || w.rfind("--stab", 0) == 0;
+    });
+    a.stability_percentage_integral = cfg.stability_percentage_integral && !cli_stability;
     if (!a.sweep_type.empty() || !a.sweep_range.empty() || !a.sweep_list.empty())
       throw GenAiPerfOptionError("--sweep-type/--sweep-range/--sweep-list: give the sweep in the file's analyze: section "
                                  "(GenAI-Perf's config subcommand does not read them)");

@@ -58,6 +58,7 @@ class Reader {
 
   std::string file_;
   std::vector<Word> words_;
+  bool stability_integral_ = false;
   std::optional<Sweep> sweep_;
 
   std::string at(const YAML::Node& n, const std::string& path) const {
@@ -213,7 +214,10 @@ class Reader {
              {"stimulus", [this](const YAML::Node& n, const std::string& p) { stimulus(n, p); }},
              // The template's 999 is GenAI-Perf's default (left unset, so input_config echoes 999).
              {"stability_percentage", [this](const YAML::Node& n, const std::string& p) {
-                if (!empty(n) && scalar(n, p) != "999") add("--stability-percentage", {scalar(n, p)}, n, p);
+                if (empty(n) || scalar(n, p) == "999") return;
+                add("--stability-percentage", {scalar(n, p)}, n, p);
+                int64_t whole = 0;
+                stability_integral_ = YAML::convert<int64_t>::decode(n, whole);
               }},
              {"measurement_interval", fixed("--measurement-interval", "")},
              {"warmup_request_count", option("--warmup-request-count")},
@@ -393,6 +397,7 @@ class Reader {
       }
     }
     run.sweep = sweep_;
+    run.stability_percentage_integral = stability_integral_;
     return run;
   }
 };

@@ -17,6 +17,9 @@ namespace aiperf::cli::genai_perf {
 struct ConfigRun {
   std::vector<std::string> words;  // the `genai-perf profile` command line of the file
   std::optional<Sweep> sweep;      // set: the file has an analyze: section (run analyze)
+  // perf_analyzer.stability_percentage was an integer (GenAI-Perf echoes it as one: 80, where
+  // the command line's -s 80 is 80.0).
+  bool stability_percentage_integral = false;
 };
 
 // Reads `path`. Unknown keys, bad values and refused settings throw GenAiPerfOptionError as

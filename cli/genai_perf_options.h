@@ -35,6 +35,7 @@ struct ProfileArgs {
   // GenAI-Perf leaves it, when 0) and --stability-percentage (unset when 0: GenAI-Perf's 999).
   std::optional<int64_t> measurement_interval;
   std::optional<double> stability_percentage;
+  bool stability_percentage_integral = false;  // echoed as an integer (a config file's integer)
   int64_t num_dataset_entries = 100;
   int64_t synthetic_tokens_mean = 550;
   int64_t synthetic_tokens_stddev = 0;

@@ -4,12 +4,15 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "genai_perf_config.h"
 #include "genai_perf_options.h"
 #include "genai_perf_windows.h"
 
@@ -249,4 +252,35 @@ TEST_CASE("genai-perf profile -p/-s: parsed, checked and mapped as GenAI-Perf do
   refuses({"-s", "x"}, "argument -s/--stability-percentage: invalid float value: 'x'");
   refuses({"-p", "0", "--request-count", "5"},
           "argument --request-count/--num-requests: not allowed with argument --measurement-interval/-p");
+}
+
+TEST_CASE("genai-perf config -f: measurement interval mode and the stability percentage", "[genai_perf][windows]") {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "aiperf_genai_perf_windows_test";
+  std::filesystem::create_directories(dir);
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  };
+  const ConfigRun interval = read_config(write(
+      "interval.yaml", "model_names: m\nendpoint:\n  type: chat\nperf_analyzer:\n  stability_percentage: 80\n"
+                       "  measurement:\n    mode: interval\n    num: 200\n"));
+  CHECK(interval.words ==
+        std::vector<std::string>{"--model=m", "--endpoint-type=chat", "--stability-percentage=80", "--measurement-interval=200"});
+  CHECK(interval.stability_percentage_integral);
+  ProfileArgs a = parse_profile_args(interval.words);
+  a.stability_percentage_integral = interval.stability_percentage_integral;
+  CHECK(input_config(a)["perf_analyzer"]["stability_percentage"].dump() == "80");
+  CHECK(input_config(a)["perf_analyzer"]["measurement"].dump() == R"({"mode":"interval","num":200})");
+  // interval without num: GenAI-Perf's 10000 ms; a fractional percentage stays a float.
+  const ConfigRun inferred = read_config(write(
+      "inferred.yaml", "model_names: m\nendpoint:\n  type: chat\nperf_analyzer:\n  stability_percentage: 12.5\n"
+                       "  measurement:\n    mode: interval\n"));
+  CHECK(inferred.words == std::vector<std::string>{"--model=m", "--endpoint-type=chat", "--stability-percentage=12.5",
+                                                   "--measurement-interval=10000"});
+  CHECK_FALSE(inferred.stability_percentage_integral);
+  // The template's 999 is the default: not passed on.
+  const ConfigRun deflt =
+      read_config(write("default.yaml", "model_names: m\nendpoint:\n  type: chat\nperf_analyzer:\n  stability_percentage: 999\n"));
+  CHECK(deflt.words == std::vector<std::string>{"--model=m", "--endpoint-type=chat"});
+  std::filesystem::remove_all(dir);
 }
