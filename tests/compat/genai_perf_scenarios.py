@@ -106,6 +106,7 @@ FAILING = {
 # exactly).
 COUNT_TOLERANCE = {
     "chat_stream_interval": (0.10, 2),
+    "config_interval": (0.10, 2),
 }
 
 # `genai-perf analyze` scenarios: profile's options plus the sweep.
@@ -128,6 +129,17 @@ CONFIGS = {
                        ("    mean: 550", f"    mean: {ISL}"), ("random_seed: 0", "random_seed: 42"),
                        ("extra: ", "extra: {ignore_eos: true}"),
                        ("  analyze:\n", "  analyze:\n    concurrency:\n      start: 1\n      stop: 2\n")],
+    # perf_analyzer's time windows from the file (2.4 s each: ~12 requests, 3 windows within 80 %);
+    # an integer percentage is echoed as one.
+    "config_interval": [("model_names: \n", "model_names: m\n"), ("type: kserve", "type: chat"),
+                        ("streaming: False", "streaming: True"), ("url: localhost:8001", "url: {url}"),
+                        ("backend: tensorrtllm", "backend: "), ("deterministic: False", "deterministic: "),
+                        ("      mean: \n", f"      mean: {OSL}\n"),
+                        ("stimulus: {'concurrency': 1}", "stimulus: {'concurrency': 2}"),
+                        ("mode: request_count", "mode: interval"), ("      num: \n", "      num: 2000\n"),
+                        ("stability_percentage: 999", "stability_percentage: 80"),
+                        ("    name: \n", "    name: {tokenizer}\n"), ("    mean: 550", f"    mean: {ISL}"),
+                        ("random_seed: 0", "random_seed: 42"), ("extra: ", "extra: {ignore_eos: true}")],
 }
 
 # Accepted differences: id pattern -> reason.
