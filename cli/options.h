@@ -63,6 +63,9 @@ struct ProfileOptions {
     std::optional<double> concurrency_ramp, prefill_ramp, rate_ramp;
     std::optional<double> warmup_concurrency_ramp, warmup_prefill_ramp, warmup_rate_ramp;
     std::optional<std::string> rate_series;  // --request-rate-series file (read by finalize)
+    // Agentic replay / Weka trace controls: validated, no effect in the modes we have.
+    std::optional<double> trajectory_start_min_ratio, trajectory_start_max_ratio, trace_idle_gap_cap,
+        system_idle_gap_cap;
   } load;
   struct NetworkLatency {  // --network-latency-* as given (options_network_latency.cpp)
     bool automatic = false;

@@ -1,6 +1,8 @@
 // Load generator group (spec §2.1 "Load Generator"), timing-mode resolution (§2.4) and its
 // cross-option validations (§2.5).
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 #include "log/log.h"
@@ -45,6 +47,20 @@ void add_load_options(CLI::App& app, ProfileOptions& o) {
   app.add_flag("--burst-phase-starts", l.burst_phase_starts,
                "Agentic replay only: fire each phase's first requests together (no effect in other modes)")
       ->group(g);
+  // Agentic replay and Weka trace controls: checked as AIPerf checks them, no effect in the
+  // modes we have (docs/load-modes.md).
+  const auto ratio = number_check(0, false, 1, "a number from 0 to 1");
+  add_optional(app, "--trajectory-start-min-ratio", r.trajectory_start_min_ratio,
+               "Agentic replay only (default 0.25; no effect in other modes)")
+      ->check(ratio)->group(g);
+  add_optional(app, "--trajectory-start-max-ratio", r.trajectory_start_max_ratio,
+               "Agentic replay only (default 0.75; no effect in other modes)")
+      ->check(ratio)->group(g);
+  add_optional(app, "--trace-idle-gap-cap-seconds", r.trace_idle_gap_cap, "Weka traces only (no effect in other modes)")
+      ->check(kNonNegative)->group(g);
+  add_optional(app, "--system-idle-gap-cap-seconds", r.system_idle_gap_cap,
+               "Agentic replay only (no effect in other modes)")
+      ->check(kNonNegative)->group(g);
   add_network_latency_options(app, o);
   const char* u = "User-Centric Rate";
   add_optional(app, "--user-centric-rate", l.user_centric_rate,
@@ -91,6 +107,24 @@ void finalize_load_options(ProfileOptions& o) {
   const auto& in = o.config.input;
 
   finalize_network_latency_options(o);
+  {
+    const double lo = r.trajectory_start_min_ratio.value_or(0.25), hi = r.trajectory_start_max_ratio.value_or(0.75);
+    if (lo > hi) {
+      auto py = [](double v) {  // Python's float repr for the message
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.17g", v);
+        for (int p = 1; p <= 17; ++p) {
+          std::snprintf(buf, sizeof buf, "%.*g", p, v);
+          if (std::strtod(buf, nullptr) == v) break;
+        }
+        std::string s = buf;
+        if (s.find_first_of(".eE") == std::string::npos) s += ".0";
+        return s;
+      };
+      throw OptionError("--trajectory-start-min-ratio (" + py(lo) + ") must be <= --trajectory-start-max-ratio (" +
+                        py(hi) + ").");
+    }
+  }
   // --request-rate-series: a rate phase whose rate starts at the series' first point (the
   // artifact directory says request_rate{first qps}, as AIPerf's get_phase_rate).
   timing::RatePoints rate_series;
