@@ -101,7 +101,7 @@ TEST_CASE("failed-request threshold: a run failing past the ratio is cancelled a
   CHECK(lenient.summary()["was_cancelled"] == false);
 }
 
-TEST_CASE("--burst-phase-starts is accepted (it shapes agentic replay only)", "[e2e][load]") {
+TEST_CASE("burst phase starts: the flag is accepted (it shapes agentic replay only)", "[e2e][load]") {
   MockServer mock({"--fast"}, aiperf::test::make_temp_dir());
   Run run = profile({"--url", mock.url(), "--concurrency", "2", "--request-count", "6", "--burst-phase-starts"});
   INFO(run.out << run.err);
