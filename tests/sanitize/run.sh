@@ -7,7 +7,7 @@
 #     client (its io threads against a server thread), the event bus (CURVE mesh with its ZAP
 #     handler thread), the reactor (live metrics, worker monitor), the worker's ZeroMQ watch
 #     (messages pushed from other threads), the controller's HTTP API server thread, the
-#     telemetry scraper thread and the mock server's io threads.
+#     telemetry scraper thread, the network-latency prober's thread and the mock server's io threads.
 # Every process writes its sanitizer reports to one folder (log_path), children of children
 # included, since the tests' `aiperf` spawns its services: a test whose processes produced a
 # report fails even if the process it checks exited as expected, and so does this script.
@@ -49,7 +49,7 @@ for kind in "${kinds[@]}"; do
       ;;
     tsan)
       targets=(http_client_test http_url_test curve_mesh_test mesh_keys_test zmq_watch_test live_metrics_test
-               worker_monitor_test controller_api_test telemetry_test test_mock_server)
+               worker_monitor_test controller_api_test telemetry_test test_mock_server network_probe_test)
       ninja -C build-tsan "${targets[@]}"
       built=$(date +%s)
       for t in "${targets[@]}"; do
