@@ -265,7 +265,8 @@ void TimingService::start_ramps(const PhasePlan& plan) {
       auto& plan = plans_[phase_index_];
       const double f = std::min(1.0, (steady_now_ns() - phase_start_ns_) / duration_ns);
       if (f >= 1 && !plan.rate_series.empty()) return;  // the series takes over at the ramp's end
-      plan.arrivals->set_rate(start_rate + (target - start_rate) * f);
+      set_arrival_rate(start_rate + (target - start_rate) * f);
+      after_change();
     }));
   }
   // Rate series (AIPerf's RateSeriesController): starts when the rate ramp ends, sets the
@@ -284,10 +285,14 @@ void TimingService::start_ramps(const PhasePlan& plan) {
 }
 
 void TimingService::apply_rate_series(int64_t series_start_ns) {
+  const PhasePlan& plan = plans_[phase_index_];
+  set_arrival_rate(rate_series_value(plan.rate_series, static_cast<double>(steady_now_ns() - series_start_ns) / kSecond));
+}
+
+void TimingService::set_arrival_rate(double rate) {
   PhasePlan& plan = plans_[phase_index_];
   if (!plan.arrivals || !runner_) return;
   const int64_t now = steady_now_ns();
-  const double rate = rate_series_value(plan.rate_series, static_cast<double>(now - series_start_ns) / kSecond);
   if (!arrival_timer_) return plan.arrivals->set_rate(rate);
   // Schedule time "now" is one send lead ahead: the earliest instant a credit can still make.
   const int64_t at = plan.arrivals->change_rate(rate, now + kSendLeadNs, pending_arrival_ns_);

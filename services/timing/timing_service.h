@@ -63,6 +63,9 @@ class TimingService final : public service::Service, public CreditSink {
   // --request-rate-series: sets the rate the series has `now - series_start_ns` into it, and
   // brings the pending arrival forward when the new rate makes it due sooner.
   void apply_rate_series(int64_t series_start_ns);
+  // Sets the arrival rate (ramps, series); a pending arrival comes sooner when the new rate
+  // makes it due sooner (AIPerf reschedules on every rate update).
+  void set_arrival_rate(double rate);
   void arm_arrival(int64_t at_ns);  // the one pending arrival timer, for arrival `at_ns`
   void after_change();
   // end_wall_ns: the phase's end when it came before the publish (0 = now).
