@@ -32,7 +32,7 @@ DatasetService::DatasetService(service::Identity identity, bus::Endpoints endpoi
 
 std::vector<proto::Conversation> build_synthetic_dataset(const config::RunConfig& config) {
   auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path, config.tokenizer.cache_dir);
-  const PromptGenerator prompts = make_prompt_generator(config.input, *tokenizer);
+  const PromptGenerator prompts = make_prompt_generator(config.input, *tokenizer, config.tokenizer.resolved_path);
   if (is_rankings_endpoint(config.endpoint.type)) return synthesize_rankings(config, prompts);
   ChatTemplateOverhead overhead;
   if (config.tokenizer.apply_chat_template) {
@@ -104,7 +104,8 @@ Dataset build_dataset(const config::RunConfig& config) {
     CustomDataset custom = load_custom_dataset(in, config.loadgen.conversation_num.value_or(100), rng);
     if (!custom.pending.empty()) {
       auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path, config.tokenizer.cache_dir);
-      const PromptGenerator prompts = make_prompt_generator(in, *tokenizer);  // --prompt-corpus
+      const PromptGenerator prompts =
+          make_prompt_generator(in, *tokenizer, config.tokenizer.resolved_path);  // --prompt-corpus
       synthesize_trace_prompts(custom, prompts, trace_block_size(in), rng);
     }
     set_output_lengths(custom.conversations, config);

@@ -3,6 +3,8 @@
 #include <array>
 #include <stdexcept>
 
+#include <openssl/sha.h>
+
 namespace aiperf::dataset {
 namespace {
 
@@ -137,6 +139,15 @@ std::vector<int64_t> NumpyRandomState::integers(int64_t low, int64_t high, size_
     out.push_back(low + v);
   }
   return out;
+}
+
+uint64_t derive_aiperf_seed(uint64_t root, const std::string& identifier) {
+  const std::string text = std::to_string(root) + ":" + identifier;
+  unsigned char md[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), md);
+  uint64_t seed = 0;
+  for (int i = 0; i < 8; ++i) seed = (seed << 8) | md[i];
+  return seed;
 }
 
 }  // namespace aiperf::dataset

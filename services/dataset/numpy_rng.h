@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace aiperf::dataset {
@@ -41,6 +42,10 @@ class NumpyRandomState : public NumpyIntegers {
  private:
   std::mt19937 mt_;
 };
+
+// AIPerf's rng.derive(identifier) seed under --random-seed `root`: the first 8 bytes (big endian)
+// of SHA-256("<root>:<identifier>"); its NumPy stream is NumpyPcg64 of that seed.
+uint64_t derive_aiperf_seed(uint64_t root, const std::string& identifier);
 
 // AIPerf's fold_seed_to_uint32: (seed ^ (seed >> 32)) & 0xFFFFFFFF.
 inline uint32_t fold_seed_to_uint32(uint64_t seed) { return static_cast<uint32_t>(seed ^ (seed >> 32)); }

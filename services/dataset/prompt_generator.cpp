@@ -30,15 +30,18 @@ std::vector<tok::TokenId> PromptGenerator::sample_tokens(uint32_t tokens, std::m
   return out;
 }
 
-PromptGenerator PromptGenerator::random_vocab(const tok::Tokenizer& tokenizer, const std::string& style) {
+PromptGenerator PromptGenerator::random_vocab(const tok::Tokenizer& tokenizer, const std::string& style,
+                                              const std::set<tok::TokenId>* special) {
   PromptGenerator g(tokenizer, "");
   g.random_ = std::make_shared<RandomVocab>();
   const size_t vocab = tokenizer.vocab_size();
   g.random_->pool.reserve(vocab);
   for (size_t id = 0; id < vocab; ++id) {
     const tok::TokenId t = static_cast<tok::TokenId>(id);
-    // A special token decodes to nothing when special tokens are skipped: vLLM leaves those out.
-    if (style == "vllm" && tokenizer.decode(std::span<const tok::TokenId>(&t, 1), true).empty()) continue;
+    if (style == "vllm") {  // vLLM leaves the special tokens out
+      if (special ? special->count(t) > 0 : tokenizer.decode(std::span<const tok::TokenId>(&t, 1), true).empty())
+        continue;
+    }
     g.random_->pool.push_back(t);
   }
   return g;
@@ -51,13 +54,17 @@ void PromptGenerator::use_offsets(std::vector<int64_t> offsets, NumpyIntegers* s
   random_->stream = stream;
 }
 
+void PromptGenerator::use_offset_stream(NumpyIntegers* stream) const {
+  if (random_) random_->offset_stream = stream;
+}
+
 std::string PromptGenerator::generate_random_vocab(uint32_t tokens, std::mt19937_64& rng) const {
   RandomVocab& r = *random_;
   if (tokens == 0 || r.pool.empty()) return {};
   const size_t n = r.pool.size();
-  const uint64_t offset = r.next_offset < r.offsets.size()
-                              ? static_cast<uint64_t>(r.offsets[r.next_offset++])
-                              : std::uniform_int_distribution<uint64_t>(0, n - 1)(rng);
+  const uint64_t offset = r.next_offset < r.offsets.size() ? static_cast<uint64_t>(r.offsets[r.next_offset++])
+                          : r.offset_stream ? static_cast<uint64_t>(r.offset_stream->integers(0, static_cast<int64_t>(n), 1)[0])
+                                            : std::uniform_int_distribution<uint64_t>(0, n - 1)(rng);
   const uint64_t index = r.request_index++;
   std::vector<tok::TokenId> ids;
   ids.reserve(tokens);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,11 +25,17 @@ class PromptGenerator {
   // them: request i with offset o takes ids pool[(o + i + j) % n], j < length, where the pool is
   // every non-special id (style "vllm") or every id (style "sglang"); the text is then decoded,
   // re-encoded and trimmed or topped up with random ids (up to 10 rounds) to the exact length.
-  static PromptGenerator random_vocab(const tok::Tokenizer& tokenizer, const std::string& style);
+  // `special`: the ids vllm's pool leaves out (HF's all_special_ids); without it, the ids that
+  // decode to nothing when special tokens are skipped.
+  static PromptGenerator random_vocab(const tok::Tokenizer& tokenizer, const std::string& style,
+                                      const std::set<tok::TokenId>* special = nullptr);
   // The random corpus's per-prompt offsets in [0, vocab size), and the stream its top-up ids
   // come from (AIPerf's preseed: the range-ratio stream after its ISL and OSL draws). Prompts
   // past the offsets, or without them, draw an offset from the generate() rng.
   void use_offsets(std::vector<int64_t> offsets, NumpyIntegers* stream) const;
+  // Where offsets past those come from (AIPerf's "dataset.prompt.corpus" stream); nullptr: the
+  // generate() rng.
+  void use_offset_stream(NumpyIntegers* stream) const;
   bool is_random_vocab() const { return random_ != nullptr; }
   size_t random_pool_size() const { return random_ ? random_->pool.size() : 0; }
 
@@ -56,7 +63,8 @@ class PromptGenerator {
     std::vector<int64_t> offsets;
     size_t next_offset = 0;
     uint64_t request_index = 0;
-    NumpyIntegers* stream = nullptr;
+    NumpyIntegers* stream = nullptr;         // top-up ids
+    NumpyIntegers* offset_stream = nullptr;  // offsets past `offsets`
   };
   std::shared_ptr<RandomVocab> random_;
 };

@@ -3,6 +3,8 @@
 // so that a --cache-bust marker does not push the wire ISL past --isl.
 #pragma once
 #include <cstdint>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -13,8 +15,16 @@
 namespace aiperf::dataset {
 
 // The prompt generator of --prompt-corpus: sonnet (our generated prose), coding (our coding
-// corpus) or random (vocabulary ids, --random-corpus-style's pool).
-PromptGenerator make_prompt_generator(const config::InputConfig& in, const tok::Tokenizer& tokenizer);
+// corpus) or random (vocabulary ids, --random-corpus-style's pool; `tokenizer_path` locates the
+// tokenizer_config.json that names the special tokens).
+PromptGenerator make_prompt_generator(const config::InputConfig& in, const tok::Tokenizer& tokenizer,
+                                      const std::string& tokenizer_path = "");
+
+// HF's all_special_ids: the ids of the tokens tokenizer_config.json (beside `tokenizer_path`)
+// names as bos/eos/unk/sep/pad/cls/mask or additional/extra special tokens (each must encode to
+// one id). nullopt without a tokenizer_config.json (tiktoken and SentencePiece files).
+std::optional<std::set<tok::TokenId>> hf_special_ids(const std::string& tokenizer_path,
+                                                     const tok::Tokenizer& tokenizer);
 
 // --system-prompt: every conversation's system message becomes the text, or the text, a blank
 // line and the message it already had (AIPerf joins them rather than sending two system messages).

@@ -115,10 +115,12 @@ RangeWindow range_window(const std::string& style, int64_t isl_mean, int64_t osl
 }
 
 RangeRatioSampler::RangeRatioSampler(const std::string& style, const RangeWindow& window, uint32_t special_tokens,
-                                     uint64_t seed, size_t count)
-    : style_(style), window_(window), special_tokens_(special_tokens) {
+                                     uint64_t seed, size_t count, bool preseed)
+    : style_(style), window_(window), special_tokens_(special_tokens),
+      live_(derive_aiperf_seed(seed, "models.range_ratio.distribution")) {
   if (style == "sglang") stream_ = std::make_unique<NumpyRandomState>(fold_seed_to_uint32(seed));
   else stream_ = std::make_unique<NumpyPcg64>(seed);
+  if (!preseed) return;
   isl_ = stream_->integers(window_.isl_low, window_.isl_high + 1, count);
   osl_ = stream_->integers(window_.osl_low, window_.osl_high + 1, count);
 }
@@ -133,8 +135,8 @@ std::pair<uint32_t, uint32_t> RangeRatioSampler::next() {
     const size_t i = next_++;
     return {adjust_isl(isl_[i]), static_cast<uint32_t>(osl_[i])};
   }
-  const int64_t isl = stream_->integers(window_.isl_low, window_.isl_high + 1, 1)[0];
-  const int64_t osl = stream_->integers(window_.osl_low, window_.osl_high + 1, 1)[0];
+  const int64_t isl = live_.integers(window_.isl_low, window_.isl_high + 1, 1)[0];
+  const int64_t osl = live_.integers(window_.osl_low, window_.osl_high + 1, 1)[0];
   return {adjust_isl(isl), static_cast<uint32_t>(osl)};
 }
 

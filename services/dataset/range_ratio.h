@@ -32,14 +32,16 @@ struct RangeWindow {
 RangeWindow range_window(const std::string& style, int64_t isl_mean, int64_t osl_mean, double isl_ratio,
                          double osl_ratio, uint32_t special_tokens);
 
-// The (ISL, OSL) stream of one dataset, as AIPerf's preseed draws it: `count` ISLs, then `count`
-// OSLs, from NumPy's default_rng(seed) (vllm) or RandomState(fold(seed)) (sglang); pairs past
-// `count` (later turns) are drawn live from the same stream. The stream stays available for the
-// random corpus's token offsets, which AIPerf draws from it next.
+// The (ISL, OSL) stream of one dataset, as AIPerf draws it. With `preseed` (AIPerf does it for
+// --prompt-corpus random only): `count` ISLs, then `count` OSLs, from NumPy's default_rng(seed)
+// (vllm) or RandomState(fold(seed)) (sglang), a stream that stays available for the random
+// corpus's offsets and top-up ids, which AIPerf draws from it next. Pairs past those (later
+// turns), and every pair without `preseed`, are drawn live, ISL then OSL, from AIPerf's derived
+// "models.range_ratio.distribution" stream (PCG64 in both styles).
 class RangeRatioSampler {
  public:
   RangeRatioSampler(const std::string& style, const RangeWindow& window, uint32_t special_tokens, uint64_t seed,
-                    size_t count);
+                    size_t count, bool preseed = true);
   std::pair<uint32_t, uint32_t> next();
   NumpyIntegers& stream() { return *stream_; }
   const RangeWindow& window() const { return window_; }
@@ -50,7 +52,8 @@ class RangeRatioSampler {
   std::string style_;
   RangeWindow window_;
   uint32_t special_tokens_;
-  std::unique_ptr<NumpyIntegers> stream_;
+  std::unique_ptr<NumpyIntegers> stream_;  // the preseed stream (unused without preseed)
+  NumpyPcg64 live_;
   std::vector<int64_t> isl_, osl_;
   size_t next_ = 0;
 };

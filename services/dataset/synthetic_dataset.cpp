@@ -53,6 +53,22 @@ std::vector<proto::Conversation> synthesize_conversations(const config::RunConfi
 
   std::optional<SeqDist> seq_dist;
   if (!in.seq_dist.empty()) seq_dist = SeqDist::parse(in.seq_dist);
+  // --prompt-corpus random draws its offsets (and, without a range ratio, its top-up ids) from
+  // AIPerf's "dataset.prompt.corpus" NumPy stream, so a seeded run cuts the reference's prompts.
+  // The streams below live in this call: the guard unhooks them from `prompts` when it returns.
+  std::optional<NumpyPcg64> corpus_stream;
+  struct Unhook {
+    const PromptGenerator& p;
+    ~Unhook() {
+      p.use_offsets({}, nullptr);
+      p.use_offset_stream(nullptr);
+    }
+  } unhook{prompts};
+  if (prompts.is_random_vocab() && seed) {
+    corpus_stream.emplace(derive_aiperf_seed(*seed, "dataset.prompt.corpus"));
+    prompts.use_offsets({}, &*corpus_stream);
+    prompts.use_offset_stream(&*corpus_stream);
+  }
   // --random-range-ratio (the CLI requires --osl with it and forbids --seq-dist).
   std::optional<RangeRatioSampler> ratio;
   if (ps.range_ratio_isl && in.osl_mean) {
@@ -61,7 +77,7 @@ std::vector<proto::Conversation> synthesize_conversations(const config::RunConfi
                      *ps.range_ratio_isl, ps.range_ratio_osl.value_or(*ps.range_ratio_isl),
                      shaping.server_special_tokens);
     ratio.emplace(ps.random_corpus_style, window, shaping.server_special_tokens,
-                  seed ? *seed : std::random_device{}(), in.num_dataset_entries);
+                  seed ? *seed : std::random_device{}(), in.num_dataset_entries, prompts.is_random_vocab());
     if (prompts.is_random_vocab())
       prompts.use_offsets(ratio->stream().integers(0, static_cast<int64_t>(prompts.tokenizer().vocab_size()),
                                                    in.num_dataset_entries),

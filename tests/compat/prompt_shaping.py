@@ -5,6 +5,10 @@ against a fresh aiperf-mock-server recording the request bodies (--record-reques
   random_vllm / random_sglang  --prompt-corpus random --random-range-ratio 0.5 --random-seed 7,
         each style: inputs.json prompts byte for byte and max tokens, and the ISL multiset of
         profile_export.jsonl (NumPy's streams are re-implemented bit for bit).
+  random_multi_turn / random_plain  the same with second turns (offsets past the preseed), and
+        --prompt-corpus random without a range ratio (AIPerf's derived corpus stream).
+  range_ratio_sonnet           --random-range-ratio with the sonnet corpus: max tokens and ISLs
+        (the text is ours).
   cache_bust_first_turn        --cache-bust first-turn-prefix, 2 sessions of 2 turns: every body's
         first user message starts with "[rid:<12 hex>]\\n\\n", one marker per session, the second
         turn resends the marked first message, inputs.json has none. (Digests differ by design.)
@@ -39,6 +43,15 @@ RANDOM = ["--prompt-corpus", "random", "--random-range-ratio", "0.5", "--isl", "
 CASES = {
     "random_vllm": RANDOM,
     "random_sglang": RANDOM + ["--random-corpus-style", "sglang"],
+    # Offsets past the preseed (second turns) and plain --prompt-corpus random: the derived
+    # "dataset.prompt.corpus" stream.
+    "random_multi_turn": RANDOM[:-4] + ["--num-dataset-entries", "8", "--conversation-turn-mean", "2",
+                                        "--conversation-num", "8", "--concurrency", "1"],
+    "random_plain": ["--prompt-corpus", "random", "--isl", "48", "--osl", "10", "--random-seed", "7",
+                     "--num-dataset-entries", "20", "--request-count", "20"],
+    # A text corpus: ISL and OSL (not the text) from the derived "models.range_ratio.distribution".
+    "range_ratio_sonnet": ["--random-range-ratio", "0.4", "--isl", "64", "--osl", "12", "--random-seed", "11",
+                           "--num-dataset-entries", "20", "--request-count", "20"],
     "cache_bust_first_turn": ["--cache-bust", "first-turn-prefix", "--isl", "40", "--conversation-turn-mean", "2",
                               "--num-dataset-entries", "2", "--conversation-num", "2", "--concurrency", "1",
                               "--random-seed", "3"],
@@ -91,13 +104,13 @@ def first_user(messages: list) -> str:
 
 def check(case: str, ref: dict, ours: dict) -> list[str]:
     problems = []
-    if case.startswith("random_"):
+    if case.startswith("random_") or case == "range_ratio_sonnet":
         def planned(r):
-            return [(e["payloads"][0]["messages"][0]["content"], e["payloads"][0].get("max_completion_tokens"))
-                    for e in r["inputs"]["data"]]
+            return [(p["messages"][0]["content"] if case != "range_ratio_sonnet" else "",
+                     p.get("max_completion_tokens")) for e in r["inputs"]["data"] for p in e["payloads"]]
         rp, op = planned(ref), planned(ours)
         same = sum(a == b for a, b in zip(rp, op))
-        print(f"  {case}: {same} of {len(rp)} prompts and max tokens identical")
+        print(f"  {case}: {same} of {len(rp)} turns' {'max tokens' if case == 'range_ratio_sonnet' else 'prompts and max tokens'} identical")
         if same != len(rp) or len(rp) != len(op):
             problems.append(f"{case}: only {same} of {len(rp)} (prompt, max tokens) identical")
         isl = [sorted(r["metrics"]["input_sequence_length"]["value"] for r in t["records"]) for t in (ref, ours)]

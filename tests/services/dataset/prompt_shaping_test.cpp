@@ -135,21 +135,34 @@ TEST_CASE("RangeRatioSampler: all ISLs then all OSLs of the seed's stream, sglan
   CHECK(s.next() == std::pair<uint32_t, uint32_t>{43, 9});
 }
 
+TEST_CASE("AIPerf's derived seeds and their PCG64 streams (64-bit SeedSequence entropy)", "[dataset][shaping]") {
+  const uint64_t seed = derive_aiperf_seed(7, "dataset.prompt.corpus");
+  CHECK(seed == 8034601933877407000ULL);
+  NumpyPcg64 g(seed);
+  CHECK(g.integers(0, 50256, 3) == Ints{16422, 47230, 48200});
+  CHECK(g.integers(0, 50256, 1) == Ints{9116});
+  CHECK(g.integers(0, 50257, 2) == Ints{14056, 4377});
+}
+
 TEST_CASE("synthetic conversations with --random-range-ratio: the seed's ISLs and OSLs, exactly",
           "[dataset][shaping]") {
+  // Text corpora: no preseed; (ISL, OSL) per turn from AIPerf's derived
+  // "models.range_ratio.distribution" stream of seed 42, as NumPy draws them.
   const auto c = ratio_config("vllm");
   const PromptGenerator prompts(gpt2(), generate_corpus());
   const auto convs = synthesize_conversations(c, prompts);
   REQUIRE(convs.size() == 6);
-  const std::vector<size_t> isl{75, 117, 109, 96, 96, 122};
-  const std::vector<uint32_t> osl{7, 11, 8, 7, 10, 13};
+  const std::vector<size_t> isl{125, 83, 72, 112, 95, 103};
+  const std::vector<uint32_t> osl{10, 13, 7, 13, 11, 10};
   for (size_t i = 0; i < 6; ++i) {
     CHECK(gpt2().count(convs[i].turns(0).texts(0).contents(0)) == isl[i]);
     CHECK(convs[i].turns(0).max_tokens() == osl[i]);
   }
   const auto s = synthesize_conversations(ratio_config("sglang"), prompts);
-  CHECK(gpt2().count(s[0].turns(0).texts(0).contents(0)) == 81);  // GPT-2 adds no special token
-  CHECK(s[0].turns(0).max_tokens() == 8);
+  CHECK(gpt2().count(s[0].turns(0).texts(0).contents(0)) == 94);  // GPT-2 adds no special token
+  CHECK(s[0].turns(0).max_tokens() == 7);
+  CHECK(gpt2().count(s[1].turns(0).texts(0).contents(0)) == 46);
+  CHECK(s[1].turns(0).max_tokens() == 10);
 }
 
 TEST_CASE("prompt shaping: --prompt-corpus random: runs of vocabulary ids shifted by the request index, exact length",
@@ -167,6 +180,29 @@ TEST_CASE("prompt shaping: --prompt-corpus random: runs of vocabulary ids shifte
   CHECK(a.rfind("!\"#$%", 0) == 0);   // ids 0, 1, 2, ... of GPT-2
   CHECK(b.rfind("\"#$%&", 0) == 0);   // request 1: one further
   CHECK(c.rfind("\"#$%", 0) == 0);    // (50255 + 2) % 50256 = 1
+}
+
+TEST_CASE("HF's special ids for the vllm pool: the tokens tokenizer_config.json names", "[dataset][shaping]") {
+  namespace fs = std::filesystem;
+  // The bundled GPT-2's config names none: HF's all_special_ids is empty, the pool every id.
+  const auto bundled = hf_special_ids(aiperf::tok::resolve_tokenizer_path("gpt2"), gpt2());
+  REQUIRE(bundled);
+  CHECK(bundled->empty());
+  aiperf::config::InputConfig in;
+  in.prompt_shaping.prompt_corpus = "random";
+  CHECK(make_prompt_generator(in, gpt2(), aiperf::tok::resolve_tokenizer_path("gpt2")).random_pool_size() == 50257);
+
+  const fs::path dir = fs::temp_directory_path() / ("aiperf-special-ids-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "tokenizer_config.json")
+      << R"({"bos_token": {"content": "<|endoftext|>"}, "eos_token": "<|endoftext|>", "pad_token": null,
+            "additional_special_tokens": ["hello", "two words"]})";
+  const auto named = hf_special_ids(dir.string(), gpt2());
+  REQUIRE(named);
+  CHECK(*named == std::set<aiperf::tok::TokenId>{50256, 31373});  // "two words" is not one token
+  CHECK(make_prompt_generator(in, gpt2(), dir.string()).random_pool_size() == 50255);
+  CHECK_FALSE(hf_special_ids((dir / "missing" / "tokenizer.json").string(), gpt2()));
+  fs::remove_all(dir);
 }
 
 TEST_CASE("prompt shaping: --prompt-corpus random with --random-range-ratio: offsets follow the ISL and OSL draws",
