@@ -77,6 +77,10 @@ TEST_CASE("prompt shaping: --system-prompt and --system-prompt-file lead every c
   }
   const json inputs = run.inputs();
   CHECK(inputs["data"][1]["payloads"][0]["messages"][0]["content"] == "You are terse.");
+  // The coding corpus: code punctuation our prose corpus never has.
+  std::string users;
+  for (const auto& b : bodies) users += b["messages"][1]["content"].get<std::string>();
+  CHECK(users.find_first_of("(){}[]=_/\"") != std::string::npos);
   // The system prompt is additive: the user prompts keep --isl (counted on the whole request).
   for (const auto& r : run.records()) CHECK(r["metrics"]["input_sequence_length"]["value"].get<int>() > 30);
   expect_no_errors(run, 3);
@@ -229,6 +233,20 @@ TEST_CASE("prompt shaping: --image-source DIR with sequential-cycle: the directo
   const std::string nurl = ninputs["data"][0]["payloads"][0]["messages"][0]["content"][1]["image_url"]["url"];
   CHECK(nurl.size() > urls[0].size());
   expect_no_errors(run, 4);
+
+  // assets: the four built-in pictures in turn.
+  Run assets = profile(tmp, "assets", {"--url", mock.url(), "--image-source", "assets", "--image-source-sampling",
+                                       "sequential-cycle", "--image-width-mean", "8", "--image-height-mean", "4",
+                                       "--image-format", "png", "--isl", "4", "--num-dataset-entries", "5",
+                                       "--request-count", "5"});
+  INFO(assets.out << assets.err);
+  REQUIRE(assets.exit_code == 0);
+  const json ainputs = assets.inputs();
+  std::vector<std::string> aurls;
+  for (const auto& e : ainputs["data"]) aurls.push_back(e["payloads"][0]["messages"][0]["content"][1]["image_url"]["url"]);
+  REQUIRE(aurls.size() == 5);
+  CHECK(std::set<std::string>(aurls.begin(), aurls.begin() + 4).size() == 4);
+  CHECK(aurls[4] == aurls[0]);
 }
 
 TEST_CASE("prompt shaping refusals: exit 2, named, nothing written", "[e2e][prompt_shaping]") {
