@@ -32,30 +32,37 @@ struct JpegError {
 
 void jpeg_fail(j_common_ptr cinfo) { std::longjmp(reinterpret_cast<JpegError*>(cinfo->err)->jump, 1); }
 
-RgbImage decode_jpeg(const std::string& bytes) {
+// libjpeg reports errors by longjmp: this frame holds no object with a destructor, and writes
+// the picture through `out` (memory in the caller's frame), so nothing is left indeterminate.
+bool decode_jpeg_into(const std::string& bytes, RgbImage& out) {
   jpeg_decompress_struct cinfo;
   JpegError err;
   cinfo.err = jpeg_std_error(&err.mgr);
   err.mgr.error_exit = jpeg_fail;
-  RgbImage img;
   if (setjmp(err.jump)) {
     jpeg_destroy_decompress(&cinfo);
-    throw std::runtime_error("not a readable JPEG");
+    return false;
   }
   jpeg_create_decompress(&cinfo);
   jpeg_mem_src(&cinfo, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
   jpeg_read_header(&cinfo, TRUE);
   cinfo.out_color_space = JCS_RGB;
   jpeg_start_decompress(&cinfo);
-  img.width = cinfo.output_width;
-  img.height = cinfo.output_height;
-  img.pixels.resize(static_cast<size_t>(img.width) * img.height * 3);
+  out.width = cinfo.output_width;
+  out.height = cinfo.output_height;
+  out.pixels.resize(static_cast<size_t>(out.width) * out.height * 3);
   while (cinfo.output_scanline < cinfo.output_height) {
-    JSAMPROW row = img.pixels.data() + static_cast<size_t>(cinfo.output_scanline) * img.width * 3;
+    JSAMPROW row = out.pixels.data() + static_cast<size_t>(cinfo.output_scanline) * out.width * 3;
     jpeg_read_scanlines(&cinfo, &row, 1);
   }
   jpeg_finish_decompress(&cinfo);
   jpeg_destroy_decompress(&cinfo);
+  return true;
+}
+
+RgbImage decode_jpeg(const std::string& bytes) {
+  RgbImage img;
+  if (!decode_jpeg_into(bytes, img)) throw std::runtime_error("not a readable JPEG");
   return img;
 }
 

@@ -414,6 +414,7 @@ TEST_CASE("decode_image and resize_image: JPEG and PNG round trips, bilinear siz
   const RgbImage jpg = decode_image(encode_jpeg(img, 90));
   CHECK((jpg.width == 4 && jpg.height == 2));
   CHECK_THROWS(decode_image("GIF89a"));
+  CHECK_THROWS_WITH(decode_image(encode_jpeg(img, 90).substr(0, 20)), "not a readable JPEG");  // libjpeg's error path
   const RgbImage half = resize_image(img, 2, 1);  // each output pixel averages a black and a white one
   REQUIRE(half.pixels.size() == 6);
   CHECK(half.pixels[0] == 128);
