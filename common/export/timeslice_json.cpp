@@ -6,18 +6,24 @@
 
 namespace aiperf::exporting {
 
-std::string format_timeslice_json(const std::vector<proto::ProfileResults>& slices,
+std::string format_timeslice_json(const std::vector<TimesliceExport>& slices,
                                   const nlohmann::ordered_json& input_config) {
   std::string out = "{\n  \"timeslices\": [";
   for (std::size_t index = 0; index < slices.size(); ++index) {
+    const TimesliceExport& slice = slices[index];
     out += index ? ",\n    {" : "\n    {";
-    out += "\n      \"timeslice_index\": " + std::to_string(index);
-    for (const auto& m : slices[index].records()) {
+    out += "\n      \"start_ns\": " + std::to_string(slice.start_ns);
+    out += ",\n      \"end_ns\": " + std::to_string(slice.end_ns);
+    if (!slice.complete) out += ",\n      \"is_complete\": false";
+    for (const auto& m : slice.results->records()) {
       if (metrics::has_any_flag(m.flags(), metrics::flags::kHiddenFromExports)) continue;
       out += ",\n      ";
       metrics::append_json_string(out, m.tag());
       out += ": ";
-      append_metric_json(out, m, 3);  // member of a slice object inside the array
+      // Floats throughout (the count stays an integer either way).
+      proto::MetricResult as_floats = m;
+      as_floats.set_integer_values(false);
+      append_metric_json(out, as_floats, 3);  // member of a slice object inside the array
     }
     out += "\n    }";
   }

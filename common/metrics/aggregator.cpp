@@ -5,6 +5,7 @@
 #include "metrics/metric_registry.h"
 #include "metrics/metric_units.h"
 #include "metrics/network_adjusted.h"
+#include "metrics/types/builtin_metrics.h"
 #include "stats/stats.h"
 
 namespace aiperf::metrics {
@@ -146,6 +147,7 @@ void Aggregator::add_error(const proto::ErrorDetails& details) {
 proto::ProfileResults Aggregator::finalize() const {
   proto::ProfileResults out;
   ResultValues values;
+  if (observation_window_ns_ > 0) values.set_scalar(types::kObservationDuration, observation_window_ns_);
   auto column_of = [&](const MetricDescriptor* m) -> const Column* {
     for (const Column& c : columns_) {
       if (c.metric == m) return &c;

@@ -31,6 +31,10 @@ class Aggregator {
   // The run-level mean network RTT (--network-latency-*): finalize() then appends network_rtt
   // and the network_adjusted_* results (metrics/network_adjusted.h). 0 = none.
   void set_network_rtt_ns(double rtt_ns) { network_rtt_ns_ = rtt_ns; }
+  // A fixed observation window (a timeslice's [start, end) in ns): the throughputs then
+  // divide by its length instead of benchmark_duration, as AIPerf's observation_duration
+  // does for windowed results. 0 = none (the run's own benchmark_duration).
+  void set_observation_window_ns(double duration_ns) { observation_window_ns_ = duration_ns; }
 
  private:
   struct Column {
@@ -67,6 +71,7 @@ class Aggregator {
   std::unordered_map<std::string, std::size_t> error_index_;
   uint64_t completed_ = 0;
   double network_rtt_ns_ = 0;
+  double observation_window_ns_ = 0;
 };
 
 }  // namespace aiperf::metrics

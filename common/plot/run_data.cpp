@@ -214,17 +214,27 @@ std::vector<TimesliceRow> load_timeslices(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw DataLoadError(path + ": cannot be read");
   std::string line;
-  if (!std::getline(in, line) || split_csv_line(line) != std::vector<std::string>{"Timeslice", "Metric", "Unit", "Stat", "Value"})
-    throw DataLoadError(path + ":1: expected the header Timeslice,Metric,Unit,Stat,Value");
+  // AIPerf 0.13 (and ours) put each slice's window after its index; older files have none.
+  const std::vector<std::string> old_header{"Timeslice", "Metric", "Unit", "Stat", "Value"};
+  const std::vector<std::string> new_header{"Timeslice", "Start_NS", "End_NS", "Metric", "Unit", "Stat", "Value"};
+  std::vector<std::string> header;
+  if (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    header = split_csv_line(line);
+  }
+  if (header != old_header && header != new_header)
+    throw DataLoadError(path + ":1: expected the header Timeslice,Start_NS,End_NS,Metric,Unit,Stat,Value");
+  const std::size_t skip = header.size() - old_header.size();  // the window columns
   std::vector<TimesliceRow> rows;
   size_t line_no = 1;
   while (std::getline(in, line)) {
     ++line_no;
     if (line.empty() || line == "\r") continue;
     const auto f = split_csv_line(line);
-    if (f.size() != 5) throw DataLoadError(path + ":" + std::to_string(line_no) + ": expected 5 fields");
+    if (f.size() != header.size())
+      throw DataLoadError(path + ":" + std::to_string(line_no) + ": expected " + std::to_string(header.size()) + " fields");
     try {
-      rows.push_back({std::stoi(f[0]), f[1], f[2], f[3], std::stod(f[4])});
+      rows.push_back({std::stoi(f[0]), f[1 + skip], f[2 + skip], f[3 + skip], std::stod(f[4 + skip])});
     } catch (const std::exception&) {
       throw DataLoadError(path + ":" + std::to_string(line_no) + ": Timeslice and Value must be numbers");
     }

@@ -22,6 +22,10 @@ too), then compares:
           of the difference (from each tool's own std and count): reported only
   unit    metric units both report
   served  every request the run asked for succeeded and is counted (both tools)
+  timeslice  (scenarios with --slice-duration) each tool's timeslice files follow AIPerf 0.13's
+          slicing rule on its own records (grid from the first start, slice of each start, empty
+          slices dropped, last slice cut at the run's end) and both files list the same windows;
+          the timeslice CSV's rows are compared by Metric/Stat
   run     exit status
 
 Every difference has an id `SCENARIO:KIND:FILE:DETAIL`. Differences matching a pattern listed in
@@ -453,6 +457,16 @@ def label_of(cell):
     return m.group(1) + ":" if m else cell
 
 
+def row_label(header, row):
+    """A row's label: its first cell; in a tidy timeslice CSV (Timeslice,...,Metric,...,Stat,Value)
+    the metric and statistic, since the first cell is just the slice's index."""
+    if header and header[0] == "Timeslice" and "Metric" in header and "Stat" in header:
+        mi, si = header.index("Metric"), header.index("Stat")
+        if len(row) > max(mi, si):
+            return f"{row[mi]}/{row[si]}"
+    return label_of(row[0])
+
+
 def compare_csv(ref_text, our_text, emit, where):
     rs, os_ = csv_sections(ref_text), csv_sections(our_text)
     # Sections are matched by their header row's first cells (e.g. Metric,avg / Metric,Value).
@@ -471,8 +485,9 @@ def compare_csv(ref_text, our_text, emit, where):
         if rh != oh:
             emit(f"csv:{where}:section[{k}]:header",
                  f"{where}: section [{k}] header: ref {','.join(rh)} | ours {','.join(oh)}")
-        rl = [label_of(r[0]) for r in rmap[k][1:]]
-        ol = [label_of(r[0]) for r in omap[k][1:]]
+        # Each label once (a tidy timeslice CSV repeats its Metric/Stat labels in every slice).
+        rl = list(dict.fromkeys(row_label(rh, r) for r in rmap[k][1:]))
+        ol = list(dict.fromkeys(row_label(oh, r) for r in omap[k][1:]))
         for side, a, b in (("only-ref", rl, ol), ("only-ours", ol, rl)):
             for label in a:
                 if label not in b:
@@ -638,6 +653,48 @@ class Output:
         return read_jsonl(p) if p else []
 
 
+def timeslice_check(out, slice_s, who, emit):
+    """AIPerf 0.13's slicing rule, checked on one tool's own records: a grid anchored at the first
+    profiling request start in steps of int(S * 1e9) ns (edges as float64), each record in the
+    slice of its start, empty slices dropped, the last one ending at the run's last start or end
+    (is_complete false when that cuts it short); both files list the same windows and the slices'
+    request counts add up to the run's."""
+    jp = out.files.get("<artifact>/profile_export_aiperf_timeslices.json")
+    cp = out.files.get("<artifact>/profile_export_aiperf_timeslices.csv")
+    if jp is None or cp is None:
+        emit(f"timeslice:{who}:missing", f"{who}: no timeslice JSON/CSV")
+        return
+    slices = json.loads(jp.read_text()).get("timeslices", [])
+    recs = [r["metadata"] for r in out.records()
+            if r.get("metadata", {}).get("benchmark_phase", "profiling") == "profiling"]
+    if not recs:
+        emit(f"timeslice:{who}:no-records", f"{who}: no profiling records")
+        return
+    width = int(slice_s * 1e9)
+    origin = float(min(m["request_start_ns"] for m in recs))
+    last = max(float(max(m["request_start_ns"] for m in recs)), float(max(m["request_end_ns"] for m in recs)))
+    n = int((last - origin) / width) + 1
+    edges = [origin + float(i * width) for i in range(n + 1)]
+    counts = {}
+    for m in recs:
+        x = float(m["request_start_ns"])
+        i = max(j for j in range(n) if edges[j] <= x)
+        counts[i] = counts.get(i, 0) + 1
+    expected = []
+    for i in sorted(counts):
+        end = edges[i + 1] if edges[i + 1] <= last else last
+        expected.append((int(edges[i]), int(end), edges[i + 1] <= last, counts[i]))
+    got = [(s.get("start_ns"), s.get("end_ns"), s.get("is_complete", True),
+            s.get("request_count", {}).get("avg", 0) + s.get("error_request_count", {}).get("avg", 0))
+           for s in slices]
+    if got != expected:
+        emit(f"timeslice:{who}:rule", f"{who}: slices (start, end, complete, requests) {got}, expected {expected}")
+    rows = list(csv.reader(io.StringIO(cp.read_text())))
+    windows = sorted({(int(r[0]), int(r[1]), int(r[2])) for r in rows[1:] if r and r[0].isdigit()})
+    if windows != [(i, s[0], s[1]) for i, s in enumerate(got)]:
+        emit(f"timeslice:{who}:csv-windows", f"{who}: CSV windows {windows} differ from the JSON's")
+
+
 def served_check(out, expected, who, emit):
     s = out.summary()
     if s is None:
@@ -727,6 +784,9 @@ def run_scenario(name, spec, args, tmp, known):
     served_check(ref, spec["requests"], "ref", emit)
     served_check(ours, spec["requests"], "ours", emit)
     compare_outputs(ref, ours, emit, spec.get("truth", {}))
+    if "slice_duration" in spec:
+        timeslice_check(ref, spec["slice_duration"], "ref", emit)
+        timeslice_check(ours, spec["slice_duration"], "ours", emit)
     return diffs, times
 
 

@@ -1,8 +1,11 @@
-// End-to-end: --slice-duration writes the two timeslice files, whose slices partition the
-// run's records by wall start time.
+// End-to-end: --slice-duration writes the two timeslice files as AIPerf 0.13 does: slices
+// anchored at the first request start, records by request start, windows in both files.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -34,11 +37,17 @@ TEST_CASE("timeslices: files exist, slices partition the records, counts add up"
   CHECK(run.out.find("Timeslice CSV Export: " + csv_path) != std::string::npos);
   CHECK(run.out.find("Timeslice JSON Export: " + json_path) != std::string::npos);
 
-  // Expected slices from the per-record start times: epoch-aligned, empty ones skipped.
-  std::map<int64_t, int> per_slice;
+  // Expected slices from the per-record times: a grid from the first start in steps of 0.2 s,
+  // each record in the slice of its start, empty slices skipped, the last cut at the last end.
   const std::vector<json> recs = run.records();
   REQUIRE(recs.size() == 20);
-  for (const json& r : recs) per_slice[r.at("metadata").at("request_start_ns").get<int64_t>() / slice_ns]++;
+  int64_t first = INT64_MAX, last = 0;
+  for (const json& r : recs) {
+    first = std::min(first, r.at("metadata").at("request_start_ns").get<int64_t>());
+    last = std::max(last, r.at("metadata").at("request_end_ns").get<int64_t>());
+  }
+  std::map<int64_t, int> per_slice;  // grid index -> records (starts well inside a slice here)
+  for (const json& r : recs) per_slice[(r.at("metadata").at("request_start_ns").get<int64_t>() - first) / slice_ns]++;
   REQUIRE(per_slice.size() >= 2);  // 20 requests at 25/s span ~0.8 s
 
   const json slices = run.json_file("profile_export_aiperf_timeslices.json").at("timeslices");
@@ -47,8 +56,24 @@ TEST_CASE("timeslices: files exist, slices partition the records, counts add up"
   std::size_t i = 0;
   for (const auto& [index, count] : per_slice) {
     const json& s = slices.at(i);
-    CHECK(s.at("timeslice_index") == i);
+    CHECK_FALSE(s.contains("timeslice_index"));
+    // The window: whole 0.2 s steps from the first start (exact as doubles within 256 ns).
+    const int64_t start = s.at("start_ns").get<int64_t>();
+    CHECK(std::llabs(start - (first + index * slice_ns)) <= 256);
+    const bool is_last = i + 1 == per_slice.size();
+    const int64_t end = s.at("end_ns").get<int64_t>();
+    if (!is_last || start + slice_ns <= last - 256) {
+      CHECK(std::llabs(end - (start + slice_ns)) <= 256);
+      CHECK_FALSE(s.contains("is_complete"));
+    } else if (start + slice_ns > last + 256) {  // the last slice, cut at the run's last end
+      CHECK(std::llabs(end - last) <= 256);
+      CHECK(s.at("is_complete") == false);
+    }
     CHECK(s.at("request_count").at("avg") == count);
+    CHECK(s.at("request_count").at("avg").is_number_float());  // 0.13 writes 4.0, not 4
+    // Throughputs divide by the slice's window, not by its requests' span.
+    CHECK(s.at("request_throughput").at("avg").get<double>() == count / (static_cast<double>(end - start) / 1e9));
+    CHECK(s.at("request_latency").at("count").is_number_integer());
     CHECK(s.at("request_count").at("unit") == "requests");
     CHECK(s.at("request_latency").contains("p50"));
     total += s.at("request_count").at("avg").get<double>();
@@ -60,12 +85,18 @@ TEST_CASE("timeslices: files exist, slices partition the records, counts add up"
   // The CSV says the same: one "Request Count" avg row per slice with the same counts.
   const std::vector<std::string> lines = read_lines(csv_path);
   REQUIRE_FALSE(lines.empty());
-  CHECK(lines.front() == "Timeslice,Metric,Unit,Stat,Value\r");
+  CHECK(lines.front() == "Timeslice,Start_NS,End_NS,Metric,Unit,Stat,Value\r");
   std::map<int, int> csv_counts;
   for (const std::string& line : lines) {
     const auto comma = line.find(',');
     if (line.find(",Request Count,requests,avg,") == std::string::npos) continue;
-    csv_counts[std::stoi(line.substr(0, comma))] = std::stoi(line.substr(line.rfind(',') + 1));
+    const std::string value = line.substr(line.rfind(',') + 1);
+    CHECK(value.find('.') == value.size() - 4);  // "4.00\r": 2 decimals for counts too
+    csv_counts[std::stoi(line.substr(0, comma))] = std::stoi(value);
+    // The row carries its slice's window, the same as the JSON's.
+    const json& s = slices.at(static_cast<std::size_t>(std::stoi(line.substr(0, comma))));
+    CHECK(line.find("," + std::to_string(s.at("start_ns").get<int64_t>()) + "," +
+                    std::to_string(s.at("end_ns").get<int64_t>()) + ",Request Count,") == comma);
   }
   REQUIRE(csv_counts.size() == per_slice.size());
   i = 0;

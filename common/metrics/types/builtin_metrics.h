@@ -120,6 +120,16 @@ inline std::optional<double> per_second(std::optional<double> amount,
   return *amount / (*duration_ns / 1e9);
 }
 
+// Not a metric: the ResultValues key of a windowed aggregation's length in ns (timeslices).
+inline constexpr std::string_view kObservationDuration = "observation_duration";
+
+// The denominator of the throughputs (AIPerf's observation_duration): the window's length
+// when the aggregation has one (a timeslice), else benchmark_duration.
+inline std::optional<double> observation_duration(const ResultValues& v) {
+  if (auto window = v.scalar(kObservationDuration)) return window;
+  return v.scalar("benchmark_duration");
+}
+
 // abs(reported - reference) / reference * 100; nullopt when a value is missing or the
 // reference is 0 (a percentage of nothing).
 inline std::optional<double> percent_diff(std::optional<double> reported, std::optional<double> reference) {

@@ -1,4 +1,4 @@
-// Goodput: good_request_count / benchmark_duration_sec, the rate of requests meeting every
+// Goodput: good_request_count / duration_sec (benchmark_duration; a timeslice's window length), the rate of requests meeting every
 // --goodput SLO.
 #include "metrics/types/builtin_metrics.h"
 
@@ -15,7 +15,7 @@ MetricDescriptor goodput() {
   d.kind = MetricKind::kDerived;
   d.required = {"good_request_count", "benchmark_duration"};
   d.derive = [](const ResultValues& v) -> std::optional<double> {
-    return per_second(v.scalar("good_request_count"), v.scalar("benchmark_duration"));
+    return per_second(v.scalar("good_request_count"), observation_duration(v));
   };
   return d;
 }

@@ -1,4 +1,4 @@
-// Output Token Throughput: total_osl / benchmark_duration_sec, the system-wide generation rate.
+// Output Token Throughput: total_osl / duration_sec (benchmark_duration; a timeslice's window length), the system-wide generation rate.
 #include "metrics/types/builtin_metrics.h"
 
 namespace aiperf::metrics::types {
@@ -15,7 +15,7 @@ MetricDescriptor output_token_throughput() {
   d.kind = MetricKind::kDerived;
   d.required = {"total_osl", "benchmark_duration"};
   d.derive = [](const ResultValues& v) -> std::optional<double> {
-    return per_second(v.scalar("total_osl"), v.scalar("benchmark_duration"));
+    return per_second(v.scalar("total_osl"), observation_duration(v));
   };
   return d;
 }

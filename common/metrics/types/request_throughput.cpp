@@ -1,4 +1,4 @@
-// Request Throughput: request_count / benchmark_duration_sec (valid requests only).
+// Request Throughput: request_count / duration_sec (benchmark_duration; a timeslice's window length) (valid requests only).
 #include "metrics/types/builtin_metrics.h"
 
 namespace aiperf::metrics::types {
@@ -15,7 +15,7 @@ MetricDescriptor request_throughput() {
   d.kind = MetricKind::kDerived;
   d.required = {"request_count", "benchmark_duration"};
   d.derive = [](const ResultValues& v) -> std::optional<double> {
-    return per_second(v.scalar("request_count"), v.scalar("benchmark_duration"));
+    return per_second(v.scalar("request_count"), observation_duration(v));
   };
   return d;
 }

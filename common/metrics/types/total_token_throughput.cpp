@@ -1,4 +1,4 @@
-// Total Token Throughput: (total_isl + total_osl) / benchmark_duration_sec, prompt and
+// Total Token Throughput: (total_isl + total_osl) / duration_sec (benchmark_duration; a timeslice's window length), prompt and
 // generated tokens together.
 #include "metrics/types/builtin_metrics.h"
 
@@ -18,7 +18,7 @@ MetricDescriptor total_token_throughput() {
     auto isl = v.scalar("total_isl");
     auto osl = v.scalar("total_osl");
     if (!isl || !osl) return std::nullopt;
-    return per_second(*isl + *osl, v.scalar("benchmark_duration"));
+    return per_second(*isl + *osl, observation_duration(v));
   };
   return d;
 }

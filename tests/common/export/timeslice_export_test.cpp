@@ -29,12 +29,33 @@ std::vector<proto::ProfileResults> two_slices() {
   return slices;
 }
 
+// The two slices' windows: 100 ms each, the second cut short at 1.7e18 + 148 ms.
+std::vector<TimesliceExport> windows(const std::vector<proto::ProfileResults>& results) {
+  return {{1'700'000'000'000'000'000, 1'700'000'000'100'000'000, true, &results[0]},
+          {1'700'000'000'100'000'000, 1'700'000'000'148'000'000, false, &results[1]}};
+}
+
 }  // namespace
 
-TEST_CASE("timeslice CSV: tidy rows per slice, metrics by tag, stats in STAT_KEYS order") {
-  CHECK(format_timeslice_csv(two_slices()) ==
-        "Timeslice,Metric,Unit,Stat,Value\r\n"
-        "0,Request Count,requests,avg,2\r\n"
+TEST_CASE("timeslice CSV: tidy rows per slice with its window, metrics by tag, stats in STAT_KEYS order") {
+  const auto results = two_slices();
+  const std::string csv = format_timeslice_csv(windows(results));
+  const std::string head =
+      "Timeslice,Start_NS,End_NS,Metric,Unit,Stat,Value\r\n"
+      "0,1700000000000000000,1700000000100000000,Request Count,requests,avg,2.00\r\n"
+      "0,1700000000000000000,1700000000100000000,Request Latency,ms,avg,85.00\r\n";
+  CHECK(csv.substr(0, head.size()) == head);
+  // The same rows without the window columns.
+  std::string rows;
+  for (std::size_t at = csv.find("\r\n") + 2; at < csv.size();) {
+    const std::size_t end = csv.find("\r\n", at) + 2;
+    std::string line = csv.substr(at, end - at);
+    const std::size_t first = line.find(','), third = line.find(',', line.find(',', first + 1) + 1);
+    rows += line.substr(0, first) + line.substr(third);
+    at = end;
+  }
+  CHECK(rows ==
+        "0,Request Count,requests,avg,2.00\r\n"
         "0,Request Latency,ms,avg,85.00\r\n"
         "0,Request Latency,ms,min,70.00\r\n"
         "0,Request Latency,ms,max,100.00\r\n"
@@ -50,30 +71,33 @@ TEST_CASE("timeslice CSV: tidy rows per slice, metrics by tag, stats in STAT_KEY
         "0,Request Latency,ms,p99,99.70\r\n"
         "0,Request Latency,ms,std,15.00\r\n"
         "0,Request Throughput,requests/sec,avg,1.23\r\n"
-        "1,Request Count,requests,avg,1\r\n");
+        "1,Request Count,requests,avg,1.00\r\n");
+  CHECK(csv.find("1,1700000000100000000,1700000000148000000,Request Count,requests,avg,1.00\r\n") != std::string::npos);
 }
 
-TEST_CASE("timeslice CSV: integer metrics keep min/max/sum integral, mean and spread float") {
+TEST_CASE("timeslice CSV: integer metrics print with 2 decimals too, min/max/sum included") {
   std::vector<proto::ProfileResults> slices(1);
   record_metric(slices[0], "output_sequence_length", "Output Sequence Length", "tokens", f::kNone, 600,
                 {95.2, 29, 295, 952, 30.6, 36.8, 44.2, 51, 63, 120, 176.2, 235.6, 283.12, 77.08}, true);
-  const std::string csv = format_timeslice_csv(slices);
-  CHECK(csv.find("0,Output Sequence Length,tokens,avg,95.20\r\n"
-                 "0,Output Sequence Length,tokens,min,29\r\n"
-                 "0,Output Sequence Length,tokens,max,295\r\n"
-                 "0,Output Sequence Length,tokens,sum,952\r\n"
-                 "0,Output Sequence Length,tokens,p1,30.60\r\n") != std::string::npos);
+  const std::string csv = format_timeslice_csv({{5, 10, true, &slices[0]}});
+  CHECK(csv.find("0,5,10,Output Sequence Length,tokens,avg,95.20\r\n"
+                 "0,5,10,Output Sequence Length,tokens,min,29.00\r\n"
+                 "0,5,10,Output Sequence Length,tokens,max,295.00\r\n"
+                 "0,5,10,Output Sequence Length,tokens,sum,952.00\r\n"
+                 "0,5,10,Output Sequence Length,tokens,p1,30.60\r\n") != std::string::npos);
 }
 
-TEST_CASE("timeslice JSON: slices array with timeslice_index, metric objects, input_config last") {
+TEST_CASE("timeslice JSON: slices with their windows, float metric objects, input_config last") {
   const auto config = nlohmann::ordered_json::parse(R"({"loadgen": {"concurrency": 2}})");
-  CHECK(format_timeslice_json(two_slices(), config) == R"({
+  const auto results = two_slices();
+  CHECK(format_timeslice_json(windows(results), config) == R"({
   "timeslices": [
     {
-      "timeslice_index": 0,
+      "start_ns": 1700000000000000000,
+      "end_ns": 1700000000100000000,
       "request_count": {
         "unit": "requests",
-        "avg": 2
+        "avg": 2.0
       },
       "request_latency": {
         "unit": "ms",
@@ -99,10 +123,12 @@ TEST_CASE("timeslice JSON: slices array with timeslice_index, metric objects, in
       }
     },
     {
-      "timeslice_index": 1,
+      "start_ns": 1700000000100000000,
+      "end_ns": 1700000000148000000,
+      "is_complete": false,
       "request_count": {
         "unit": "requests",
-        "avg": 1
+        "avg": 1.0
       }
     }
   ],
@@ -116,4 +142,16 @@ TEST_CASE("timeslice JSON: slices array with timeslice_index, metric objects, in
 
 TEST_CASE("timeslice JSON without slices or config") {
   CHECK(format_timeslice_json({}, nullptr) == "{\n  \"timeslices\": []\n}");
+}
+
+TEST_CASE("timeslice JSON: an integer metric's min, max and sum are floats, its count an integer") {
+  std::vector<proto::ProfileResults> slices(1);
+  record_metric(slices[0], "input_sequence_length", "Input Sequence Length", "tokens", f::kNone, 600,
+                {20, 20, 20, 80, 20, 20, 20, 20, 20, 20, 20, 20, 20, 0}, true);
+  const std::string json = format_timeslice_json({{5, 10, true, &slices[0]}}, nullptr);
+  CHECK(json.find("\"min\": 20.0,") != std::string::npos);
+  CHECK(json.find("\"max\": 20.0,") != std::string::npos);
+  CHECK(json.find("\"sum\": 80.0\n") != std::string::npos);
+  CHECK(json.find("\"count\": 10,") != std::string::npos);
+  CHECK(json.find("is_complete") == std::string::npos);  // only on a slice cut short
 }

@@ -232,6 +232,25 @@ TEST_CASE("malformed files are refused naming file and line", "[unit][plot]") {
   CHECK_THROWS_WITH(load_timeslices((dir / "u.csv").string()), Catch::Contains("u.csv:2:"));
 }
 
+TEST_CASE("timeslice CSV in AIPerf 0.13's layout (with Start_NS,End_NS) loads like the old one", "[unit][plot]") {
+  const fs::path dir = temp_dir();
+  write(dir / "t.csv",
+        "Timeslice,Start_NS,End_NS,Metric,Unit,Stat,Value\r\n"
+        "0,100,200,Time to First Token,ms,avg,20.50\r\n"
+        "1,200,248,Request Count,requests,avg,2.00\r\n");
+  const auto rows = load_timeslices((dir / "t.csv").string());
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].slice == 0);
+  CHECK(rows[0].metric == "Time to First Token");
+  CHECK(rows[0].unit == "ms");
+  CHECK(rows[0].stat == "avg");
+  CHECK(rows[0].value == 20.5);
+  CHECK(rows[1].slice == 1);
+  CHECK(rows[1].value == 2.0);
+  write(dir / "u.csv", "Timeslice,Start_NS,End_NS,Metric,Unit,Stat,Value\n0,1,2,TTFT,ms,avg\n");
+  CHECK_THROWS_WITH(load_timeslices((dir / "u.csv").string()), Catch::Contains("u.csv:2: expected 7 fields"));
+}
+
 TEST_CASE("run discovery: single run, sweep points once, profile_runs skipped beside aggregate/", "[unit][plot]") {
   const fs::path root = temp_dir();
   // A trials == 1 sweep: points and their pass-through aggregates (shadows).

@@ -1,4 +1,5 @@
-// Timeslices: slice assignment by wall start time and each slice's own statistics.
+// Timeslices: AIPerf 0.13's grid (anchored at the first request start, edges as doubles),
+// slice assignment by request start and each slice's own statistics.
 #include "timeslices.h"
 
 #include <catch2/catch.hpp>
@@ -7,6 +8,8 @@
 
 using namespace aiperf;
 using namespace aiperf::metrics;
+using aiperf::records::make_slice_grid;
+using aiperf::records::TimesliceResult;
 using aiperf::records::Timeslices;
 
 namespace {
@@ -25,6 +28,7 @@ proto::MetricRecord record(int64_t start_ns, int64_t latency_ms, int64_t osl,
   proto::MetricRecord rec;
   compute_record_metrics(r, MetricContext{}, rec.mutable_metrics());
   rec.mutable_metadata()->set_request_start_ns(start_ns);
+  rec.mutable_metadata()->set_request_end_ns(start_ns + latency_ms * kMs);
   rec.mutable_metadata()->set_phase(phase);
   return rec;
 }
@@ -32,6 +36,7 @@ proto::MetricRecord record(int64_t start_ns, int64_t latency_ms, int64_t osl,
 proto::MetricRecord error_record(int64_t start_ns) {
   proto::MetricRecord rec;
   rec.mutable_metadata()->set_request_start_ns(start_ns);
+  rec.mutable_metadata()->set_request_end_ns(start_ns);
   rec.mutable_metadata()->set_phase(proto::PHASE_PROFILING);
   rec.mutable_error()->set_code(500);
   rec.mutable_error()->set_type("Internal Server Error");
@@ -54,34 +59,51 @@ double avg(const proto::ProfileResults& res, const std::string& tag) {
 
 }  // namespace
 
-TEST_CASE("slice index is the epoch-aligned int(start / width), rounding like Python") {
-  CHECK(Timeslices::slice_index(kT0, kSec) == 1'700'000'000);
-  CHECK(Timeslices::slice_index(kT0 + kSec - 1'000, kSec) == 1'700'000'000);
-  CHECK(Timeslices::slice_index(kT0 + kSec, kSec) == 1'700'000'001);
-  CHECK(Timeslices::slice_index(kT0 + 2'500 * kMs, 2'500 * kMs) == 680'000'001);
-  // 1 ns before a boundary: the exact quotient 1700000000.999999999 rounds to the float
-  // 1700000001.0, so Python's int(start / width) is already the next slice.
-  CHECK(Timeslices::slice_index(kT0 + kSec - 1, kSec) == 1'700'000'001);
+TEST_CASE("the grid starts at the first request start and spans to the last start or end") {
+  // Starts 0.05 s past a whole second: epoch alignment would put the edges elsewhere.
+  const int64_t origin = kT0 + 52 * kMs;
+  const auto g = make_slice_grid(origin, origin + 412 * kMs, 100 * kMs);
+  CHECK(g.count == 5);  // int(0.412 / 0.1) + 1
+  CHECK(static_cast<int64_t>(g.edge(0)) == origin);
+  CHECK(static_cast<int64_t>(g.edge(1)) == origin + 100 * kMs);
+  CHECK(g.index_of(origin) == 0);
+  CHECK(g.index_of(origin + 100 * kMs - 1'024) == 0);
+  CHECK(g.index_of(origin + 100 * kMs) == 1);
+  CHECK(g.index_of(origin + 412 * kMs) == 4);
+}
+
+TEST_CASE("slice edges are doubles: a start within the last ulp of an edge goes where numpy puts it") {
+  // Near 1.7e18 doubles are 256 ns apart: kT0 + 1 s - 100 ns rounds up onto the edge kT0 + 1 s,
+  // so numpy.digitize already puts it in slice 1.
+  const auto g = make_slice_grid(kT0, kT0 + 3 * kSec, kSec);
+  CHECK(g.count == 4);
+  CHECK(g.index_of(kT0 + kSec - 100) == 1);
+  CHECK(g.index_of(kT0 + kSec - 1'000) == 0);
 }
 
 TEST_CASE("records are grouped into renumbered slices, each with its own statistics") {
   Timeslices slices(MetricContext{}, 1.0);
-  // Slice A (epoch second kT0): two requests, 100 ms and 300 ms latency, the second starting
-  // 200 ms in, so this slice's duration is 500 ms.
-  slices.add(record(kT0 + 0, 100, 5));
-  slices.add(record(kT0 + 200 * kMs, 300, 7));
-  // No records in kT0 + 1 s: that slice simply does not exist.
-  // Slice B (kT0 + 2 s): one request of 252 ms that ends after the slice: still this slice's.
-  // (Offsets are multiples of 4 ms so wall times stay exact as doubles near 1.7e18.)
-  slices.add(record(kT0 + 2 * kSec + 900 * kMs, 252, 4));
-  slices.add(error_record(kT0 + 2 * kSec + 100 * kMs));
-  // Warmup never counts.
-  slices.add(record(kT0 + 2 * kSec, 1, 1, proto::PHASE_WARMUP));
+  const int64_t t0 = kT0 + 300 * kMs;  // the first request start anchors the grid
+  // Slice 0 [t0, t0 + 1 s): two requests, 100 ms and 300 ms latency, the second starting
+  // 200 ms in, so this slice's benchmark_duration is 500 ms; its throughputs divide by 1 s.
+  slices.add(record(t0 + 200 * kMs, 300, 7));
+  slices.add(record(t0, 100, 5));
+  // Nothing in [t0 + 1 s, t0 + 2 s): that slice simply does not exist.
+  // Slice 2 [t0 + 2 s, …): one request of 252 ms starting at 2.9 s that ends after the grid
+  // edge t0 + 3 s, so the grid gets a 4th (empty) slice and slice 2 stays complete. An error
+  // at 2.1 s. (Offsets are multiples of 4 ms so wall times stay exact as doubles.)
+  slices.add(record(t0 + 2 * kSec + 900 * kMs, 252, 4));
+  slices.add(error_record(t0 + 2 * kSec + 100 * kMs));
+  // Warmup never counts (nor moves the anchor).
+  slices.add(record(kT0, 1, 1, proto::PHASE_WARMUP));
 
-  const std::vector<proto::ProfileResults> out = slices.finalize();
+  const std::vector<TimesliceResult> out = slices.finalize();
   REQUIRE(out.size() == 2);
 
-  const proto::ProfileResults& a = out[0];
+  CHECK(out[0].start_ns == t0);
+  CHECK(out[0].end_ns == t0 + kSec);
+  CHECK(out[0].complete);
+  const proto::ProfileResults& a = out[0].results;
   CHECK(avg(a, "request_count") == 2);
   CHECK(find(a, "error_request_count") == nullptr);
   CHECK(avg(a, "request_latency") == 200.0);      // ms: (100 + 300) / 2
@@ -89,27 +111,44 @@ TEST_CASE("records are grouped into renumbered slices, each with its own statist
   CHECK(find(a, "request_latency")->max() == 300.0);
   CHECK(find(a, "request_latency")->p50() == 200.0);
   CHECK(avg(a, "benchmark_duration") == 0.5);     // sec: (200 + 300) ms - 0
-  CHECK(avg(a, "request_throughput") == 4.0);     // 2 / 0.5 s
+  CHECK(avg(a, "request_throughput") == 2.0);     // 2 / the 1 s window
   CHECK(avg(a, "total_osl") == 12);
-  CHECK(avg(a, "output_token_throughput") == 24.0);  // 12 / 0.5 s
+  CHECK(avg(a, "output_token_throughput") == 12.0);  // 12 / 1 s
 
-  const proto::ProfileResults& b = out[1];
+  CHECK(out[1].start_ns == t0 + 2 * kSec);
+  CHECK(out[1].end_ns == t0 + 3 * kSec);
+  CHECK(out[1].complete);
+  const proto::ProfileResults& b = out[1].results;
   CHECK(avg(b, "request_count") == 1);
   CHECK(avg(b, "error_request_count") == 1);
   CHECK(avg(b, "request_latency") == 252.0);
   CHECK(avg(b, "benchmark_duration") == 0.252);
-  CHECK(avg(b, "request_throughput") == 1 / 0.252);
+  CHECK(avg(b, "request_throughput") == 1.0);
   REQUIRE(b.error_summary_size() == 1);
   CHECK(b.error_summary(0).count() == 1);
 }
 
-TEST_CASE("fractional slice widths truncate to whole nanoseconds like int(S * 1e9)") {
+TEST_CASE("the last slice ends at the run's last instant and is flagged incomplete") {
   Timeslices slices(MetricContext{}, 0.1);  // 0.1 * 1e9 = 100000000.0 exactly
-  slices.add(record(kT0 + 99 * kMs, 10, 1));
-  slices.add(record(kT0 + 100 * kMs, 10, 1));
-  slices.add(record(kT0 + 150 * kMs, 10, 1));
+  slices.add(record(kT0, 40, 1));
+  slices.add(record(kT0 + 60 * kMs, 40, 1));     // ends exactly on the edge t0 + 100 ms
+  slices.add(record(kT0 + 100 * kMs, 20, 1));    // starts on it: slice 1
+  slices.add(record(kT0 + 120 * kMs, 28, 1));    // the run's last end: t0 + 148 ms
   const auto out = slices.finalize();
   REQUIRE(out.size() == 2);
-  CHECK(avg(out[0], "request_count") == 1);
-  CHECK(avg(out[1], "request_count") == 2);
+  CHECK(avg(out[0].results, "request_count") == 2);
+  CHECK(out[0].end_ns == kT0 + 100 * kMs);
+  CHECK(out[0].complete);
+  CHECK(avg(out[1].results, "request_count") == 2);
+  CHECK(out[1].start_ns == kT0 + 100 * kMs);
+  CHECK(out[1].end_ns == kT0 + 148 * kMs);
+  CHECK_FALSE(out[1].complete);
+  // 2 requests over the 48 ms the cut slice lasts; its benchmark_duration is the same 48 ms.
+  CHECK(avg(out[1].results, "request_throughput") == 2 / 0.048);
+}
+
+TEST_CASE("no profiling records: no slices") {
+  Timeslices slices(MetricContext{}, 1.0);
+  slices.add(record(kT0, 1, 1, proto::PHASE_WARMUP));
+  CHECK(slices.finalize().empty());
 }
