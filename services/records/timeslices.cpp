@@ -1,6 +1,7 @@
 #include "timeslices.h"
 
 #include <algorithm>
+#include <map>
 
 #include "export/timeslice_csv.h"
 #include "export/timeslice_json.h"
@@ -35,6 +36,8 @@ Timeslices::Timeslices(metrics::MetricContext ctx, double slice_duration_s)
 
 void Timeslices::add(const proto::MetricRecord& rec) {
   if (rec.metadata().phase() != proto::PHASE_PROFILING) return;
+  // A record that never got a start time has no place on the grid (AIPerf's NaN start).
+  if (rec.metadata().request_start_ns() <= 0) return;
   records_.push_back(rec);
 }
 
@@ -49,12 +52,11 @@ std::vector<TimesliceResult> Timeslices::finalize() const {
   }
   const SliceGrid grid = make_slice_grid(min_start, max_ns, slice_ns_);
 
-  std::vector<std::vector<const proto::MetricRecord*>> bins(static_cast<std::size_t>(grid.count));
-  for (const auto& rec : records_) bins[static_cast<std::size_t>(grid.index_of(rec.metadata().request_start_ns()))].push_back(&rec);
+  // Sparse: a long idle gap makes many empty grid slices, which are never exported.
+  std::map<int64_t, std::vector<const proto::MetricRecord*>> bins;
+  for (const auto& rec : records_) bins[grid.index_of(rec.metadata().request_start_ns())].push_back(&rec);
 
-  for (int64_t i = 0; i < grid.count; ++i) {
-    const auto& members = bins[static_cast<std::size_t>(i)];
-    if (members.empty()) continue;
+  for (const auto& [i, members] : bins) {
     TimesliceResult slice;
     const double start = grid.edge(i);
     const double raw_end = grid.edge(i + 1);

@@ -152,3 +152,31 @@ TEST_CASE("no profiling records: no slices") {
   slices.add(record(kT0, 1, 1, proto::PHASE_WARMUP));
   CHECK(slices.finalize().empty());
 }
+
+TEST_CASE("a record without a start time stays off the grid (it would anchor it at 1970)") {
+  Timeslices slices(MetricContext{}, 1.0);
+  slices.add(error_record(0));
+  slices.add(record(kT0, 100, 1));
+  const auto out = slices.finalize();
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].start_ns == kT0);
+  CHECK(out[0].end_ns == kT0 + 100 * kMs);  // the run's last end: the one slice is cut short
+  CHECK_FALSE(out[0].complete);
+  CHECK(avg(out[0].results, "request_count") == 1);
+  CHECK(find(out[0].results, "error_request_count") == nullptr);
+}
+
+TEST_CASE("a long idle gap: only the two occupied slices of a million-slice grid") {
+  Timeslices slices(MetricContext{}, 0.001);
+  slices.add(record(kT0, 4, 1));
+  slices.add(record(kT0 + 1'000 * kSec, 4, 1));  // 1e6 slices of 1 ms later
+  const auto out = slices.finalize();
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].start_ns == kT0);
+  // Edges are doubles, 256 ns apart up here: t0 + 1 ms is not one, int(edge) is 64 ns short
+  // (as int(numpy float) is in AIPerf).
+  CHECK(out[0].end_ns == 1'700'000'000'000'999'936);
+  CHECK(out[1].start_ns == kT0 + 1'000 * kSec);
+  CHECK(out[1].end_ns == 1'700'001'000'000'999'936);
+  CHECK(out[1].complete);  // ends exactly on its grid edge
+}
