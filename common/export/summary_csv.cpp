@@ -17,13 +17,10 @@ std::string name(const proto::MetricResult& m) {
   return m.header() + " (" + m.unit() + ")";
 }
 
+// Every statistic, counts and token totals included, with two decimals: AIPerf 0.13's results
+// hold floats throughout (min/max/sum come from float arrays, scalar values are float fields),
+// and its CSV prints a float as f"{v:.2f}" ("Request Count,10.00").
 std::string float_cell(bool present, double v) { return present ? fixed2(v) : std::string(); }
-
-// min/max/sum and scalar values keep integers integral, as numpy ints print in AIPerf.
-std::string value_cell(const proto::MetricResult& m, bool present, double v) {
-  if (!present) return {};
-  return m.integer_values() ? plain_int(v) : fixed2(v);
-}
 
 }  // namespace
 
@@ -43,8 +40,8 @@ std::string format_summary_csv(const proto::ProfileResults& results, std::string
               "p95", "p99", "std"});
     for (const auto* m : records) {
       append_csv_row(out, {name(*m), float_cell(m->has_avg(), m->avg()),
-                value_cell(*m, m->has_min(), m->min()), value_cell(*m, m->has_max(), m->max()),
-                value_cell(*m, m->has_sum(), m->sum()), float_cell(m->has_p1(), m->p1()),
+                float_cell(m->has_min(), m->min()), float_cell(m->has_max(), m->max()),
+                float_cell(m->has_sum(), m->sum()), float_cell(m->has_p1(), m->p1()),
                 float_cell(m->has_p5(), m->p5()), float_cell(m->has_p10(), m->p10()),
                 float_cell(m->has_p25(), m->p25()), float_cell(m->has_p50(), m->p50()),
                 float_cell(m->has_p75(), m->p75()), float_cell(m->has_p90(), m->p90()),
@@ -55,7 +52,7 @@ std::string format_summary_csv(const proto::ProfileResults& results, std::string
   if (!scalars.empty()) {
     if (!records.empty()) out += "\r\n";
     append_csv_row(out, {"Metric", "Value"});
-    for (const auto* m : scalars) append_csv_row(out, {name(*m), value_cell(*m, m->has_avg(), m->avg())});
+    for (const auto* m : scalars) append_csv_row(out, {name(*m), float_cell(m->has_avg(), m->avg())});
   }
   if (!extra_section.empty()) {
     if (!out.empty()) out += "\r\n";

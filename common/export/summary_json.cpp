@@ -98,8 +98,10 @@ void append_metric_json(std::string& out, const proto::MetricResult& m, int dept
     out += "\": ";
     integral ? append_json_int(out, v) : append_json_float(out, v);
   };
-  // The mean of a record metric is a float even over integers; a scalar keeps its type.
-  stat("avg", m.has_avg(), m.avg(), m.integer_values() && !m.is_record_metric());
+  // AIPerf 0.13 writes every statistic as a float ("request_count": {"avg": 10.0}, an ISL's
+  // min 50.0): avg and the percentiles are float fields, and min/max/sum come from float
+  // arrays (scalars have none). Only the sample count is an integer.
+  stat("avg", m.has_avg(), m.avg(), false);
   stat("p1", m.has_p1(), m.p1(), false);
   stat("p5", m.has_p5(), m.p5(), false);
   stat("p10", m.has_p10(), m.p10(), false);
@@ -109,13 +111,13 @@ void append_metric_json(std::string& out, const proto::MetricResult& m, int dept
   stat("p90", m.has_p90(), m.p90(), false);
   stat("p95", m.has_p95(), m.p95(), false);
   stat("p99", m.has_p99(), m.p99(), false);
-  stat("min", m.has_min(), m.min(), m.integer_values());
-  stat("max", m.has_max(), m.max(), m.integer_values());
+  stat("min", m.has_min(), m.min(), false);
+  stat("max", m.has_max(), m.max(), false);
   stat("std", m.has_std(), m.std(), false);
   // AIPerf >= 0.7 ends a record metric's statistics with the sample count and the sum.
   // Count 0: a result injected after aggregation (network_adjusted_*), which has none there.
   stat("count", m.is_record_metric() && m.count() > 0, static_cast<double>(m.count()), true);
-  stat("sum", m.is_record_metric() && m.has_sum(), m.sum(), m.integer_values());
+  stat("sum", m.is_record_metric() && m.has_sum(), m.sum(), false);
   out += "\n" + pad + "}";
 }
 

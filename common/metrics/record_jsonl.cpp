@@ -1,5 +1,8 @@
 #include "metrics/record_jsonl.h"
 
+#include <optional>
+#include <vector>
+
 #include "metrics/json_number.h"
 #include "metrics/metric_registry.h"
 #include "metrics/metric_units.h"
@@ -82,6 +85,24 @@ void append_display_value(std::string& out, const MetricDescriptor& m, double ba
 
 namespace {
 
+// Aggregate metrics AIPerf writes per record (those without NO_INDIVIDUAL_RECORDS, applicable
+// and exported in this context: good_request_count under --goodput). The context is fixed for
+// a run, so the list is worked out when it changes, not for every line (a hot path).
+const std::vector<const MetricDescriptor*>& per_record_aggregates(const MetricContext& ctx) {
+  thread_local std::optional<MetricContext> cached_ctx;
+  thread_local std::vector<const MetricDescriptor*> cached;
+  if (!cached_ctx || !(*cached_ctx == ctx)) {
+    cached.clear();
+    for (const MetricDescriptor* m : builtin_metrics().applicable(ctx)) {
+      if (m->kind == MetricKind::kAggregate && !has_flags(m->flags, flags::kNoIndividualRecords) &&
+          exported(m->flags, ctx))
+        cached.push_back(m);
+    }
+    cached_ctx = ctx;
+  }
+  return cached;
+}
+
 void append_metrics(std::string& out, const proto::MetricRecord& rec, const MetricContext& ctx) {
   const MetricRegistry& registry = builtin_metrics();
   out += '{';
@@ -105,6 +126,22 @@ void append_metrics(std::string& out, const proto::MetricRecord& rec, const Metr
     } else {
       append_display_value(out, *m, mv.value());
     }
+    out += ",\"unit\":";
+    append_json_string(out, std::string(m->display_unit));
+    out += '}';
+  }
+  // This record's contribution to each per-record aggregate, on the records it folds over
+  // (ERROR_ONLY ones on error records, the others on valid ones), as the aggregator adds it.
+  const bool is_error = rec.has_error();
+  for (const MetricDescriptor* m : per_record_aggregates(ctx)) {
+    if (has_flags(m->flags, flags::kErrorOnly) != is_error) continue;
+    const std::optional<double> v = m->aggregate(rec, ctx);
+    if (!v) continue;
+    if (!first) out += ',';
+    first = false;
+    append_json_string(out, std::string(m->tag));
+    out += ":{\"value\":";
+    append_display_value(out, *m, *v);
     out += ",\"unit\":";
     append_json_string(out, std::string(m->display_unit));
     out += '}';

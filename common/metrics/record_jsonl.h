@@ -12,7 +12,9 @@ namespace aiperf::metrics {
 // Metadata keys in AIPerf order, optional ones (request_ack_ns, cancellation_time_ns) only
 // when set; metrics in display units as {"value":v,"unit":u} (lists as arrays), leaving out
 // NO_INDIVIDUAL_RECORDS metrics, INTERNAL/EXPERIMENTAL ones unless ctx shows them, and tags
-// the registry does not know; "trace_data" (rec.trace_data_json) when set; "error" only for
+// the registry does not know; then this record's value of each aggregate metric without
+// NO_INDIVIDUAL_RECORDS (good_request_count under --goodput: 1 or 0, valid records only);
+// "trace_data" (rec.trace_data_json) when set; "error" only for
 // error records, its "code" only when set.
 std::string format_record_jsonl(const proto::MetricRecord& rec, const MetricContext& ctx);
 // The same line appended to `out`.

@@ -120,6 +120,16 @@ SCENARIOS = {
         "requests": 20,
         "truth": {**streaming_truth(), **concurrency_truth(2, 20, LAT_MS)},
     },
+    "chat_stream_goodput": {
+        "about": "streaming chat with --goodput SLOs every request meets (good_request_count, goodput, "
+                 "good_request_fraction)",
+        "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count", "10",
+                 *SYNTHETIC, *EXACT_OSL, "--goodput", "time_to_first_token:5000 request_latency:10000"],
+        "requests": 10,
+        # Every request meets the SLOs: goodput is the request throughput.
+        "truth": {**streaming_truth(), **concurrency_truth(2, 10, LAT_MS),
+                  "goodput": concurrency_truth(2, 10, LAT_MS)["request_throughput"]},
+    },
     "chat": {
         "about": "non-streaming chat, concurrency 2",
         "args": ["--endpoint-type", "chat", "--concurrency", "2", "--request-count", "20",

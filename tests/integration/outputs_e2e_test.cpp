@@ -189,6 +189,10 @@ TEST_CASE("usage, OSL mismatch and goodput metrics agree with the per-record val
     CHECK_FALSE(m.contains("requested_osl"));  // INTERNAL
     mismatches += std::fabs(osl - 12) > std::min(12 * 0.05, 50.0);
     good += osl >= 10;
+    // AIPerf writes each record's good_request_count (1 when it met every SLO, else 0).
+    CHECK(m["good_request_count"]["value"] == (osl >= 10 ? 1 : 0));
+    CHECK(m["good_request_count"]["value"].is_number_integer());
+    CHECK(m["good_request_count"]["unit"] == "requests");
     discrepancies += m["usage_prompt_tokens_diff_pct"]["value"].get<double>() > 10 ||
                      m["usage_completion_tokens_diff_pct"]["value"].get<double>() > 10;
     usage_prompt_total += usage_prompt;
@@ -204,6 +208,25 @@ TEST_CASE("usage, OSL mismatch and goodput metrics agree with the per-record val
   CHECK(run.out.find("Output Sequence Length Mismatch Warning") != std::string::npos);
   CHECK(run.out.find(std::to_string(mismatches) + " of 30 requests") != std::string::npos);
   CHECK(run.out.find("Goodput (requests/sec)") != std::string::npos);  // console row
+  // AIPerf 0.13's summary numbers are floats: JSON 30.0, CSV 30.00 (counts and token totals too).
+  CHECK(s["good_request_count"]["avg"].is_number_float());
+  CHECK(s["input_sequence_length"]["min"].is_number_float());
+  CHECK(s["input_sequence_length"]["count"] == 30);
+  CHECK(s["input_sequence_length"]["count"].is_number_integer());
+  CHECK(s["completed_request_count"]["avg"] == 30.0);
+  CHECK(s["completed_request_count"]["unit"] == "requests");
+  CHECK(s["request_error_rate"]["avg"] == 0.0);
+  CHECK(s["request_error_rate"]["unit"] == "%");
+  const std::string csv = read_file(run.dir + "/profile_export_aiperf.csv");
+  CHECK(csv.find("\r\nGood Request Count," + std::to_string(good) + ".00\r\n") != std::string::npos);
+  CHECK(csv.find("\r\nCompleted Requests (Success + Error),30.00\r\n") != std::string::npos);
+  CHECK(csv.find("\r\nRequest Count,30.00\r\n") != std::string::npos);
+  CHECK(csv.find("\r\nRequest Error Rate (%),0.00\r\n") != std::string::npos);
+  CHECK(csv.find("\r\nTotal Output Sequence Length (tokens)," +
+                 std::to_string(static_cast<int64_t>(s["total_osl"]["avg"].get<double>())) + ".00\r\n") !=
+        std::string::npos);
+  CHECK(run.out.find("Completed Requests (Success + Error)") != std::string::npos);  // console rows
+  CHECK(run.out.find("Request Error Rate (%)") != std::string::npos);
 }
 
 TEST_CASE("goodput naming a metric the run cannot produce: exit 2, nothing written", "[e2e]") {
@@ -245,6 +268,8 @@ TEST_CASE("every aggregate in the JSON equals statistics recomputed from the JSO
   REQUIRE(errors < 40);
   CHECK(s["error_request_count"]["avg"] == errors);
   CHECK(s["request_count"]["avg"] == 40 - errors);
+  CHECK(s["completed_request_count"]["avg"] == 40.0);
+  CHECK(close(s["request_error_rate"]["avg"], 100.0 * errors / 40.0));
   REQUIRE(values.count("error_isl") == 1);    // error records carry their ISL
   REQUIRE(values.count("schedule_lag") == 1);  // --request-rate credits have intended times
 

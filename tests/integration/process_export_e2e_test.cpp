@@ -114,7 +114,7 @@ TEST_CASE("process-export-files: two runs of 20 and 30 requests merge into one s
 
   CHECK(read_lines(out_dir + "/profile_export.jsonl").size() == 50);
   const std::string csv = read_file(out_dir + "/profile_export_aiperf.csv");
-  CHECK(csv.find("\r\nRequest Count,50\r\n") != std::string::npos);
+  CHECK(csv.find("\r\nRequest Count,50.00\r\n") != std::string::npos);
   CHECK(m.out.find("Merged 50 records from 2 files") != std::string::npos);
   CHECK(m.out.find("JSON Export: " + out_dir + "/profile_export_aiperf.json") != std::string::npos);
 }

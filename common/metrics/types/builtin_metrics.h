@@ -89,6 +89,8 @@ MetricDescriptor total_usage_completion_tokens();
 MetricDescriptor total_usage_total_tokens();
 MetricDescriptor goodput();
 MetricDescriptor good_request_fraction();
+MetricDescriptor completed_request_count();
+MetricDescriptor request_error_rate();
 
 // AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD: a usage diff above this is a discrepancy.
 inline constexpr double kUsageDiffThresholdPct = 10.0;

@@ -1,4 +1,4 @@
-// GoodRequestCount: valid records meeting every --goodput SLO (value >= threshold for
+// Good Request Count: valid records meeting every --goodput SLO (value >= threshold for
 // larger-is-better metrics, else value <= threshold). A record lacking an SLO's metric is
 // not good: it cannot be shown to meet it.
 #include "metrics/types/builtin_metrics.h"
@@ -8,7 +8,7 @@ namespace aiperf::metrics::types {
 MetricDescriptor good_request_count() {
   MetricDescriptor d;
   d.tag = "good_request_count";
-  d.header = "GoodRequestCount";
+  d.header = "Good Request Count";
   d.unit = units::kRequests;
   d.display_unit = units::kRequests;
   d.flags = flags::kGoodput | flags::kNoConsole;

@@ -58,7 +58,7 @@ TEST_CASE("summary JSON: exact text and key order of spec 7.4") {
   },
   "request_count": {
     "unit": "requests",
-    "avg": 2
+    "avg": 2.0
   },
   "output_sequence_length": {
     "unit": "tokens",
@@ -72,11 +72,11 @@ TEST_CASE("summary JSON: exact text and key order of spec 7.4") {
     "p90": 3.9,
     "p95": 3.95,
     "p99": 3.99,
-    "min": 3,
-    "max": 4,
+    "min": 3.0,
+    "max": 4.0,
     "std": 0.5,
     "count": 10,
-    "sum": 7
+    "sum": 7.0
   },
   "benchmark_duration": {
     "unit": "sec",
@@ -84,7 +84,7 @@ TEST_CASE("summary JSON: exact text and key order of spec 7.4") {
   },
   "error_request_count": {
     "unit": "requests",
-    "avg": 3
+    "avg": 3.0
   },
   "input_config": {
     "endpoint": {
