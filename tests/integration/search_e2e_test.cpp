@@ -317,10 +317,12 @@ TEST_CASE("max-concurrency-under-sla --search-style grid sweeps and writes sla_b
   const auto run = aiperf::test::run_named(
       tmp, "grid",
       with({"--url", mock.url(), "--search-recipe", "max-concurrency-under-sla", "--search-style", "grid",
-            "--ttft-sla-ms", "50", "--concurrency-max", "8"},
+            "--ttft-sla-ms", "50", "--error-rate-sla", "0.5", "--concurrency-max", "8"},
            kWorkload));
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
+  // --error-rate-sla filters on request_error_rate (0 here: no errors): a point passes only if the
+  // metric was measured, so the TTFT knee below also shows that every run reported it.
   // 8 log-spaced steps over [1, 8], duplicates collapsed.
   const std::vector<int> conc{1, 2, 3, 4, 6, 8};
   long max_passing = -1, first_failing = -1, feasible = 0;
