@@ -27,7 +27,8 @@ void register_builtin_metrics(MetricRegistry& registry) {
            usage_discrepancy_count, osl_mismatch_count, good_request_count, benchmark_duration,
            total_output_tokens, total_reasoning_tokens, total_osl, total_isl, total_error_isl,
            total_usage_prompt_tokens, total_usage_completion_tokens, total_usage_total_tokens,
-           peak_in_flight_requests, request_throughput, goodput, good_request_fraction, output_token_throughput, total_token_throughput,
+           peak_in_flight_requests, request_throughput, goodput, good_request_fraction, output_token_throughput, input_token_throughput,
+           total_token_throughput,
            completed_request_count, request_error_rate,
        }) {
     registry.add(factory());

@@ -78,6 +78,7 @@ MetricDescriptor good_request_count();
 MetricDescriptor benchmark_duration();
 MetricDescriptor request_throughput();
 MetricDescriptor output_token_throughput();
+MetricDescriptor input_token_throughput();
 MetricDescriptor total_output_tokens();
 MetricDescriptor total_reasoning_tokens();
 MetricDescriptor total_osl();

@@ -69,6 +69,8 @@ TEST_CASE("aggregator: counts, duration from wall times, throughputs") {
   CHECK(result(res, "output_token_throughput").avg() == 35.0);  // 7 / 0.2
   CHECK(result(res, "total_isl").avg() == 300);
   CHECK(result(res, "total_token_throughput").avg() == 1535.0);  // 307 / 0.2
+  CHECK(result(res, "input_token_throughput").avg() == 1500.0);  // 300 / 0.2
+  CHECK(result(res, "input_token_throughput").unit() == "tokens/sec");
   CHECK(result(res, "total_output_tokens").avg() == 7);
   CHECK(result(res, "total_error_isl").avg() == 160);
   CHECK(result(res, "request_count").count() == 1);

@@ -114,6 +114,9 @@ TEST_CASE("records are grouped into renumbered slices, each with its own statist
   CHECK(avg(a, "request_throughput") == 2.0);     // 2 / the 1 s window
   CHECK(avg(a, "total_osl") == 12);
   CHECK(avg(a, "output_token_throughput") == 12.0);  // 12 / 1 s
+  CHECK(avg(a, "total_isl") == 20);
+  CHECK(avg(a, "input_token_throughput") == 20.0);   // 20 / 1 s, not / its 0.5 s span
+  CHECK(avg(a, "total_token_throughput") == 32.0);   // (20 + 12) / 1 s
 
   CHECK(out[1].start_ns == t0 + 2 * kSec);
   CHECK(out[1].end_ns == t0 + 3 * kSec);
