@@ -10,6 +10,7 @@
 #include <set>
 
 #include "process.h"
+#include "run_checks.h"
 
 using aiperf::test::MockServer;
 using aiperf::test::read_file;
@@ -29,28 +30,8 @@ Run profile(const std::string& tmp, const std::string& name, std::vector<std::st
 // The bodies the mock received, in arrival order.
 std::vector<json> requests(const std::string& file) { return aiperf::test::recorded_bodies(file); }
 
-void expect_no_errors(const Run& run, size_t count) {
-  const auto records = run.records();
-  CHECK(records.size() == count);
-  for (const auto& r : records) CHECK_FALSE(r.contains("error"));
-}
-
-std::string base64_decode(const std::string& text) {
-  static const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  uint32_t buf = 0;
-  int bits = 0;
-  for (char c : text) {
-    if (c == '=') break;
-    buf = (buf << 6) | static_cast<uint32_t>(alphabet.find(c));
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((buf >> bits) & 0xff));
-    }
-  }
-  return out;
-}
+using aiperf::test::base64_decode;
+using aiperf::test::expect_no_errors;
 
 uint32_t be(const std::string& b, size_t at, int n) {
   uint32_t v = 0;
