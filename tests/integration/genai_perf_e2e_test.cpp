@@ -23,19 +23,12 @@ namespace fs = std::filesystem;
 namespace {
 
 using Run = aiperf::test::GenAiPerfRun;
+using aiperf::test::files_under;
 
 Run genai_perf(const std::string& tmp, std::vector<std::string> args, const std::string& name,
                bool through_aiperf = false) {
   args.insert(args.begin(), "profile");
   return aiperf::test::run_genai_perf(tmp, args, name, through_aiperf, 180);
-}
-
-std::vector<std::string> files_under(const std::string& dir) {
-  std::vector<std::string> out;
-  for (const auto& e : fs::recursive_directory_iterator(dir))
-    if (e.is_regular_file()) out.push_back(fs::relative(e.path(), dir).string());
-  std::sort(out.begin(), out.end());
-  return out;
 }
 
 // The latency GenAI-Perf derives from a perf_analyzer record: last response with content.

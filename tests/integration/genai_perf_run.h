@@ -2,6 +2,8 @@
 #pragma once
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,16 @@ inline GenAiPerfRun run_genai_perf(const std::string& tmp, const std::vector<std
   const auto rc = p.wait(timeout_s);
   REQUIRE(rc.has_value());
   return {*rc, p.out(), p.err()};
+}
+
+// Every regular file under `dir`, as paths relative to it, sorted.
+inline std::vector<std::string> files_under(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) out.push_back(fs::relative(e.path(), dir).string());
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace aiperf::test
