@@ -21,11 +21,11 @@ namespace {
 // Keys of the reference's schema this implementation does not map onto an option (an error
 // that says so, rather than "unknown key").
 const std::set<std::string> kUnsupported = {
-    "variables",     "gpu_telemetry", "server_metrics", "network_latency", "otel",      "mlflow",
-    "wandb",         "runtime",       "logging",        "metrics",         "accuracy",  "scenario",
-    "unsafe_override", "template",    "reset_kv_cache", "server_profiler", "images",    "audio",
-    "video",         "rankings",      "synthesis",      "cache_bust",      "corpus",    "rate_series",
-    "sla",           "adaptive_scale", "user_files",    "system_prompt",   "system_prompt_file", "records_inline"};
+    "variables",     "gpu_telemetry", "server_metrics", "otel",            "mlflow",    "wandb",
+    "runtime",       "logging",       "metrics",        "accuracy",        "scenario",  "unsafe_override",
+    "template",      "reset_kv_cache", "server_profiler", "audio",         "video",     "rankings",
+    "synthesis",     "sla",           "adaptive_scale", "user_files",      "records_inline",
+    "sequence_distribution"};
 
 class Walker : NodeReader {
  public:
@@ -132,7 +132,8 @@ class Walker : NodeReader {
     const std::string k = snake(key);
     const std::string p = join(path, key);
     static const std::set<std::string> kBody = {"model",   "models",    "endpoint",  "dataset",   "datasets", "phases",
-                                                "warmup",  "profiling", "artifacts", "tokenizer", "slos"};
+                                                "warmup",  "profiling", "artifacts", "tokenizer", "slos",
+                                                "network_latency"};
     if (!kBody.count(k)) return false;
     if (null(v)) return true;
     if (k == "model") {
@@ -165,6 +166,8 @@ class Walker : NodeReader {
       artifacts(v, p);
     } else if (k == "tokenizer") {
       tokenizer(v, p);
+    } else if (k == "network_latency") {
+      network_latency(v, p);
     } else if (k == "slos") {
       require_map(v, p);
       std::string goodput;
@@ -361,6 +364,22 @@ class Walker : NodeReader {
         if (boolean(v, p)) flag("--" + kebab(k), v, p);
       } else if (k == "dataset" && type == "public") {
         set("--public-dataset", str(v, p), v, p);
+      } else if (k == "system_prompt") {
+        set("--system-prompt", str(v, p), v, p);
+      } else if (k == "system_prompt_file") {
+        set("--system-prompt-file", str(v, p), v, p);
+      } else if (k == "prompts") {
+        // file / public: PromptSelectionConfig, the corpus only.
+        require_map(v, p);
+        for (auto x = v.begin(); x != v.end(); ++x) {
+          const std::string xk = snake(x->first.Scalar());
+          if (xk != "corpus") unknown(x->first, join(p, x->first.Scalar()), xk);
+          if (!null(x->second)) prompt_corpus(x->second, join(p, x->first.Scalar()));
+        }
+      } else if (k == "cache_bust" && type != "synthetic") {
+        cache_bust(v, p);
+      } else if (k == "images" && type == "synthetic") {
+        images(v, p);
       } else {
         unknown(it->first, p, k);
       }
@@ -382,10 +401,174 @@ class Walker : NodeReader {
         set("--isl-block-size", integer_text(x, p, 1), x, p);
       } else if (k == "batch_size") {
         set("--batch-size", integer_text(x, p, 1), x, p);
+      } else if (k == "corpus") {
+        prompt_corpus(x, p);
+      } else if (k == "cache_bust") {
+        cache_bust(x, p);
+      } else if (k == "random_range_ratio") {
+        // A number for both, or {input: a, output: b} as the JSON object the option takes.
+        if (x.IsMap()) {
+          set("--random-range-ratio", to_json(x, p).dump(), x, p);
+        } else {
+          set("--random-range-ratio", number_text(x, p, false), x, p);
+        }
+      } else if (k == "random_corpus_style") {
+        set("--random-corpus-style", choice(x, p, {"vllm", "sglang"}), x, p);
       } else {
         unknown(it->first, p, k);
       }
     }
+  }
+
+  void prompt_corpus(const YAML::Node& v, const std::string& p) {
+    set("--prompt-corpus", choice(v, p, {"sonnet", "coding", "random"}), v, p);
+  }
+
+  // {target: ...}; the enum's underscores become the option's dashes.
+  void cache_bust(const YAML::Node& v, const std::string& path) {
+    require_map(v, path);
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      const std::string k = snake(it->first.Scalar());
+      const std::string p = join(path, it->first.Scalar());
+      if (k != "target") unknown(it->first, p, k);
+      if (null(it->second)) continue;
+      std::string target = choice(it->second, p,
+                                  {"none", "system_prefix", "system_suffix", "first_turn_prefix", "first_turn_suffix",
+                                   "warmup_isolation_system", "warmup_isolation_first_turn"});
+      std::replace(target.begin(), target.end(), '_', '-');
+      set("--cache-bust", target, it->second, p);
+    }
+  }
+
+  // ImageConfig. Its defaults differ from the command line's (batch_size 0, 512 x 512, jpeg):
+  // a block without them still means what it means to the reference.
+  void images(const YAML::Node& v, const std::string& path) {
+    require_map(v, path);
+    std::string batch = "0", format = "jpeg";
+    const YAML::Node* batch_node = &v;
+    const YAML::Node* format_node = &v;
+    std::optional<YAML::Node> batch_holder, format_holder;
+    bool width = false, height = false;
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      const std::string k = snake(it->first.Scalar());
+      const std::string p = join(path, it->first.Scalar());
+      const YAML::Node x = it->second;
+      if (null(x)) continue;
+      if (k == "batch_size") {
+        batch = integer_text(x, p, 0);
+        batch_holder.emplace(x);
+        batch_node = &*batch_holder;
+      } else if (k == "width") {
+        mean_stddev(x, p, "--image-width-mean", "--image-width-stddev", false);
+        width = true;
+      } else if (k == "height") {
+        mean_stddev(x, p, "--image-height-mean", "--image-height-stddev", false);
+        height = true;
+      } else if (k == "format") {
+        format = choice(x, p, {"png", "jpeg", "random"});
+        format_holder.emplace(x);
+        format_node = &*format_holder;
+      } else if (k == "source") {
+        std::string source = str(x, p);
+        std::string lower = source;
+        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+        set("--image-source", lower == "noise" || lower == "assets" ? lower : source, x, p);
+      } else if (k == "source_sampling") {
+        std::string s = choice(x, p, {"random_with_replacement", "shuffle_cycle", "sequential_cycle"});
+        std::replace(s.begin(), s.end(), '_', '-');
+        set("--image-source-sampling", s, x, p);
+      } else {
+        unknown(it->first, p, k);
+      }
+    }
+    set("--image-batch-size", batch, *batch_node, join(path, "batch_size"));
+    if (!width) set("--image-width-mean", "512", v, join(path, "width"));
+    if (!height) set("--image-height-mean", "512", v, join(path, "height"));
+    set("--image-format", format, *format_node, join(path, "format"));
+  }
+
+  // NetworkLatencyConfig: nothing unless enabled; mean_ms (no probes) wins over ping_interval,
+  // which the reference ignores then.
+  void network_latency(const YAML::Node& v, const std::string& path) {
+    require_map(v, path);
+    bool enabled = false;
+    std::optional<std::pair<std::string, YAML::Node>> interval, mean;
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      const std::string k = snake(it->first.Scalar());
+      const std::string p = join(path, it->first.Scalar());
+      const YAML::Node x = it->second;
+      if (k == "enabled") {
+        if (!null(x)) enabled = boolean(x, p);
+      } else if (k == "ping_interval") {
+        if (!null(x)) interval.emplace(number_text(x, p, true), x);
+      } else if (k == "mean_ms") {
+        if (!null(x)) mean.emplace(number_text(x, p, false), x);
+      } else {
+        unknown(it->first, p, k);
+      }
+    }
+    if (!enabled) return;
+    if (mean) {
+      set("--network-latency-mean", mean->first, mean->second, join(path, "mean_ms"));
+      return;
+    }
+    flag("--network-latency-automatic", v, join(path, "enabled"));
+    if (interval) set("--network-latency-ping-interval", interval->first, interval->second, join(path, "ping_interval"));
+  }
+
+  // RateSeriesConfig: a JSON file's path (`rate_series: f.json` or {path: f.json}), or points
+  // (`rate_series: [...]` or {points: [...]}) checked here and handed to --request-rate-series
+  // as JSON text, which the option reads like a file's.
+  std::string rate_series(const YAML::Node& v, const std::string& path) {
+    if (v.IsScalar()) return str(v, path);
+    std::optional<YAML::Node> points;
+    std::string points_path = path;
+    if (v.IsMap()) {
+      std::optional<std::string> file;
+      for (auto it = v.begin(); it != v.end(); ++it) {
+        const std::string k = snake(it->first.Scalar());
+        const std::string p = join(path, it->first.Scalar());
+        if (null(it->second)) continue;
+        if (k == "path") {
+          file = str(it->second, p);
+        } else if (k == "points") {
+          points.emplace(it->second);
+          points_path = p;
+        } else {
+          unknown(it->first, p, k);
+        }
+      }
+      if (file && points && points->size() > 0)
+        fail(v, path, "rate_series.path and rate_series.points are mutually exclusive");
+      if (file) return *file;
+      if (!points) points.emplace(YAML::Node(YAML::NodeType::Sequence));
+    } else if (v.IsSequence()) {
+      points.emplace(v);
+    } else {
+      fail(v, path, "expected a JSON file path, a list of {time_s, qps} points, or {path: ...} / {points: [...]}");
+    }
+    if (!points->IsSequence()) fail(*points, points_path, "expected a list of {time_s, qps} points");
+    nlohmann::json out = nlohmann::json::array();
+    double previous = 0;
+    for (size_t i = 0; i < points->size(); ++i) {
+      const YAML::Node pt = (*points)[i];
+      const std::string pp = points_path + "[" + std::to_string(i) + "]";
+      require_map(pt, pp);
+      for (auto it = pt.begin(); it != pt.end(); ++it) {
+        const std::string k = it->first.Scalar();
+        if (k != "time_s" && k != "qps") fail(it->first, join(pp, k), "Extra inputs are not permitted");
+      }
+      if (!pt["time_s"]) fail(pt, join(pp, "time_s"), "field required");
+      if (!pt["qps"]) fail(pt, join(pp, "qps"), "field required");
+      const double t = std::stod(number_text(pt["time_s"], join(pp, "time_s"), false));
+      const double q = std::stod(number_text(pt["qps"], join(pp, "qps"), true));
+      if (i > 0 && t <= previous)
+        fail(pt, join(pp, "time_s"), "Request-rate series time_s values must be strictly increasing");
+      previous = t;
+      out.push_back(nlohmann::json{{"time_s", t}, {"qps", q}});
+    }
+    if (out.size() < 2) fail(*points, points_path, "Request-rate series requires at least two points");
+    return out.dump();
   }
 
   // One phase. `kind`: "warmup" / "profiling" when the shape says so, else from name/kind/
@@ -416,6 +599,12 @@ class Walker : NodeReader {
       fail(ph, path, "Phase '" + (name.empty() ? kind : name) +
                          "': at least one of 'requests', 'duration', or 'sessions' must be specified");
     const bool warm = kind == "warmup";
+    // RatePhaseConfig: exactly one of rate and rate_series.
+    if (type == "poisson" || type == "constant" || type == "gamma" || type == "user_centric") {
+      const bool rate = !null(ph["rate"]), series = !null(ph["rate_series"]) || !null(ph["rateSeries"]);
+      if (!rate && !series) fail(ph, path, "rate-controlled phases require rate or rate_series");
+      if (rate && series) fail(ph, path, "rate and rate_series are mutually exclusive");
+    }
     if (!warm && ++profiling_phases_ > 1)
       fail(ph, path, "more than one profiling phase: aiperf (C++) runs one warmup and one profiling phase");
     if (warm && (type == "user_centric" || type == "fixed_schedule"))
@@ -464,6 +653,18 @@ class Walker : NodeReader {
         if (k == "prefill_ramp")
           set(opt("--prefill-concurrency-ramp-duration", "--warmup-prefill-concurrency-ramp-duration"), seconds, d, dp);
         if (k == "rate_ramp") set(opt("--request-rate-ramp-duration", "--warmup-request-rate-ramp-duration"), seconds, d, dp);
+      } else if (k == "rate_series" && (type == "poisson" || type == "constant" || type == "gamma")) {
+        set(opt("--request-rate-series", nullptr), rate_series(v, p), v, p);
+      } else if (k == "rate_series" && type == "user_centric") {
+        fail(it->first, p, "user-centric phases do not support rate_series");
+      } else if (k == "failed_request_threshold") {
+        const std::string ratio = number_text(v, p, false);
+        if (std::stod(ratio) > 1) fail(v, p, "must be <= 1, got " + ratio);
+        if (warm) {
+          t_.warnings.push_back(where(v, p) + ": ignored (only profiling-phase records count toward the threshold)");
+        } else {
+          set("--failed-request-threshold", ratio, v, p);
+        }
       } else if (k == "smoothness" && type == "gamma") {
         set(opt("--arrival-smoothness", nullptr), number_text(v, p, true), v, p);
       } else if (k == "users" && type == "user_centric") {

@@ -133,7 +133,13 @@ void finalize_load_options(ProfileOptions& o) {
     require(!l.user_centric_rate, "--request-rate-series is not supported with --user-centric-rate.");
     require(!in.fixed_schedule, "--fixed-schedule cannot be combined with rate-control CLI flags: request_rate_series");
     try {
-      rate_series = timing::read_rate_series_file(*r.rate_series);
+      // A config file's inline rate_series points arrive as JSON text (cli/config_file.cpp);
+      // a file of that name, should one exist, still wins.
+      const std::string& series = *r.rate_series;
+      const size_t first = series.find_first_not_of(" \t\r\n");
+      const bool inline_json = first != std::string::npos && (series[first] == '[' || series[first] == '{') &&
+                               !std::ifstream(series).good();
+      rate_series = inline_json ? timing::parse_rate_series(series, "(inline)") : timing::read_rate_series_file(series);
     } catch (const timing::RateSeriesError& e) {
       throw OptionError(std::string("--request-rate-series: ") + e.what());
     }

@@ -325,3 +325,148 @@ TEST_CASE("config file: a list on the command line replaces the file's sweep lis
   CHECK(points[0].dir_name == "concurrency_3__rate_1.0");  // the command line's list, its typing
   CHECK(points[1].dir_name == "concurrency_3__rate_2.0");
 }
+
+// This session's options in the reference's schema: the dataset's system prompt, corpus,
+// cache bust, range ratio and images; a phase's rate_series and failed_request_threshold;
+// network_latency.
+namespace {
+
+// kMinimal with `extra` lines after `      osl: 128` (the prompts block) and `phase` lines after
+// the phase's `requests: 100`, and `tail` appended to the benchmark body.
+std::string with(const std::string& prompts, const std::string& phase, const std::string& tail = "",
+                 const std::string& dataset = "") {
+  std::string y = kMinimal;
+  y.replace(y.find("      osl: 128\n"), 15, "      osl: 128\n" + prompts);
+  y.replace(y.find("    entries: 100\n"), 17, "    entries: 100\n" + dataset);
+  y.replace(y.find("    requests: 100\n"), 18, "    requests: 100\n" + phase);
+  return y + tail;
+}
+
+const std::vector<std::string> kHead = {"--model", "m1", "--url", "http://h:1", "--num-dataset-entries", "100"};
+
+std::vector<std::string> head_plus(std::vector<std::string> rest) {
+  std::vector<std::string> out = kHead;
+  out.insert(out.end(), rest.begin(), rest.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("config file: system prompt, corpus, cache bust and range ratio become the prompt options", "[config_file]") {
+  CHECK(args_of(with("      corpus: Coding\n      cacheBust: {target: system-prefix}\n"
+                     "      randomRangeRatio: 0.25\n      randomCorpusStyle: sglang\n",
+                     "", "", "    systemPrompt: Be terse.\n")) ==
+        head_plus({"--system-prompt", "Be terse.", "--isl", "512", "--osl", "128", "--prompt-corpus", "coding",
+                   "--cache-bust", "system-prefix", "--random-range-ratio", "0.25", "--random-corpus-style", "sglang",
+                   "--concurrency", "8", "--request-count", "100"}));
+  // {input, output} is the JSON object --random-range-ratio takes; a file's system prompt.
+  CHECK(args_of(with("      random_range_ratio: {input: 0.3, output: 0.5}\n", "", "",
+                     "    system_prompt_file: /p/sp.txt\n")) ==
+        head_plus({"--system-prompt-file", "/p/sp.txt", "--isl", "512", "--osl", "128", "--random-range-ratio",
+                   R"({"input":0.3,"output":0.5})", "--concurrency", "8", "--request-count", "100"}));
+  // A file dataset: cache_bust at the dataset level, prompts.corpus only.
+  CHECK(args_of("benchmark:\n  endpoint: {url: u}\n  dataset:\n    type: file\n    path: t.jsonl\n"
+                "    cacheBust: {target: first_turn_suffix}\n    prompts: {corpus: sonnet}\n"
+                "    systemPrompt: S\n  phases: {type: concurrency, concurrency: 1, requests: 2}\n") ==
+        std::vector<std::string>{"--url", "u", "--input-file", "t.jsonl", "--cache-bust", "first-turn-suffix",
+                                 "--prompt-corpus", "sonnet", "--system-prompt", "S", "--concurrency", "1",
+                                 "--request-count", "2"});
+  CHECK(error_of(with("      corpus: poems\n", "")) ==
+        "cfg.yaml:12: benchmark.dataset.prompts.corpus: 'poems' is not one of: sonnet, coding, random");
+  CHECK(error_of(with("      cache_bust: {target: everywhere}\n", "")).rfind(
+            "cfg.yaml:12: benchmark.dataset.prompts.cache_bust.target: 'everywhere' is not one of: none, system_prefix", 0) == 0);
+  CHECK(error_of(with("      cache_bust: {where: none}\n", "")) ==
+        "cfg.yaml:12: benchmark.dataset.prompts.cache_bust.where: unknown key (not in AIPerf 0.13's config schema)");
+  CHECK(error_of(with("      random_range_ratio: -1\n", "")) ==
+        "cfg.yaml:12: benchmark.dataset.prompts.random_range_ratio: must be >= 0, got -1");
+  CHECK(error_of("benchmark:\n  endpoint: {url: u}\n  dataset:\n    type: file\n    path: t.jsonl\n"
+                 "    prompts: {isl: 5}\n  phases: {type: concurrency, concurrency: 1, requests: 2}\n") ==
+        "cfg.yaml:6: benchmark.dataset.prompts.isl: unknown key (not in AIPerf 0.13's config schema)");
+}
+
+TEST_CASE("config file: an images block gives every image option, with the schema's defaults", "[config_file]") {
+  CHECK(args_of(with("", "", "", "    images:\n      batchSize: 2\n      width: {mean: 64, stddev: 8}\n"
+                                 "      source: assets\n      sourceSampling: shuffle_cycle\n")) ==
+        head_plus({"--image-width-mean", "64", "--image-width-stddev", "8", "--image-source", "assets",
+                   "--image-source-sampling", "shuffle-cycle", "--image-batch-size", "2", "--image-height-mean", "512",
+                   "--image-format", "jpeg", "--isl", "512", "--osl", "128", "--concurrency", "8", "--request-count",
+                   "100"}));
+  // A directory keeps its spelling; batch_size defaults to 0 (no images), as the reference.
+  CHECK(args_of(with("", "", "", "    images: {source: ./Pics, format: PNG, height: 32, width: 16}\n")) ==
+        head_plus({"--image-source", "./Pics", "--image-height-mean", "32", "--image-width-mean", "16",
+                   "--image-batch-size", "0", "--image-format", "png", "--isl", "512", "--osl", "128",
+                   "--concurrency", "8", "--request-count", "100"}));
+  CHECK(error_of(with("", "", "", "    images: {source_sampling: forwards}\n")) ==
+        "cfg.yaml:9: benchmark.dataset.images.source_sampling: 'forwards' is not one of: random_with_replacement, "
+        "shuffle_cycle, sequential_cycle");
+  CHECK(error_of(with("", "", "", "    images: {batch_size: -1}\n")) ==
+        "cfg.yaml:9: benchmark.dataset.images.batch_size: must be >= 0, got -1");
+}
+
+TEST_CASE("config file: a phase's rate_series and failed_request_threshold", "[config_file]") {
+  const std::string head = "benchmark:\n  endpoint: {url: u}\n  dataset: {type: synthetic}\n  phases:\n"
+                           "    type: poisson\n    requests: 10\n";
+  // Inline points: checked here, then handed over as JSON text.
+  CHECK(args_of(head + "    failedRequestThreshold: 0.25\n    rateSeries:\n      - {time_s: 0, qps: 2}\n"
+                       "      - {time_s: 5.5, qps: 4}\n") ==
+        std::vector<std::string>{"--url", "u", "--arrival-pattern", "poisson", "--request-count", "10",
+                                 "--failed-request-threshold", "0.25", "--request-rate-series",
+                                 R"([{"qps":2.0,"time_s":0.0},{"qps":4.0,"time_s":5.5}])"});
+  // {points: [...]}, a bare path, {path: ...}.
+  CHECK(args_of(head + "    rate_series: {points: [{time_s: 1, qps: 1}, {time_s: 2, qps: 3}]}\n").back() ==
+        R"([{"qps":1.0,"time_s":1.0},{"qps":3.0,"time_s":2.0}])");
+  CHECK(args_of(head + "    rate_series: series.json\n").back() == "series.json");
+  CHECK(args_of(head + "    rate_series: {path: s.json}\n").back() == "s.json");
+  // The reference's checks, with its words.
+  CHECK(error_of(head) == "cfg.yaml:5: benchmark.phases: rate-controlled phases require rate or rate_series");
+  CHECK(error_of(head + "    rate: 2\n    rate_series: s.json\n") ==
+        "cfg.yaml:5: benchmark.phases: rate and rate_series are mutually exclusive");
+  CHECK(error_of(head + "    rate_series: [{time_s: 0, qps: 2}]\n") ==
+        "cfg.yaml:7: benchmark.phases.rate_series: Request-rate series requires at least two points");
+  CHECK(error_of(head + "    rate_series: [{time_s: 3, qps: 2}, {time_s: 3, qps: 1}]\n") ==
+        "cfg.yaml:7: benchmark.phases.rate_series[1].time_s: Request-rate series time_s values must be strictly increasing");
+  CHECK(error_of(head + "    rate_series: [{time_s: 0, qps: 0}, {time_s: 3, qps: 1}]\n") ==
+        "cfg.yaml:7: benchmark.phases.rate_series[0].qps: must be > 0, got 0");
+  CHECK(error_of(head + "    rate_series: [{time_s: 0, qps: 1, burst: 2}, {time_s: 3, qps: 1}]\n") ==
+        "cfg.yaml:7: benchmark.phases.rate_series[0].burst: Extra inputs are not permitted");
+  CHECK(error_of(head + "    rate_series: {path: s.json, points: [{time_s: 0, qps: 1}]}\n") ==
+        "cfg.yaml:7: benchmark.phases.rate_series: rate_series.path and rate_series.points are mutually exclusive");
+  CHECK(error_of(head + "    failed_request_threshold: 1.5\n    rate: 1\n") ==
+        "cfg.yaml:7: benchmark.phases.failed_request_threshold: must be <= 1, got 1.5");
+  CHECK(error_of("benchmark:\n  endpoint: {url: u}\n  dataset: {type: synthetic}\n  phases:\n"
+                 "    type: user_centric\n    users: 2\n    requests: 10\n    rate_series: s.json\n") ==
+        "cfg.yaml:8: benchmark.phases.rate_series: user-centric phases do not support rate_series");
+  CHECK(error_of("benchmark:\n  endpoint: {url: u}\n  dataset: {type: synthetic}\n  phases:\n"
+                 "    type: concurrency\n    concurrency: 2\n    requests: 10\n    rate_series: s.json\n") ==
+        "cfg.yaml:8: benchmark.phases.rate_series: unknown key (not in AIPerf 0.13's config schema)");
+  // A warmup's threshold counts for nothing in the reference: said, not applied.
+  const cf::Translation t = cf::translate_text(
+      "benchmark:\n  endpoint: {url: u}\n  dataset: {type: synthetic}\n  warmup:\n    type: concurrency\n"
+      "    concurrency: 1\n    requests: 2\n    failed_request_threshold: 0.5\n"
+      "  profiling: {type: concurrency, concurrency: 1, requests: 2}\n",
+      "cfg.yaml", env());
+  CHECK(cf::to_args(t) == std::vector<std::string>{"--url", "u", "--warmup-concurrency", "1", "--warmup-request-count",
+                                                    "2", "--concurrency", "1", "--request-count", "2"});
+  CHECK(t.warnings == std::vector<std::string>{
+                          "cfg.yaml:8: benchmark.warmup.failed_request_threshold: ignored (only profiling-phase records "
+                          "count toward the threshold)"});
+}
+
+TEST_CASE("config file: network_latency becomes the Network Latency options", "[config_file]") {
+  CHECK(args_of(std::string(kMinimal) + "  networkLatency: {enabled: true, pingInterval: 0.5}\n") ==
+        head_plus({"--isl", "512", "--osl", "128", "--concurrency", "8", "--request-count", "100",
+                   "--network-latency-automatic", "--network-latency-ping-interval", "0.5"}));
+  // mean_ms: no probes, the interval ignored (as the reference).
+  CHECK(args_of(std::string(kMinimal) + "  network_latency: {enabled: true, mean_ms: 1.5, ping_interval: 2}\n") ==
+        head_plus({"--isl", "512", "--osl", "128", "--concurrency", "8", "--request-count", "100",
+                   "--network-latency-mean", "1.5"}));
+  // Not enabled: nothing, whatever else it says.
+  CHECK(args_of(std::string(kMinimal) + "  network_latency: {mean_ms: 3}\n") ==
+        head_plus({"--isl", "512", "--osl", "128", "--concurrency", "8", "--request-count", "100"}));
+  CHECK(error_of(std::string(kMinimal) + "  network_latency: {enabled: true, ping_interval: 0}\n") ==
+        "cfg.yaml:16: benchmark.network_latency.ping_interval: must be > 0, got 0");
+  CHECK(error_of(std::string(kMinimal) + "  network_latency: {enabled: true, mean_ms: -1}\n") ==
+        "cfg.yaml:16: benchmark.network_latency.mean_ms: must be >= 0, got -1");
+  CHECK(error_of(std::string(kMinimal) + "  network_latency: {enabled: true, probes: 3}\n") ==
+        "cfg.yaml:16: benchmark.network_latency.probes: unknown key (not in AIPerf 0.13's config schema)");
+}

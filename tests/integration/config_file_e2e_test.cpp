@@ -2,9 +2,11 @@
 // line wins where it repeats an option, and a bad file exits 2 with file:line:key and writes
 // nothing. `aiperf config validate` exits 0 / 1 as AIPerf 0.13's; `config expand` lists a sweep's
 // points; `config init` writes a template that `profile --config` accepts.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -209,4 +211,71 @@ TEST_CASE("config validate / expand / init", "[e2e][config_file]") {
                         row("                                                       JIT/cache, then clean") +
                         row("                                                       profiling.") +
                         "\nUse 'aiperf config init --template <name>' to generate a template.\n");
+}
+
+// This session's keys in a file: the dataset's system prompt and images (the schema's jpeg
+// default, not the command line's png), an inline rate_series, a failed_request_threshold and
+// network_latency's fixed mean, each seen in what the run writes.
+TEST_CASE("config file: system prompt, images, rate_series and network_latency reach the run", "[e2e][config_file]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  aiperf::test::MockServer mock({"--fast"}, tmp);
+  std::string text = config_for(mock.url(), tmp + "/run");
+  auto swap = [](std::string& in, const std::string& from, const std::string& to) {
+    REQUIRE(in.find(from) != std::string::npos);
+    in.replace(in.find(from), from.size(), to);
+  };
+  swap(text, "    entries: 20\n",
+       "    entries: 20\n    systemPrompt: You are terse.\n"
+       "    images: {batchSize: 1, width: 16, height: 8, source: assets, sourceSampling: sequential-cycle}\n");
+  // 10/s, then 50/s from 0.25 s (the series is sampled every 100 ms): constant arrivals 100 ms
+  // apart, then 20 ms apart.
+  swap(text, "    type: concurrency\n    concurrency: 2\n",
+       "    type: constant\n    failedRequestThreshold: 1\n    rateSeries:\n"
+       "      - {time_s: 0, qps: 10}\n      - {time_s: 0.25, qps: 10}\n      - {time_s: 0.251, qps: 50}\n"
+       "      - {time_s: 9, qps: 50}\n");
+  text += "  networkLatency: {enabled: true, meanMs: 5}\n";
+  write(tmp + "/cfg.yaml", text);
+  const Result r = run_aiperf({"profile", "-f", tmp + "/cfg.yaml", "--ui", "none"}, tmp, "new_keys");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  aiperf::test::ProfileRun run{r.exit_code, r.out, r.err, tmp + "/run"};
+
+  const auto inputs = run.inputs();
+  REQUIRE(inputs["data"].size() >= 4);
+  std::set<std::string> pictures;
+  for (const auto& entry : inputs["data"]) {
+    const auto& messages = entry["payloads"][0]["messages"];
+    CHECK(messages[0] == nlohmann::json{{"role", "system"}, {"content", "You are terse."}});
+    for (const auto& part : messages[1]["content"]) {
+      if (part["type"] != "image_url") continue;
+      const std::string url = part["image_url"]["url"];
+      CHECK(url.rfind("data:image/jpeg;base64,", 0) == 0);
+      pictures.insert(url);
+    }
+  }
+  CHECK(pictures.size() == 4);  // the four built-in assets, in turn
+
+  std::vector<int64_t> t;
+  for (const auto& rec : run.records()) t.push_back(rec["metadata"]["intended_start_ns"].get<int64_t>());
+  REQUIRE(t.size() == 10);
+  std::sort(t.begin(), t.end());
+  CHECK(t[1] - t[0] == 100'000'000);
+  CHECK(t[9] - t[8] == 20'000'000);
+
+  const auto s = run.summary();
+  CHECK(s["network_rtt"]["avg"].get<double>() == 5.0);
+  CHECK(s.contains("network_adjusted_request_latency"));
+  CHECK_FALSE(fs::exists(tmp + "/run/profile_export_network_latency.jsonl"));  // a fixed mean: no probes
+  CHECK(s["was_cancelled"] == false);
+
+  // A series the reference refuses: exit 2, file:line:key, nothing written.
+  std::string bad = text;
+  swap(bad, "      - {time_s: 0.25, qps: 10}\n", "      - {time_s: 0, qps: 10}\n");
+  swap(bad, tmp + "/run", tmp + "/never");
+  write(tmp + "/bad.yaml", bad);
+  const Result b = run_aiperf({"profile", "-f", tmp + "/bad.yaml"}, tmp, "bad_series");
+  CHECK(b.exit_code == 2);
+  CHECK(b.err.find("bad.yaml:22: benchmark.phases.rateSeries[1].time_s: Request-rate series time_s values must be "
+                   "strictly increasing\n") != std::string::npos);
+  CHECK_FALSE(fs::exists(tmp + "/never"));
 }
