@@ -13,6 +13,7 @@ void register_builtin_metrics(MetricRegistry& registry) {
            time_to_first_output_token, request_latency, output_token_count,
            reasoning_token_count, inter_chunk_latency, output_sequence_length,
            inter_token_latency, output_token_throughput_per_user, prefill_throughput_per_user,
+           decode_duration, e2e_output_token_throughput,
            error_isl, usage_prompt_tokens, usage_completion_tokens, usage_total_tokens,
            usage_reasoning_tokens, usage_prompt_tokens_diff_pct, usage_completion_tokens_diff_pct,
            usage_reasoning_tokens_diff_pct, requested_osl, osl_mismatch_diff_pct, schedule_lag,

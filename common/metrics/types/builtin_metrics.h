@@ -17,6 +17,8 @@ MetricDescriptor time_to_first_output_token();
 MetricDescriptor request_latency();
 MetricDescriptor inter_token_latency();
 MetricDescriptor output_token_throughput_per_user();
+MetricDescriptor decode_duration();
+MetricDescriptor e2e_output_token_throughput();
 MetricDescriptor output_sequence_length();
 MetricDescriptor input_sequence_length();
 MetricDescriptor inter_chunk_latency();

@@ -53,6 +53,8 @@ TEST_CASE("streaming record: every record metric by its formula") {
   CHECK(c.scalar.at("inter_token_latency") == 10 * kMs);      // (70 - 50) / (3 - 1) ms
   CHECK(c.scalar.at("output_token_throughput_per_user") == 100.0);  // 1 / 0.010 s
   CHECK(c.scalar.at("prefill_throughput_per_user") == 2000.0);     // 100 / 0.050 s
+  CHECK(c.scalar.at("decode_duration") == 20 * kMs);              // 70 - 50 ms
+  CHECK(c.scalar.at("e2e_output_token_throughput") == 3 / 0.07);   // 3 tokens / 0.070 s
   CHECK(c.list.at("inter_chunk_latency") == std::vector<double>{10.0 * kMs, 10.0 * kMs});
   CHECK(c.scalar.count("reasoning_token_count") == 0);  // no reasoning text
   CHECK(c.scalar.count("error_isl") == 0);              // ERROR_ONLY
@@ -61,7 +63,8 @@ TEST_CASE("streaming record: every record metric by its formula") {
                        "input_sequence_length", "time_to_first_token", "time_to_second_token",
                        "time_to_first_output_token", "request_latency", "output_token_count",
                        "inter_chunk_latency", "output_sequence_length", "inter_token_latency",
-                       "prefill_throughput_per_user", "output_token_throughput_per_user"});
+                       "prefill_throughput_per_user", "decode_duration", "e2e_output_token_throughput",
+                       "output_token_throughput_per_user"});
 }
 
 TEST_CASE("reasoning: TTFT counts reasoning, TTFOT waits for answer text, OSL adds both") {
@@ -79,6 +82,8 @@ TEST_CASE("reasoning: TTFT counts reasoning, TTFOT waits for answer text, OSL ad
 TEST_CASE("one output token has no ITL, no per-user throughput, no TTST") {
   const Computed c = compute(streamed({50}, 1, 100), streaming());
   CHECK(c.scalar.at("request_latency") == 50 * kMs);
+  CHECK(c.scalar.at("decode_duration") == 0);                  // first response is the last
+  CHECK(c.scalar.at("e2e_output_token_throughput") == 20.0);  // 1 / 0.050 s
   CHECK(c.scalar.count("inter_token_latency") == 0);
   CHECK(c.scalar.count("output_token_throughput_per_user") == 0);
   CHECK(c.scalar.count("time_to_second_token") == 0);
@@ -88,7 +93,9 @@ TEST_CASE("one output token has no ITL, no per-user throughput, no TTST") {
 TEST_CASE("non-streaming runs skip STREAMING_ONLY metrics") {
   const Computed c = compute(streamed({50, 60, 70}, 3, 100), MetricContext{});
   CHECK(c.order == std::vector<std::string>{"input_sequence_length", "request_latency",
-                                            "output_token_count", "output_sequence_length"});
+                                            "output_token_count", "output_sequence_length",
+                                            "e2e_output_token_throughput"});
+  CHECK(c.scalar.at("e2e_output_token_throughput") == 3 / 0.07);  // not streaming-only
 }
 
 TEST_CASE("embeddings-like endpoint: no token metrics") {
