@@ -83,6 +83,7 @@ class Walker : NodeReader {
   Translation t_;
   int profiling_phases_ = 0;
   bool saw_endpoint_ = false, saw_dataset_ = false, saw_phase_ = false;
+  std::optional<std::pair<YAML::Node, std::string>> range_ratio_;  // prompts.random_range_ratio, for its checks
 
   void unknown(const YAML::Node& key_node, const std::string& path, const std::string& k) const {
     if (kUnsupported.count(k))
@@ -384,6 +385,15 @@ class Walker : NodeReader {
         unknown(it->first, p, k);
       }
     }
+    // PromptConfig: a ratio window has no default ISL or OSL to scale (the reference's words).
+    if (range_ratio_) {
+      for (const char* side : {"isl", "osl"}) {
+        if (!find(std::string("--") + side))
+          fail(range_ratio_->first, range_ratio_->second,
+               std::string("--random-range-ratio requires --") + side +
+                   " to be set explicitly. There is no safe default when a ratio window is requested.");
+      }
+    }
   }
 
   void prompts(const YAML::Node& v, const std::string& path) {
@@ -406,6 +416,7 @@ class Walker : NodeReader {
       } else if (k == "cache_bust") {
         cache_bust(x, p);
       } else if (k == "random_range_ratio") {
+        range_ratio_.emplace(x, p);
         // A number for both, or {input: a, output: b} as the JSON object the option takes.
         if (x.IsMap()) {
           set("--random-range-ratio", to_json(x, p).dump(), x, p);

@@ -379,6 +379,10 @@ TEST_CASE("config file: system prompt, corpus, cache bust and range ratio become
         "cfg.yaml:12: benchmark.dataset.prompts.cache_bust.where: unknown key (not in AIPerf 0.13's config schema)");
   CHECK(error_of(with("      random_range_ratio: -1\n", "")) ==
         "cfg.yaml:12: benchmark.dataset.prompts.random_range_ratio: must be >= 0, got -1");
+  std::string no_osl = with("      randomRangeRatio: 0.5\n", "");
+  no_osl.replace(no_osl.find("      osl: 128\n"), 15, "");
+  CHECK(error_of(no_osl) == "cfg.yaml:11: benchmark.dataset.prompts.randomRangeRatio: --random-range-ratio requires "
+                            "--osl to be set explicitly. There is no safe default when a ratio window is requested.");
   CHECK(error_of("benchmark:\n  endpoint: {url: u}\n  dataset:\n    type: file\n    path: t.jsonl\n"
                  "    prompts: {isl: 5}\n  phases: {type: concurrency, concurrency: 1, requests: 2}\n") ==
         "cfg.yaml:6: benchmark.dataset.prompts.isl: unknown key (not in AIPerf 0.13's config schema)");
