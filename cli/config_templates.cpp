@@ -187,6 +187,57 @@ benchmark:
   artifacts:
     dir: ./artifacts/sweep_distributions
 )"});
+  out.push_back({"multimodal_vision", "Vision-Language Model Benchmark",
+                 "Benchmark VLMs with synthetic images of varying resolutions.", "Multimodal",
+                 "vision, multimodal, images", "intermediate",
+                 R"(# Chat requests that carry a text prompt and synthetic pictures, for vision-language
+# models. An images block's unset keys take the schema's defaults: 0 images per request,
+# 512 x 512, jpeg. source: noise (random pixels, the default), assets (the built-in
+# pictures) or a directory of JPEG/PNG files; sourceSampling picks from a finite source.
+#
+# Run: aiperf profile --config multimodal_vision.yaml
+
+schemaVersion: "2.0"
+
+randomSeed: 42
+
+benchmark:
+  model: llava-hf/llava-1.5-7b-hf
+
+  endpoint:
+    url: http://localhost:8000/v1/chat/completions
+    type: chat          # images travel as image_url parts of the user message
+    streaming: true
+    timeout: 120.0
+
+  dataset:
+    type: synthetic
+    entries: 500
+    prompts:
+      isl: {mean: 100, stddev: 20}
+      osl: {mean: 256, stddev: 50}
+    images:
+      batchSize: 1      # pictures per request
+      width: 512        # or {mean, stddev}
+      height: 512
+      format: jpeg      # png, jpeg or random (per picture)
+
+  phases:
+    - name: warmup
+      type: concurrency
+      excludeFromResults: true
+      requests: 20
+      concurrency: 4
+
+    - name: profiling
+      type: poisson
+      requests: 500
+      concurrency: 16   # cap on requests in flight
+      rate: 10.0
+
+  artifacts:
+    dir: ./artifacts/multimodal_vision
+)"});
   for (Template& t : out) t.body = header(t) + t.body;
   return out;
 }

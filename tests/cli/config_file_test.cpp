@@ -3,6 +3,7 @@
 // naming file:line and the key path.
 #include "config_file.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
 
@@ -258,7 +259,7 @@ TEST_CASE("config file: --config / -f are taken off the command line", "[config_
 }
 
 TEST_CASE("config templates: every template translates; overrides keep comments", "[config_file]") {
-  REQUIRE(aiperf::cli::config_templates::all().size() == 4);
+  REQUIRE(aiperf::cli::config_templates::all().size() == 5);
   for (const auto& t : aiperf::cli::config_templates::all()) {
     INFO(t.name);
     CHECK_NOTHROW(cf::translate_text(t.body, t.name + ".yaml", env()));
@@ -473,4 +474,21 @@ TEST_CASE("config file: network_latency becomes the Network Latency options", "[
         "cfg.yaml:16: benchmark.network_latency.mean_ms: must be >= 0, got -1");
   CHECK(error_of(std::string(kMinimal) + "  network_latency: {enabled: true, probes: 3}\n") ==
         "cfg.yaml:16: benchmark.network_latency.probes: unknown key (not in AIPerf 0.13's config schema)");
+}
+
+TEST_CASE("config templates: multimodal_vision's images block becomes the image options", "[config_file]") {
+  const auto* t = aiperf::cli::config_templates::find("multimodal_vision");
+  REQUIRE(t != nullptr);
+  const std::vector<std::string> a = cf::to_args(cf::translate_text(t->body, "multimodal_vision.yaml", env()));
+  auto value_of = [&](const std::string& option) {
+    const auto it = std::find(a.begin(), a.end(), option);
+    return it == a.end() || it + 1 == a.end() ? std::string("(absent)") : *(it + 1);
+  };
+  CHECK(value_of("--image-batch-size") == "1");
+  CHECK(value_of("--image-width-mean") == "512");
+  CHECK(value_of("--image-height-mean") == "512");
+  CHECK(value_of("--image-format") == "jpeg");
+  CHECK(value_of("--arrival-pattern") == "poisson");
+  CHECK(value_of("--request-rate") == "10.0");
+  CHECK(value_of("--warmup-request-count") == "20");
 }
