@@ -134,7 +134,9 @@ TEST_CASE("plot: a 3-point concurrency sweep with GPU telemetry and --auto-plot 
 TEST_CASE("plot: runs without GPU telemetry get ttft_vs_throughput and say why the per-GPU plots are skipped",
           "[e2e]") {
   const std::string tmp = aiperf::test::make_temp_dir();
-  MockServer mock({"--fast"}, tmp);
+  // Tokens 1 ms apart: with --fast a response's chunks could arrive together, leaving no decode
+  // time to spread tokens over, and dispersed_throughput_over_time (below) was then skipped.
+  MockServer mock({"--ttft", "2", "--itl", "1"}, tmp);
   for (const char* c : {"2", "4"}) {
     const auto run = aiperf::test::run_named(tmp, std::string("c") + c,
                                              {"--url", mock.url(), "--streaming", "--isl", "8", "--osl", "3",
