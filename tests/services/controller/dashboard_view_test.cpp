@@ -45,11 +45,6 @@ proto::MetricResult request_count() {
   return m;
 }
 
-std::string lines_text(const std::vector<FrameLine>& lines) {
-  std::string s;
-  for (const auto& l : lines) s += l.text + "\n";
-  return s;
-}
 }  // namespace
 
 TEST_CASE("metric rows follow the final table: label, avg, min, max, p99, p90, p50, display order") {
