@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from mock_process import running_mock, tool_env
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "data" / "datasets" / "baseten_trace.jsonl"
@@ -58,35 +57,17 @@ def write_parquet(dst: Path) -> None:
     subprocess.run([str(REF_PYTHON), "-c", code, str(FIXTURE), str(dst)], check=True)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def run(tool: list[str], mock: Path, input_file: Path, args: list[str], work: Path) -> tuple[list, list]:
     """Runs one tool against its own mock; returns (bodies in arrival order, records)."""
-    port = free_port()
     rec = work / "requests.jsonl"
-    server = subprocess.Popen([str(mock), "--port", str(port), "--record-requests", str(rec)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        env = {k: v for k, v in os.environ.items() if k not in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")}
+    with running_mock(mock, ["--record-requests", str(rec)]) as port:
+        env = tool_env()
         cmd = tool + ["profile", "-m", "m", "--tokenizer", str(TOKENIZER), "--ui-type", "none", "--url",
                       f"http://127.0.0.1:{port}", "--input-file", str(input_file), "--custom-dataset-type",
                       "baseten_trace", "--artifact-dir", str(work / "artifacts")] + args
         done = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True, timeout=600)
         if done.returncode != 0:
             raise RuntimeError(f"{' '.join(cmd)} exited {done.returncode}:\n{done.stderr[-2000:]}")
-    finally:
-        server.terminate()
-        server.wait()
     bodies = [json.loads(l)["body"] for l in rec.read_text().splitlines() if l.strip()]
     records = [json.loads(l) for l in (work / "artifacts" / "profile_export.jsonl").read_text().splitlines()
                if l.strip()]

@@ -25,14 +25,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from mock_process import running_mock, tool_env
 
 REPO = Path(__file__).resolve().parents[2]
 TOKENIZER = REPO / "common" / "tokenizer" / "data" / "gpt2"
@@ -64,35 +63,17 @@ RID_PREFIX = re.compile(r"^\[rid:[0-9a-f]{12}\]\n\n")
 RID_SUFFIX = re.compile(r"\n\n\[rid:[0-9a-f]{12}\]$")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def run(tool: list[str], mock: Path, args: list[str], work: Path) -> dict:
     """Runs one tool against its own mock: bodies in arrival order, inputs.json, records."""
     work.mkdir(parents=True, exist_ok=True)
-    port = free_port()
     rec = work / "requests.jsonl"
-    server = subprocess.Popen([str(mock), "--port", str(port), "--fast", "--record-requests", str(rec)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        env = {k: v for k, v in os.environ.items() if k not in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")}
+    with running_mock(mock, ["--fast", "--record-requests", str(rec)]) as port:
+        env = tool_env()
         out = work / "artifacts"
         p = subprocess.run(tool + ["profile", *COMMON, "--url", f"http://127.0.0.1:{port}", "--artifact-dir",
                                    str(out), *args], env=env, capture_output=True, text=True, timeout=300)
         if p.returncode != 0:
             raise RuntimeError(f"{tool[0]} exited {p.returncode}: {p.stderr[-2000:]}{p.stdout[-3000:]}")
-    finally:
-        server.terminate()
-        server.wait()
     bodies = [json.loads(line)["body"] for line in rec.read_text().splitlines() if line.strip()]
     records = [json.loads(line) for line in (out / "profile_export.jsonl").read_text().splitlines() if line.strip()]
     return {"bodies": bodies, "inputs": json.loads((out / "inputs.json").read_text()), "records": records}
