@@ -52,8 +52,12 @@ endfunction()
 # Called once, after every target is defined.
 function(aiperf_share_precompiled_headers)
   set(hosts aiperf_asio aiperf_pch_test aiperf_pch_test_asio)
-  # Every target starts with the directory's add_compile_options(); the hosts have no others.
+  # Every target starts with the directory's add_compile_options(); aiperf_asio has no others,
+  # the test hosts the tests' (AIPERF_TEST_COMPILE_OPTIONS).
   get_target_property(host_options aiperf_asio COMPILE_OPTIONS)
+  if(TARGET aiperf_pch_test)
+    get_target_property(test_host_options aiperf_pch_test COMPILE_OPTIONS)
+  endif()
   _aiperf_all_targets(${CMAKE_SOURCE_DIR} targets)
   foreach(t ${targets})
     get_target_property(type ${t} TYPE)
@@ -74,7 +78,11 @@ function(aiperf_share_precompiled_headers)
       set(test TRUE)
     endif()
     get_target_property(options ${t} COMPILE_OPTIONS)
-    if(NOT options STREQUAL host_options)
+    set(want "${host_options}")
+    if(test)
+      set(want "${test_host_options}")
+    endif()
+    if(NOT options STREQUAL want)
       # Flags differ from the host's: a PCH of its own, as before.
       if(test)
         target_precompile_headers(${t} PRIVATE <catch2/catch.hpp>)
