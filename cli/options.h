@@ -165,6 +165,11 @@ void add_trace_replay_options(CLI::App& app, ProfileOptions& o);
 void check_baseten_only_options(const ProfileOptions& o);
 void read_trace_replay_environment(ProfileOptions& o);  // AIPERF_DATASET_BASETEN_SESSION_COLUMN
 void check_baseten_extra_inputs(const ProfileOptions& o);
+// --synthesis-* (options_synthesis.cpp), added by add_input_options: ranges and the baseten_trace
+// refusals before the input file is read, the dataset types we do not synthesize after.
+void add_synthesis_options(CLI::App& app, ProfileOptions& o);
+void check_synthesis_options(const ProfileOptions& o);
+void check_synthesis_dataset_type(const ProfileOptions& o);
 
 // Per-group validation and derived defaults, run in this order by build_run_config. Each
 // throws OptionError naming the option.

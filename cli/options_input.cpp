@@ -108,6 +108,7 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
                           "baseten_trace"}))
       ->group(g);
   add_trace_replay_options(app, o);
+  add_synthesis_options(app, o);
   app.add_option("--public-dataset", in.public_dataset,
                  "sharegpt: read from --input-file, else AIPerf's cache .cache/aiperf/datasets/ (downloaded once)")
       ->transform(choice({"sharegpt"}))->group(g);
@@ -275,7 +276,9 @@ void finalize_input_options(ProfileOptions& o) {
   check_synthetic(o);
   check_baseten_only_options(o);
   check_public_dataset(o);
+  check_synthesis_options(o);
   check_input_file(o);
+  check_synthesis_dataset_type(o);
   check_baseten_extra_inputs(o);
   read_trace_replay_environment(o);
   finalize_prompt_shaping_options(o);

@@ -9,6 +9,7 @@
 #include "config/json_optional.h"
 #include "config/prompt_shaping_config.h"
 #include "config/trace_replay_config.h"
+#include "config/synthesis_config.h"
 
 namespace aiperf::config {
 
@@ -70,6 +71,7 @@ struct InputConfig {
   uint32_t audio_num_channels = 1;
   TraceReplayConfig trace_replay;               // baseten_trace replay controls
   PromptShapingConfig prompt_shaping;           // corpus, range ratio, system prompt, cache bust, image source
+  SynthesisConfig synthesis;                    // --synthesis-*: trace reshaping (mooncake_trace)
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputConfig, extra_inputs, headers, random_seed, isl_mean,
@@ -88,6 +90,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputConfig, extra_inputs, heade
                                                 image_height_stddev, image_batch_size, image_format,
                                                 audio_length_mean, audio_length_stddev, audio_batch_size,
                                                 audio_format, audio_depths, audio_sample_rates,
-                                                audio_num_channels, trace_replay, prompt_shaping)
+                                                audio_num_channels, trace_replay, prompt_shaping,
+                                                synthesis)
 
 }  // namespace aiperf::config

@@ -17,6 +17,7 @@
 #include "prompt_generator.h"
 #include "raw_payload.h"
 #include "sagemaker_capture.h"
+#include "synthesis_mooncake.h"
 #include "turn_fields.h"
 #include "util/uuid.h"
 
@@ -140,11 +141,12 @@ void load_random_pool(const config::InputConfig& in, uint64_t conversations, Cus
 void load_mooncake(const config::InputConfig& in, CustomDataset& out, std::mt19937_64& rng) {
   const uint32_t block = trace_block_size(in);
   std::unordered_map<std::string, size_t> sessions;  // session_id -> conversation index
+  std::vector<std::vector<json>> lines;               // kept lines per conversation (synthesis)
   for_each_json_line(in.input_file, [&](const json& object, size_t) {
     check_line_type(object, "mooncake_trace");
     std::optional<PendingPrompt> pending;
     proto::Turn turn = parse_mooncake_line(object, block, in.turn_delay_ratio, pending);
-    if (outside_fixed_schedule(in, turn)) return;
+    if (outside_fixed_schedule(in, turn) || over_synthesis_max_isl(in, object)) return;
     size_t index = out.conversations.size();
     if (auto id = object.find("session_id"); id != object.end() && !id->is_null()) {
       const std::string sid = session_id_field(object, rng);
@@ -161,7 +163,12 @@ void load_mooncake(const config::InputConfig& in, CustomDataset& out, std::mt199
       out.pending.push_back(std::move(*pending));
     }
     *conv.add_turns() = std::move(turn);
+    if (in.synthesis.transforms()) {  // the synthesizer reads whole lines, grouped as the conversations
+      lines.resize(out.conversations.size());
+      lines[index].push_back(object);
+    }
   });
+  apply_mooncake_synthesis(in, block, lines, out);
   out.default_sampling = "sequential";
 }
 

@@ -26,6 +26,12 @@ void synthesize_trace_prompts(CustomDataset& dataset, const PromptGenerator& pro
         const size_t take = std::min<size_t>(it->second.size(), p.input_length - tokens.size());
         tokens.insert(tokens.end(), it->second.begin(), it->second.begin() + static_cast<long>(take));
       }
+      // Blocks covering only a prefix (AIPerf's "prefix only" layout, which trace synthesis can
+      // produce): the tail is fresh tokens.
+      if (tokens.size() < p.input_length) {
+        auto tail = prompts.sample_tokens(p.input_length - static_cast<uint32_t>(tokens.size()), rng);
+        tokens.insert(tokens.end(), tail.begin(), tail.end());
+      }
       prompt = prompts.tokenizer().decode(tokens, /*skip_special_tokens=*/false);
     }
     proto::Text* text = dataset.conversations[p.conversation].mutable_turns(p.turn)->add_texts();

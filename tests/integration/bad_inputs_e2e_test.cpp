@@ -38,6 +38,10 @@ TEST_CASE("every bad option value or input file is refused before anything start
         "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 5}\n"
         "{\"timestamp\": 1, \"input_length\": -3, \"output_length\": 5}\n");
   write(dir + "/stamped.jsonl", "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 5}\n");
+  write(dir + "/same_blocks.jsonl", "{\"input_length\": 600, \"hash_ids\": [1, 2]}\n"
+                                     "{\"input_length\": 600, \"hash_ids\": [1, 2]}\n");
+  write(dir + "/bailian.jsonl", "{\"chat_id\": 1, \"parent_chat_id\": -1, \"timestamp\": 0.0, "
+                                 "\"input_length\": 40, \"output_length\": 6, \"type\": \"text\", \"turn\": 1}\n");
   const std::vector<BadInput> table{
       // Numbers: range and type, with the rule and the value as given.
       {{"--concurrency", "0"}, "Error: --concurrency: must be a number > 0, got '0'"},
@@ -96,6 +100,19 @@ TEST_CASE("every bad option value or input file is refused before anything start
        "--fixed-schedule, which --request-rate cannot be combined with; drop it, or pass --no-fixed-schedule"},
       {{"--input-file", "{dir}/stamped.jsonl", "--custom-dataset-type", "raw_payload"},
        "Error: --input-file: {dir}/stamped.jsonl:1: field 'messages': a raw_payload line needs a 'messages' array"},
+      // Trace synthesis: the CLI's ranges, the file dataset's, baseten_trace's refusal, the synthesizer's.
+      {{"--synthesis-prefix-root-multiplier", "0"},
+       "Error: --synthesis-prefix-root-multiplier: must be an integer >= 1, got '0'"},
+      {{"--input-file", "{dir}/stamped.jsonl", "--synthesis-speedup-ratio", "0"},
+       "Error: --synthesis-speedup-ratio: must be > 0 for a file dataset, got 0"},
+      {{"--input-file", "{dir}/stamped.jsonl", "--custom-dataset-type", "baseten_trace",
+        "--synthesis-prompt-len-multiplier", "2"},
+       "Error: --synthesis-prompt-len-multiplier is not supported with --custom-dataset-type baseten_trace: it "
+       "replays recorded prompts verbatim"},
+      {{"--input-file", "{dir}/same_blocks.jsonl", "--synthesis-output-len-multiplier", "2"},
+       "Error: --input-file: {dir}/same_blocks.jsonl: trace synthesis: input_len (600) < prefix_len (1024)"},
+      {{"--input-file", "{dir}/bailian.jsonl", "--synthesis-max-osl", "5"},
+       "Error: --synthesis-*: trace synthesis is implemented for mooncake_trace only, not bailian_trace"},
       // Where the results would go.
       {{"--artifact-dir", "{dir}/text_type.jsonl/run"}, "Error: --artifact-dir: cannot create {dir}/text_type.jsonl/run"},
   };
