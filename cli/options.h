@@ -39,6 +39,10 @@ struct ProfileOptions {
     bool no_fixed_schedule = false;             // --no-fixed-schedule: no automatic trace replay
     // The baseten_trace-only options with their names for messages (count() > 0: given).
     std::vector<std::pair<CLI::Option*, std::string>> baseten_only_options;
+    // --dataset-filter items and --[no-]allow-dataset-wrap (options_agentic_trace.cpp).
+    std::vector<std::string> dataset_filters;
+    bool allow_dataset_wrap = false;
+    CLI::Option* max_context_length = nullptr;
     // Prompt shaping options as given (options_prompt_shaping.cpp resolves them).
     struct Shaping {
       std::optional<std::string> random_range_ratio, system_prompt, system_prompt_file;
@@ -64,8 +68,7 @@ struct ProfileOptions {
     std::optional<double> warmup_concurrency_ramp, warmup_prefill_ramp, warmup_rate_ramp;
     std::optional<std::string> rate_series;  // --request-rate-series file (read by finalize)
     // Agentic replay / Weka trace controls: validated, no effect in the modes we have.
-    std::optional<double> trajectory_start_min_ratio, trajectory_start_max_ratio, trace_idle_gap_cap,
-        system_idle_gap_cap;
+    std::optional<double> trajectory_start_min_ratio, trajectory_start_max_ratio, system_idle_gap_cap;
   } load;
   struct NetworkLatency {  // --network-latency-* as given (options_network_latency.cpp)
     bool automatic = false;
@@ -165,6 +168,11 @@ void add_trace_replay_options(CLI::App& app, ProfileOptions& o);
 void check_baseten_only_options(const ProfileOptions& o);
 void read_trace_replay_environment(ProfileOptions& o);  // AIPERF_DATASET_BASETEN_SESSION_COLUMN
 void check_baseten_extra_inputs(const ProfileOptions& o);
+// Weka trace replay options (options_agentic_trace.cpp), added by add_input_options; the check
+// runs after the input file's type is known (AIPerf's refusals: exclusive delay flags,
+// --max-context-length on a dataset that is not a Weka trace, --dataset-filter without a public dataset).
+void add_agentic_trace_options(CLI::App& app, ProfileOptions& o);
+void check_agentic_trace_options(const ProfileOptions& o, bool type_given);
 // --synthesis-* (options_synthesis.cpp), added by add_input_options: ranges and the baseten_trace
 // refusals before the input file is read, the dataset types we do not synthesize after.
 void add_synthesis_options(CLI::App& app, ProfileOptions& o);

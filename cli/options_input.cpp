@@ -102,12 +102,13 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--input-file", in.input_file, "JSONL file (or random_pool directory) with a custom dataset")->group(g);
   app.add_option("--custom-dataset-type", in.custom_dataset_type,
                  "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, burst_gpt_trace, raw_payload, "
-                 "inputs_json, sagemaker_data_capture or baseten_trace (default: auto-detect)")
+                 "inputs_json, sagemaker_data_capture, baseten_trace or weka_trace (default: auto-detect)")
       ->transform(choice({"single_turn", "multi_turn", "random_pool", "mooncake_trace", "bailian_trace",
                           "burst_gpt_trace", "raw_payload", "inputs_json", "sagemaker_data_capture",
-                          "baseten_trace"}))
+                          "baseten_trace", "weka_trace"}))
       ->group(g);
   add_trace_replay_options(app, o);
+  add_agentic_trace_options(app, o);
   add_synthesis_options(app, o);
   app.add_option("--public-dataset", in.public_dataset,
                  "sharegpt: read from --input-file, else AIPerf's cache .cache/aiperf/datasets/ (downloaded once)")
@@ -275,6 +276,7 @@ void finalize_input_options(ProfileOptions& o) {
   check_fixed_schedule(o.config.input);
   check_synthetic(o);
   check_baseten_only_options(o);
+  check_agentic_trace_options(o, !o.config.input.custom_dataset_type.empty());
   check_public_dataset(o);
   check_synthesis_options(o);
   check_input_file(o);

@@ -56,7 +56,8 @@ void add_load_options(CLI::App& app, ProfileOptions& o) {
   add_optional(app, "--trajectory-start-max-ratio", r.trajectory_start_max_ratio,
                "Agentic replay only (default 0.75; no effect in other modes)")
       ->check(ratio)->group(g);
-  add_optional(app, "--trace-idle-gap-cap-seconds", r.trace_idle_gap_cap, "Weka traces only (no effect in other modes)")
+  add_optional(app, "--trace-idle-gap-cap-seconds", o.config.input.agentic_trace.trace_idle_gap_cap_seconds,
+               "weka_trace: gaps between request starts within a trace shortened to this (seconds)")
       ->check(kNonNegative)->group(g);
   add_optional(app, "--system-idle-gap-cap-seconds", r.system_idle_gap_cap,
                "Agentic replay only (no effect in other modes)")

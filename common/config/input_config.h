@@ -10,6 +10,7 @@
 #include "config/prompt_shaping_config.h"
 #include "config/trace_replay_config.h"
 #include "config/synthesis_config.h"
+#include "config/agentic_trace_config.h"
 
 namespace aiperf::config {
 
@@ -72,6 +73,7 @@ struct InputConfig {
   TraceReplayConfig trace_replay;               // baseten_trace replay controls
   PromptShapingConfig prompt_shaping;           // corpus, range ratio, system prompt, cache bust, image source
   SynthesisConfig synthesis;                    // --synthesis-*: trace reshaping (mooncake_trace)
+  AgenticTraceConfig agentic_trace;             // weka_trace replay controls
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputConfig, extra_inputs, headers, random_seed, isl_mean,
@@ -90,7 +92,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputConfig, extra_inputs, heade
                                                 image_height_stddev, image_batch_size, image_format,
                                                 audio_length_mean, audio_length_stddev, audio_batch_size,
                                                 audio_format, audio_depths, audio_sample_rates,
-                                                audio_num_channels, trace_replay, prompt_shaping,
+                                                audio_num_channels, trace_replay, prompt_shaping, agentic_trace,
                                                 synthesis)
 
 }  // namespace aiperf::config

@@ -20,6 +20,7 @@
 #include "synthesis_mooncake.h"
 #include "turn_fields.h"
 #include "util/uuid.h"
+#include "weka_trace.h"
 
 namespace aiperf::dataset {
 namespace {
@@ -30,7 +31,7 @@ namespace fs = std::filesystem;
 bool is_known_type(const std::string& t) {
   return t == "single_turn" || t == "multi_turn" || t == "random_pool" || t == "mooncake_trace" ||
          t == "bailian_trace" || t == "burst_gpt_trace" || t == "raw_payload" || t == "inputs_json" ||
-         t == "sagemaker_data_capture" || t == "baseten_trace";
+         t == "sagemaker_data_capture" || t == "baseten_trace" || t == "weka_trace";
 }
 
 // A line's optional "type" must agree with the file's format.
@@ -228,6 +229,8 @@ uint32_t trace_block_size(const config::InputConfig& in) {
 }
 
 std::string detect_custom_dataset_type(const std::string& path) {
+  // A Weka trace is one JSON object per .json file (or a directory of them), not JSONL.
+  if (is_weka_trace_path(path)) return "weka_trace";
   if (fs::is_directory(path)) {
     if (dir_has_sagemaker_capture(path)) return "sagemaker_data_capture";
     return dir_has_raw_payload_jsonl(path) ? "raw_payload" : "random_pool";
@@ -287,6 +290,8 @@ CustomDataset load_custom_dataset(const config::InputConfig& in, uint64_t pool_c
     load_sagemaker_capture(in, out, rng);
   } else if (type == "baseten_trace") {
     load_baseten_trace(in, out, rng);
+  } else if (type == "weka_trace") {
+    load_weka_trace(in, out);
   } else {
     throw DatasetFileError("unknown dataset type '" + type + "'; valid: " + kCustomDatasetTypes);
   }

@@ -10,12 +10,13 @@
 
 #include "config/input_config.h"
 #include "dataset.pb.h"
+#include "weka_reconstruct.h"
 
 namespace aiperf::dataset {
 
 inline constexpr const char* kCustomDatasetTypes =
     "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, burst_gpt_trace, raw_payload, inputs_json, "
-    "sagemaker_data_capture, baseten_trace";
+    "sagemaker_data_capture, baseten_trace, weka_trace";
 inline constexpr uint32_t kMooncakeBlockSize = 512;
 
 // A turn whose prompt is synthesized from the tokenizer's corpus (mooncake `input_length`).
@@ -31,6 +32,10 @@ struct CustomDataset {
   std::vector<PendingPrompt> pending;
   std::string default_sampling;  // sequential | shuffle
   bool has_timestamps = false;   // some turn carries a timestamp
+  // weka_trace: turns whose messages are written with the tokenizer, and per conversation the
+  // distinct models of its root trace in order of first use (the first maps to --model's first).
+  std::vector<WekaPendingTurn> weka_pending;
+  std::vector<std::vector<std::string>> trace_models;
 };
 
 // Format of `path`: a directory is a random_pool; a file is decided by its first non-empty line

@@ -19,6 +19,8 @@
 #include "sharegpt.h"
 #include "synthetic_dataset.h"
 #include "trace_prompts.h"
+#include "weka_prompts.h"
+#include "weka_trace.h"
 #include "util/output_paths.h"
 #include "util/uuid.h"
 
@@ -108,8 +110,19 @@ Dataset build_dataset(const config::RunConfig& config) {
           make_prompt_generator(in, *tokenizer, config.tokenizer.resolved_path);  // --prompt-corpus
       synthesize_trace_prompts(custom, prompts, trace_block_size(in), rng);
     }
+    if (!custom.weka_pending.empty()) {
+      auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path, config.tokenizer.cache_dir);
+      // Coding-agent traces default to the coding corpus (AIPerf registers it for weka).
+      config::InputConfig weka_in = in;
+      if (weka_in.prompt_shaping.prompt_corpus == "sonnet") weka_in.prompt_shaping.prompt_corpus = "coding";
+      const PromptGenerator prompts = make_prompt_generator(weka_in, *tokenizer, config.tokenizer.resolved_path);
+      write_weka_messages(custom, prompts, in.random_seed);
+    }
     set_output_lengths(custom.conversations, config);
-    assign_models(custom.conversations, config, rng);
+    if (!custom.trace_models.empty())
+      map_weka_models(custom, config.endpoint.model_names);  // the trace's own models, mapped
+    else
+      assign_models(custom.conversations, config, rng);
     out.conversations = std::move(custom.conversations);
     out.sampling_strategy = custom.default_sampling;
     out.has_timestamps = custom.has_timestamps;

@@ -1,0 +1,22 @@
+// Weka agentic trace replay controls (AIPerf 0.13 "Input" group): --use-think-time-only,
+// --ignore-trace-delays, --max-context-length, --trace-idle-gap-cap-seconds, read by the
+// weka_trace loader (services/dataset/weka_trace.h).
+#pragma once
+#include <cstdint>
+#include <optional>
+
+#include "config/json_optional.h"
+
+namespace aiperf::config {
+
+struct AgenticTraceConfig {
+  bool use_think_time_only = false;                  // delay = recorded think_time where present
+  bool ignore_trace_delays = false;                  // no timestamps, no delays
+  std::optional<uint64_t> max_context_length;        // traces whose peak in + out exceeds it are dropped
+  std::optional<double> trace_idle_gap_cap_seconds;  // request-start gaps within a trace shortened to this
+};
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AgenticTraceConfig, use_think_time_only, ignore_trace_delays,
+                                                max_context_length, trace_idle_gap_cap_seconds)
+
+}  // namespace aiperf::config
