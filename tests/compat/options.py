@@ -296,7 +296,9 @@ SAMPLE_FILES = {
                    "  dataset:\n    type: synthetic\n    entries: 10\n    prompts:\n      isl: 32\n      osl: 8\n"
                    "  phases:\n    type: concurrency\n    concurrency: 2\n    requests: 10\n",
     "payload_template.json": '{"model": "{{ model }}", "prompt": "{{ text }}"}\n',
-    "weka.jsonl": '{"trace_id": "t", "requests": []}\n',
+    # A Weka trace is one JSON object per file; ours loads it in a dry run, so it must fit the schema.
+    "weka.jsonl": '{"id": "t", "models": ["m"], "block_size": 16, "hash_id_scope": "local", "requests": '
+                  '[{"t": 0, "type": "n", "model": "m", "in": 20, "out": 2, "hash_ids": [1]}]}\n',
     "single_turn.jsonl": '{"text": "Hello there"}\n{"text": "How are you?"}\n',
     "multi_turn.jsonl": '{"session_id": "a", "turns": [{"text": "Hi"}, {"text": "More"}]}\n',
     "mooncake.jsonl": '{"timestamp": 0, "input_length": 20, "output_length": 5, "hash_ids": [1]}\n'
