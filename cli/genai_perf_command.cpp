@@ -127,7 +127,7 @@ int convert(const ProfileArgs& a, const fs::path& dir, const std::string& versio
                                       : nlohmann::ordered_json();
   for (const char* name : {"profile_export_raw.jsonl", "profile_export.jsonl", "profile_export_aiperf.json",
                            "profile_export_aiperf.csv", "server_metrics_export.json", "server_metrics_export.csv",
-                           "inputs.json"})
+                           "profile_export_console.txt", "inputs.json"})
     fs::remove(dir / name);
 
   if (cut && cut->failed) {

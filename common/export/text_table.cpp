@@ -99,9 +99,11 @@ std::string render_table(const TextTable& table, bool unicode_box) {
   for (auto w : widths) total += w + 2;
 
   std::string out;
-  const std::size_t title_cells = cells(table.title);
-  out += std::string(total > title_cells ? (total - title_cells) / 2 : 0, ' ');
-  out += table.title + "\n";
+  for (const auto& line : split_lines(table.title)) {
+    const std::size_t title_cells = cells(line);
+    if (title_cells) out += std::string(total > title_cells ? (total - title_cells) / 2 : 0, ' ');
+    out += line + "\n";
+  }
   out += rule(box.top, widths);
   out += cells_row(table.headers, box.head, widths, table.justify);
   out += rule(box.head_sep, widths);

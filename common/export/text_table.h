@@ -16,7 +16,8 @@ struct TextTable {
 };
 
 // Renders the table, every line ending in '\n'. Column width = widest cell line + 1 space
-// padding each side; the title line is centred over the table without trailing spaces.
+// padding each side; each line of the title is centred over the table without trailing spaces
+// (an empty title line stays empty).
 std::string render_table(const TextTable& table, bool unicode_box);
 
 }  // namespace aiperf::exporting

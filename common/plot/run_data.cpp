@@ -262,7 +262,9 @@ std::vector<GpuSample> load_gpu(const std::string& path) {
     s.gpu = j.value("gpu_uuid", json()).is_string() ? j["gpu_uuid"].get<std::string>()
                                                       : std::to_string(j.value("gpu_index", 0));
     const json& t = j.value("telemetry_data", json::object());
-    if (t.is_object()) s.utilization = number(t.value("gpu_utilization", json()));
+    // AIPerf 0.13 namespaces the field; files of older runs have the bare name.
+    if (t.is_object())
+      s.utilization = number(t.value("nvidia_gpu_utilization", t.value("gpu_utilization", json())));
     out.push_back(s);
   }
   return out;

@@ -50,7 +50,7 @@ struct TimesliceRow {
 struct GpuSample {
   int64_t timestamp_ns = 0;
   std::string gpu;  // uuid, or index when absent
-  std::optional<double> utilization;  // gpu_utilization, %
+  std::optional<double> utilization;  // nvidia_gpu_utilization (or 0.6's gpu_utilization), %
 };
 
 struct RunData {

@@ -1,7 +1,8 @@
 // Where a run writes its files: AIPerf's names under the artifact directory, with
 // --profile-export-prefix P mapping profile_export_aiperf.json -> P.json, .csv -> P.csv,
 // profile_export.jsonl -> P.jsonl, profile_export_raw.jsonl -> P_raw.jsonl,
-// profile_export_aiperf_timeslices.{csv,json} -> P_timeslices.{csv,json}.
+// profile_export_aiperf_timeslices.{csv,json} -> P_timeslices.{csv,json},
+// profile_export_console.txt -> P_console.txt.
 #pragma once
 #include <string>
 #include <string_view>

@@ -64,14 +64,27 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
   }
   for (const auto& w : telemetry.warnings()) std::cerr << "Warning: " << w << "\n";
 
+  // The console report: the tables and panels, ASCII on a pipe; the same report in box glyphs
+  // is saved as profile_export_console.txt (AIPerf 0.13's plain-text copy of its console).
+  auto console_report = [&](bool unicode) {
+    std::string out =
+        exporting::format_console_table(results, std::string(ep ? ep->metrics_title : "LLM Metrics"), unicode);
+    if (config.output.show_trace_timing) out += exporting::format_trace_timing_table(results, unicode);
+    // The GPU part (platform panel, tables), rendered by the telemetry service.
+    out += unicode ? telemetry.console_unicode() : telemetry.console_ascii();
+    out += exporting::format_error_table(results, unicode);
+    out += exporting::format_warning_panels(results, unicode);
+    out += exporting::format_client_server_console(info.client_server, unicode);
+    return out;
+  };
   const bool tty = isatty(STDOUT_FILENO);
-  std::cout << exporting::format_console_table(results, std::string(ep ? ep->metrics_title : "LLM Metrics"), tty);
-  if (config.output.show_trace_timing) std::cout << exporting::format_trace_timing_table(results, tty);
-  // GPU telemetry tables (spec §7.7: only with --gpu-telemetry), rendered by the telemetry service.
-  std::cout << (tty ? telemetry.console_unicode() : telemetry.console_ascii());
-  std::cout << exporting::format_error_table(results, tty);
-  std::cout << exporting::format_warning_panels(results, tty);
-  std::cout << exporting::format_client_server_console(info.client_server, tty);
+  const std::string console_text = console_report(true);
+  std::cout << (tty ? console_text : console_report(false));
+  try {
+    util::write_file_atomically(util::artifact_file(config, "profile_export_console.txt"), console_text);
+  } catch (const std::exception& e) {
+    write_errors.push_back(e.what());
+  }
 
   const proto::MetricResult* duration = find(results, "benchmark_duration");
   const proto::MetricResult* count = find(results, "request_count");

@@ -41,6 +41,7 @@ size_t GpuTelemetry::add_scrape(const std::string& url, int64_t wall_ns, std::st
         gpu.id.hostname = label_or(s, "Hostname");
         gpu.id.namespace_name = label_or(s, "namespace");
         gpu.id.pod_name = label_or(s, "pod");
+        gpu.id.platform = std::string(kNvidiaPlatform);
         gpus_.push_back(std::move(gpu));
       }
       Gpu& gpu = gpus_[it->second];
@@ -91,7 +92,7 @@ std::vector<GpuSummary> GpuTelemetry::summarize(int64_t start_ns) const {
       }
       if (!last) continue;
       done.push_back(field.key);
-      GpuMetricSummary m{key, std::string(field.display), std::string(field.unit), field.counter, 0, {}};
+      GpuMetricSummary m{key, std::string(field.display), std::string(field.unit), field.counter, field.aiperf, 0, {}};
       if (field.counter) {
         // No reading before the window: the first one in it is the baseline.
         m.delta = *last - (baseline ? *baseline : window.front());
@@ -122,16 +123,18 @@ std::string GpuTelemetry::jsonl() const {
   for (const Line& line : lines) {
     const GpuIdentity& id = gpus_[line.gpu].id;
     nlohmann::ordered_json j;
-    j["timestamp_ns"] = line.ts;
-    j["dcgm_url"] = id.endpoint_url;
     j["gpu_index"] = id.index;
     j["gpu_uuid"] = id.uuid;
     j["gpu_model_name"] = id.model_name;
-    j["pci_bus_id"] = id.pci_bus_id;
-    j["device"] = id.device;
-    j["hostname"] = id.hostname;
+    // Labels the exporter did not send are left out, as AIPerf leaves out its None fields.
+    if (!id.pci_bus_id.empty()) j["pci_bus_id"] = id.pci_bus_id;
+    if (!id.device.empty()) j["device"] = id.device;
+    if (!id.hostname.empty()) j["hostname"] = id.hostname;
     if (!id.namespace_name.empty()) j["namespace"] = id.namespace_name;
     if (!id.pod_name.empty()) j["pod_name"] = id.pod_name;
+    j["platform"] = id.platform;
+    j["timestamp_ns"] = line.ts;
+    j["telemetry_source_url"] = id.endpoint_url;
     auto& data = j["telemetry_data"] = nlohmann::ordered_json::object();
     std::vector<std::string_view> done;
     for (const DcgmField& field : dcgm_fields()) {

@@ -21,6 +21,7 @@ struct GpuIdentity {
   std::string endpoint_url;
   int index = 0;
   std::string uuid, model_name, pci_bus_id, device, hostname, namespace_name, pod_name;
+  std::string platform;  // AIPerf 0.13's vendor namespace: "nvidia" for a DCGM exporter's GPU
 };
 
 struct GpuReading {
@@ -31,6 +32,7 @@ struct GpuReading {
 struct GpuMetricSummary {
   std::string key, display, unit;
   bool counter = false;
+  bool aiperf = true;      // one of AIPerf's own metrics (the console shows only these)
   double delta = 0;        // counters
   stats::Summary summary;  // gauges
 };
@@ -53,7 +55,10 @@ class GpuTelemetry {
   // `start_ns`; every later reading counts (the final scrape comes after the window's end).
   std::vector<GpuSummary> summarize(int64_t start_ns) const;
 
-  // One JSON object per GPU per scrape, each line ending in '\n'.
+  // One JSON object per GPU per scrape, each line ending in '\n', keyed as AIPerf 0.13's
+  // TelemetryRecord: gpu_index, gpu_uuid, gpu_model_name, pci_bus_id, device, hostname,
+  // namespace, pod_name (each only when known), platform, timestamp_ns, telemetry_source_url,
+  // telemetry_data.
   std::string jsonl() const;
 
  private:
@@ -65,17 +70,25 @@ class GpuTelemetry {
   std::map<std::string, size_t> index_;      // endpoint + uuid -> gpus_ index
 };
 
-// The summary JSON's "telemetry_data" object (spec §7.4).
+// The summary JSON's "telemetry_data" object (AIPerf 0.13): summary, endpoints (per GPU:
+// gpu_index, gpu_name, gpu_uuid, platform, hostname, [namespace], [pod_name], metrics; a gauge
+// as unit, avg, p1..p99, min, max, std, count, sum; a counter as unit and avg = its increase),
+// error_summary (always empty: a scrape failure is not a request error). `gpus` may be empty.
 nlohmann::ordered_json telemetry_data_json(const std::vector<GpuSummary>& gpus,
                                            const std::vector<std::string>& configured,
                                            const std::vector<std::string>& successful, int64_t start_ns,
                                            int64_t end_ns);
 
-// The GPU section appended to profile_export_aiperf.csv (spec §7.3), CRLF rows, starting with
-// the blank row that makes two blank rows after the summary.
+// The GPU section appended to profile_export_aiperf.csv (AIPerf 0.13), CRLF rows, starting with
+// the blank row that makes two blank rows after the summary: Endpoint, GPU_Index, GPU_Name,
+// GPU_UUID, Platform, Metric, avg, min, max, sum, p1..p99, std, then Hostname / Namespace /
+// Pod Name when any GPU has them. With no GPU, the header row alone (as the reference).
 std::string telemetry_csv_section(const std::vector<GpuSummary>& gpus);
 
-// "NVIDIA AIPerf | GPU Telemetry Summary", the reachability lines, one table per GPU.
+// The console's GPU part (AIPerf 0.13): the "GPU Telemetry Platform" panel, then one table per
+// GPU of AIPerf's own metrics, the first titled "AIPerf | GPU Telemetry Summary" with the
+// reachability lines (centred over the table, as Rich titles), or "No GPU telemetry data
+// collected during the benchmarking run." and the unreachable endpoints when no GPU answered.
 std::string telemetry_console(const std::vector<GpuSummary>& gpus, const std::vector<std::string>& configured,
                               const std::vector<std::string>& successful, bool unicode_box);
 

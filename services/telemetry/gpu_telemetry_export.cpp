@@ -1,11 +1,14 @@
 // The GPU telemetry outputs: summary JSON section, CSV section, console tables.
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 #include "endpoint_display.h"
 #include "export/csv_row.h"
 #include "export/number_format.h"
 #include "export/summary_json.h"
 #include "export/text_table.h"
+#include "export/warning_panels.h"
 #include "gpu_telemetry.h"
 
 namespace aiperf::telemetry {
@@ -20,11 +23,14 @@ nlohmann::ordered_json metric_json(const GpuMetricSummary& m) {
     j["avg"] = m.delta;  // a counter's result is its increase over the run
     return j;
   }
+  // AIPerf 0.13's JsonMetricResult field order.
   j["avg"] = m.summary.avg;
+  for (size_t i = 0; i < stats::kPercentiles.size(); ++i) j[kPercentileNames[i]] = m.summary.percentiles[i];
   j["min"] = m.summary.min;
   j["max"] = m.summary.max;
-  for (size_t i = 0; i < stats::kPercentiles.size(); ++i) j[kPercentileNames[i]] = m.summary.percentiles[i];
   j["std"] = m.summary.std;
+  j["count"] = m.summary.count;
+  j["sum"] = m.summary.sum;
   return j;
 }
 
@@ -32,6 +38,16 @@ double percentile(const stats::Summary& s, double q) {
   for (size_t i = 0; i < stats::kPercentiles.size(); ++i)
     if (stats::kPercentiles[i] == q) return s.percentiles[i];
   return 0;
+}
+
+// The console's number: f"{v:,.2f}", or f"{v:.2e}" from a million on (AIPerf's GPU table).
+std::string console_number(double v) {
+  if (std::fabs(v) >= 1e6) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2e", v);
+    return buf;
+  }
+  return exporting::grouped2(v);
 }
 
 }  // namespace
@@ -52,23 +68,24 @@ nlohmann::ordered_json telemetry_data_json(const std::vector<GpuSummary>& gpus,
     g["gpu_index"] = gpu.id.index;
     g["gpu_name"] = gpu.id.model_name;
     g["gpu_uuid"] = gpu.id.uuid;
-    g["hostname"] = gpu.id.hostname;
+    g["platform"] = gpu.id.platform;
+    if (!gpu.id.hostname.empty()) g["hostname"] = gpu.id.hostname;
     if (!gpu.id.namespace_name.empty()) g["namespace"] = gpu.id.namespace_name;
     if (!gpu.id.pod_name.empty()) g["pod_name"] = gpu.id.pod_name;
     auto& metrics = g["metrics"] = nlohmann::ordered_json::object();
     for (const GpuMetricSummary& m : gpu.metrics) metrics[m.key] = metric_json(m);
   }
+  j["error_summary"] = nlohmann::ordered_json::array();
   return j;
 }
 
 std::string telemetry_csv_section(const std::vector<GpuSummary>& gpus) {
-  if (gpus.empty()) return {};
   const bool hostname = std::any_of(gpus.begin(), gpus.end(), [](auto& g) { return !g.id.hostname.empty(); });
   const bool ns = std::any_of(gpus.begin(), gpus.end(), [](auto& g) { return !g.id.namespace_name.empty(); });
   const bool pod = std::any_of(gpus.begin(), gpus.end(), [](auto& g) { return !g.id.pod_name.empty(); });
   std::string out = "\r\n";
-  std::vector<std::string> header = {"Endpoint", "GPU_Index", "GPU_Name", "GPU_UUID", "Metric", "avg", "min", "max",
-                                     "sum"};
+  std::vector<std::string> header = {"Endpoint", "GPU_Index", "GPU_Name", "GPU_UUID", "Platform", "Metric",
+                                     "avg",      "min",       "max",      "sum"};
   for (const char* p : kPercentileNames) header.push_back(p);
   header.push_back("std");
   if (hostname) header.push_back("Hostname");
@@ -78,7 +95,8 @@ std::string telemetry_csv_section(const std::vector<GpuSummary>& gpus) {
   for (const GpuSummary& gpu : gpus) {
     for (const GpuMetricSummary& m : gpu.metrics) {
       std::vector<std::string> row = {endpoint_display(gpu.id.endpoint_url), std::to_string(gpu.id.index),
-                                      gpu.id.model_name, gpu.id.uuid, m.display + " (" + m.unit + ")"};
+                                      gpu.id.model_name, gpu.id.uuid, gpu.id.platform,
+                                      m.display + " (" + m.unit + ")"};
       if (m.counter) {
         row.push_back(exporting::fixed2(m.delta));
         row.resize(row.size() + 3 + stats::kPercentiles.size() + 1);  // min, max, sum, p*, std
@@ -86,7 +104,7 @@ std::string telemetry_csv_section(const std::vector<GpuSummary>& gpus) {
         row.push_back(exporting::fixed2(m.summary.avg));
         row.push_back(exporting::fixed2(m.summary.min));
         row.push_back(exporting::fixed2(m.summary.max));
-        row.push_back("");  // sum: not meaningful for sampled gauges
+        row.push_back(exporting::fixed2(m.summary.sum));  // AIPerf sums the window's samples
         for (double p : m.summary.percentiles) row.push_back(exporting::fixed2(p));
         row.push_back(exporting::fixed2(m.summary.std));
       }
@@ -101,30 +119,63 @@ std::string telemetry_csv_section(const std::vector<GpuSummary>& gpus) {
 
 std::string telemetry_console(const std::vector<GpuSummary>& gpus, const std::vector<std::string>& configured,
                               const std::vector<std::string>& successful, bool unicode_box) {
-  std::string out = "\nNVIDIA AIPerf | GPU Telemetry Summary\n";
-  out += std::to_string(successful.size()) + "/" + std::to_string(configured.size()) + " DCGM endpoints reachable\n";
-  for (const std::string& url : configured) {
-    const bool ok = std::find(successful.begin(), successful.end(), url) != successful.end();
-    out += "\u2022 " + endpoint_display(url) + (ok ? " \u2714" : " \u2718") + "\n";
+  // The platform panel comes first (AIPerf prints it ahead of every GPU section).
+  std::vector<std::string> platforms;
+  for (const GpuSummary& gpu : gpus)
+    if (std::find(platforms.begin(), platforms.end(), gpu.id.platform) == platforms.end())
+      platforms.push_back(gpu.id.platform);
+  std::sort(platforms.begin(), platforms.end());
+  std::string platform_text;
+  for (const std::string& p : platforms) platform_text += (platform_text.empty() ? "" : ", ") + p;
+  std::string out = "\n" + exporting::format_panel("GPU Telemetry Platform",
+                                                   {"Platform: " + (platform_text.empty() ? "unknown" : platform_text),
+                                                    "Metric semantics are platform-specific; cross-platform "
+                                                    "comparisons require workload and collector validation."},
+                                                   unicode_box);
+  out += "\n\n";
+  auto reachable = [&](const std::string& url) {
+    return std::find(successful.begin(), successful.end(), url) != successful.end();
+  };
+  if (gpus.empty()) {
+    out += "No GPU telemetry data collected during the benchmarking run.";
+    bool first = true;
+    for (const std::string& url : configured) {
+      if (reachable(url)) continue;
+      if (first) out += "\n\nUnreachable endpoints:";
+      first = false;
+      out += "\n  \u2022 " + endpoint_display(url);
+    }
+    return out + "\n";
   }
-  for (const GpuSummary& gpu : gpus) {
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    const GpuSummary& gpu = gpus[i];
     exporting::TextTable t;
     t.title = endpoint_display(gpu.id.endpoint_url) + " | GPU " + std::to_string(gpu.id.index) + " | " +
               gpu.id.model_name;
+    if (i == 0) {
+      std::string head = "AIPerf | GPU Telemetry Summary\n" + std::to_string(successful.size()) + "/" +
+                         std::to_string(configured.size()) + " telemetry sources reachable\n";
+      for (const std::string& url : configured)
+        head += "\u2022 " + endpoint_display(url) + (reachable(url) ? " \u2714" : " \u2718 (unreachable)") + "\n";
+      t.title = head + "\n" + t.title;
+    } else {
+      out += "\n";  // AIPerf's empty Text between two GPUs' tables
+    }
     t.headers = {"Metric", "avg", "min", "max", "p99", "p90", "p50", "std"};
     t.justify.assign(t.headers.size(), exporting::Justify::kRight);
     for (const GpuMetricSummary& m : gpu.metrics) {
+      if (!m.aiperf) continue;  // our extra fields are in the files only, as AIPerf's table lists its own
       const std::string label = m.display + " (" + m.unit + ")";
       if (m.counter) {
-        t.rows.push_back({label, exporting::grouped2(m.delta), "N/A", "N/A", "N/A", "N/A", "N/A", "N/A"});
+        t.rows.push_back({label, console_number(m.delta), "N/A", "N/A", "N/A", "N/A", "N/A", "N/A"});
         continue;
       }
       const stats::Summary& s = m.summary;
-      t.rows.push_back({label, exporting::grouped2(s.avg), exporting::grouped2(s.min), exporting::grouped2(s.max),
-                        exporting::grouped2(percentile(s, 99)), exporting::grouped2(percentile(s, 90)),
-                        exporting::grouped2(percentile(s, 50)), exporting::grouped2(s.std)});
+      t.rows.push_back({label, console_number(s.avg), console_number(s.min), console_number(s.max),
+                        console_number(percentile(s, 99)), console_number(percentile(s, 90)),
+                        console_number(percentile(s, 50)), console_number(s.std)});
     }
-    out += "\n" + exporting::render_table(t, unicode_box);
+    out += exporting::render_table(t, unicode_box);
   }
   return out;
 }

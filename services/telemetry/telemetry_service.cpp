@@ -138,7 +138,9 @@ void TelemetryService::finish() {
   std::vector<std::string> gpu_configured, gpu_ok, server_configured, server_ok;
   for (const Target& t : targets_) {
     const bool gpu = t.kind == Kind::kGpu;
-    (gpu ? gpu_configured : server_configured).push_back(t.url);
+    // AIPerf 0.13 lists the GPU endpoints the user named plus the defaults that answered (an
+    // unreachable default is not "configured"); server metrics list every target.
+    if (!gpu || t.user_given || t.ok) (gpu ? gpu_configured : server_configured).push_back(t.url);
     if (t.ok) (gpu ? gpu_ok : server_ok).push_back(t.url);
     if (t.ok) continue;
     const std::string what = gpu ? "GPU telemetry endpoint " : "server metrics endpoint ";
@@ -148,24 +150,21 @@ void TelemetryService::finish() {
   }
 
   try {
-    if (gpu_.has_data()) {
-      const std::vector<GpuSummary> gpus = gpu_.summarize(start_ns);
+    if (config_.telemetry.gpu_enabled) {
+      // As AIPerf 0.13: with GPU telemetry on, the summary JSON's telemetry_data, the CSV's GPU
+      // header and the console's GPU part are there even when no exporter answered.
+      const std::vector<GpuSummary> gpus = gpu_.has_data() ? gpu_.summarize(start_ns) : std::vector<GpuSummary>{};
       // Label values are the exporter's bytes: invalid UTF-8 is replaced, as in the other exports.
       r.set_telemetry_data_json(telemetry_data_json(gpus, gpu_configured, gpu_ok, start_ns, end_ns)
                                     .dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
       r.set_csv_section(telemetry_csv_section(gpus));
-      const std::string path = output_path("gpu_telemetry_export.jsonl", "_gpu_telemetry.jsonl");
-      util::write_file_atomically(path, gpu_.jsonl());
-      r.add_export_lines("GPU Telemetry: " + path);
-      if (config_.telemetry.gpu_requested) {
-        r.set_console_unicode(telemetry_console(gpus, gpu_configured, gpu_ok, true));
-        r.set_console_ascii(telemetry_console(gpus, gpu_configured, gpu_ok, false));
+      if (gpu_.has_data()) {
+        const std::string path = output_path("gpu_telemetry_export.jsonl", "_gpu_telemetry.jsonl");
+        util::write_file_atomically(path, gpu_.jsonl());
+        r.add_export_lines("GPU Telemetry: " + path);
       }
-    } else if (config_.telemetry.gpu_requested) {
-      const std::string none = "\nNVIDIA AIPerf | GPU Telemetry Summary\n0/" + std::to_string(gpu_configured.size()) +
-                               " DCGM endpoints reachable\n";
-      r.set_console_unicode(none);
-      r.set_console_ascii(none);
+      r.set_console_unicode(telemetry_console(gpus, gpu_configured, gpu_ok, true));
+      r.set_console_ascii(telemetry_console(gpus, gpu_configured, gpu_ok, false));
     }
     if (server_) {
       server_->flush_jsonl();

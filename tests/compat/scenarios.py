@@ -301,6 +301,15 @@ SCENARIOS = {
         "requests": 10,
         "truth": {"request_latency": LAT_MS, **concurrency_truth(2, 10, LAT_MS)},
     },
+    "gpu_telemetry": {
+        "about": "streaming chat, concurrency 2, --gpu-telemetry on the mock's fake DCGM exporter (one GPU): "
+                 "telemetry_data, the CSV's GPU section, gpu_telemetry_export.jsonl, profile_export_console.txt",
+        "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count", "10",
+                 "--gpu-telemetry", "{url}/dcgm1/metrics", *SYNTHETIC, *EXACT_OSL],
+        "mock": ["--dcgm-num-gpus", "1", "--dcgm-seed", "3"],
+        "requests": 10,
+        "truth": {**streaming_truth(), **concurrency_truth(2, 10, LAT_MS)},
+    },
     "chat_template": {
         "about": "non-streaming chat, --apply-chat-template with the Qwen3 test tokenizer (synthetic prompts "
                  "shortened by the template's 3 + 5 tokens by both tools)",
@@ -488,6 +497,12 @@ def row_label(header, row):
         mi, si = header.index("Metric"), header.index("Stat")
         if len(row) > max(mi, si):
             return f"{row[mi]}/{row[si]}"
+    # The GPU telemetry section (Endpoint,GPU_Index,...,Metric,...): its metric, since the first
+    # cell is the exporter's host:port.
+    if header and header[:2] == ["Endpoint", "GPU_Index"] and "Metric" in header:
+        mi = header.index("Metric")
+        if len(row) > mi:
+            return row[mi]
     return label_of(row[0])
 
 
@@ -793,7 +808,8 @@ def run_scenario(name, spec, args, tmp, known):
     times = {}
     try:
         common = [spec.get("tokenizer", a) if a == str(TOKENIZER) else a for a in COMMON]
-        tool_args = ["--url", mock.url, *common, *spec["args"]]
+        # "{url}" in a scenario's arguments is the mock's base URL (e.g. its DCGM exporter pages).
+        tool_args = ["--url", mock.url, *common, *(a.replace("{url}", mock.url) for a in spec["args"])]
         ref_env = dict(os.environ)
         if "tokenizer" in spec:
             ref_env["TIKTOKEN_CACHE_DIR"] = str(tiktoken_cache(work / "tiktoken-cache"))

@@ -1,6 +1,7 @@
 // End-to-end: GPU telemetry from the mock server's fake DCGM exporter and server metrics from
 // its vLLM-format /metrics land in the summary JSON/CSV and their own files, with values the
-// mock can produce; an unreachable telemetry URL costs one warning, not the run.
+// mock can produce, in AIPerf 0.13's layouts (nvidia_* keys, platform, the console saved as
+// profile_export_console.txt); an unreachable telemetry URL costs one warning, not the run.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -52,8 +53,9 @@ TEST_CASE("telemetry: DCGM GPU statistics and server metrics that count the run'
   const std::string display = "127.0.0.1:" + std::to_string(mock.port()) + "/dcgm1";
   const json& telemetry = summary.at("telemetry_data");
   CHECK(telemetry.at("summary").at("endpoints_successful") == json::array({dcgm_url}));
-  CHECK(telemetry.at("summary").at("endpoints_configured") ==
-        json::array({dcgm_url, "http://localhost:9400/metrics", "http://localhost:9401/metrics"}));
+  // The unreachable defaults (localhost:9400/9401) are not listed, as in AIPerf 0.13.
+  CHECK(telemetry.at("summary").at("endpoints_configured") == json::array({dcgm_url}));
+  CHECK(telemetry.at("error_summary") == json::array());
   const json& gpus = telemetry.at("endpoints").at(display).at("gpus");
   REQUIRE(gpus.size() == 2);
   for (const char* key : {"gpu_0", "gpu_1"}) {
@@ -61,42 +63,46 @@ TEST_CASE("telemetry: DCGM GPU statistics and server metrics that count the run'
     const json& gpu = gpus.at(key);
     CHECK(gpu.at("gpu_name") == "NVIDIA H100 80GB HBM3");
     CHECK(gpu.at("hostname") == "localhost");
+    CHECK(gpu.at("platform") == "nvidia");
     const json& m = gpu.at("metrics");
-    const json& power = m.at("gpu_power_usage");
+    const json& power = m.at("nvidia_power_usage");
     CHECK(power.at("unit") == "W");
+    CHECK(power.at("count").get<double>() >= 1);
+    CHECK(power.at("sum").get<double>() == Approx(power.at("avg").get<double>() * power.at("count").get<double>()));
     CHECK(power.at("min").get<double>() >= 70);
     CHECK(power.at("max").get<double>() <= 700);
     CHECK(power.at("avg").get<double>() >= power.at("min").get<double>());
-    const json& util = m.at("gpu_utilization");
+    const json& util = m.at("nvidia_gpu_utilization");
     CHECK(util.at("unit") == "%");
     CHECK(util.at("min").get<double>() >= 0);
     CHECK(util.at("max").get<double>() <= 100);
-    const json& used = m.at("gpu_memory_used");
+    const json& used = m.at("nvidia_memory_used");
     CHECK(used.at("unit") == "GB");
     CHECK(used.at("min").get<double>() >= std::ceil(kH100Mib * 0.55) * kMiBToGB);
     CHECK(used.at("max").get<double>() <= kH100Mib * kMiBToGB);
-    CHECK(m.at("gpu_memory_total").at("avg").get<double>() == Approx(kH100Mib * kMiBToGB).epsilon(1e-12));
-    CHECK(m.at("gpu_memory_total").at("max").get<double>() == kH100Mib * kMiBToGB);
-    CHECK(m.at("energy_consumption").at("unit") == "MJ");
-    CHECK(m.at("energy_consumption").at("avg").get<double>() >= 0);
-    CHECK(m.at("xid_errors").at("avg") == 0);
+    CHECK(m.at("nvidia_fb_total").at("avg").get<double>() == Approx(kH100Mib * kMiBToGB).epsilon(1e-12));
+    CHECK(m.at("nvidia_fb_total").at("max").get<double>() == kH100Mib * kMiBToGB);
+    CHECK(m.at("nvidia_energy_consumption").at("unit") == "MJ");
+    CHECK(m.at("nvidia_energy_consumption").at("avg").get<double>() >= 0);
+    CHECK(m.at("nvidia_xid_errors").at("avg") == 0);
   }
 
   // CSV: the GPU section after two blank rows, one row per GPU per metric.
   const std::string csv = aiperf::test::read_file(run.dir + "/profile_export_aiperf.csv");
-  CHECK(csv.find("\r\n\r\nEndpoint,GPU_Index,GPU_Name,GPU_UUID,Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,"
-                 "p99,std,Hostname\r\n") != std::string::npos);
+  CHECK(csv.find("\r\n\r\nEndpoint,GPU_Index,GPU_Name,GPU_UUID,Platform,Metric,avg,min,max,sum,p1,p5,p10,p25,p50,"
+                 "p75,p90,p95,p99,std,Hostname\r\n") != std::string::npos);
   CHECK(count_of(csv, display + ",0,NVIDIA H100 80GB HBM3,") == gpus.at("gpu_0").at("metrics").size());
   CHECK(count_of(csv, display + ",1,NVIDIA H100 80GB HBM3,") == gpus.at("gpu_1").at("metrics").size());
-  CHECK(csv.find(",GPU Power Usage (W),") != std::string::npos);
+  CHECK(csv.find(",nvidia,NVIDIA GPU Power Usage (W),") != std::string::npos);
 
   // JSONL: at least one line per GPU, all from the one reachable exporter.
   const std::vector<json> lines = run.lines("gpu_telemetry_export.jsonl");
   size_t gpu0 = 0, gpu1 = 0;
   for (const json& l : lines) {
-    CHECK(l.at("dcgm_url") == dcgm_url);
+    CHECK(l.at("telemetry_source_url") == dcgm_url);
+    CHECK(l.at("platform") == "nvidia");
     (l.at("gpu_index") == 0 ? gpu0 : gpu1)++;
-    const double watts = l.at("telemetry_data").at("gpu_power_usage").get<double>();
+    const double watts = l.at("telemetry_data").at("nvidia_power_usage").get<double>();
     CHECK(watts >= 70);
     CHECK(watts <= 700);
   }
@@ -121,9 +127,19 @@ TEST_CASE("telemetry: DCGM GPU statistics and server metrics that count the run'
   CHECK(sm_csv.find(mock.url() + "/metrics,counter,vllm:request_success_total,count,30.00,") != std::string::npos);
   CHECK(run.lines("server_metrics_export.jsonl").size() >= 2);  // configure scrape + final scrape
 
-  // Console: the GPU table (asked for with --gpu-telemetry) and the export lines.
-  CHECK(run.out.find("NVIDIA AIPerf | GPU Telemetry Summary\n1/3 DCGM endpoints reachable\n") != std::string::npos);
+  // Console: the platform panel, the GPU tables and the export lines; the same report in box
+  // glyphs is saved as profile_export_console.txt.
+  CHECK(run.out.find("|  Platform: nvidia ") != std::string::npos);
+  CHECK(run.out.find("AIPerf | GPU Telemetry Summary\n") != std::string::npos);
+  CHECK(run.out.find("1/1 telemetry sources reachable\n") != std::string::npos);
+  CHECK(run.out.find("\u2022 " + display + " \u2714\n") != std::string::npos);
   CHECK(run.out.find(display + " | GPU 1 | NVIDIA H100 80GB HBM3") != std::string::npos);
+  CHECK(run.out.find("|     NVIDIA GPU Power Usage (W) |") != std::string::npos);
+  const std::string console_txt = aiperf::test::read_file(run.dir + "/profile_export_console.txt");
+  CHECK(console_txt.find("NVIDIA AIPerf | LLM Metrics\n\u250f") != std::string::npos);
+  CHECK(console_txt.find("\u2502  Platform: nvidia ") != std::string::npos);
+  CHECK(console_txt.find("\u2503                         Metric \u2503") != std::string::npos);
+  CHECK(console_txt.find("CLI Command") == std::string::npos);  // the report only, as AIPerf's file
   CHECK(run.out.find("GPU Telemetry: " + run.dir + "/gpu_telemetry_export.jsonl") != std::string::npos);
   CHECK(run.out.find("Server Metrics JSON Export: " + run.dir + "/server_metrics_export.json") != std::string::npos);
   CHECK(run.err.find("Warning") == std::string::npos);  // the unreachable defaults are not the user's
@@ -141,9 +157,19 @@ TEST_CASE("telemetry: an unreachable --gpu-telemetry URL is one warning and the 
   REQUIRE(run.exit_code == 0);
   CHECK(count_of(run.err, "unreachable") == 1);
   CHECK(run.err.find("Warning: GPU telemetry endpoint " + dead + " unreachable") != std::string::npos);
-  CHECK_FALSE(run.summary().contains("telemetry_data"));
+  // As AIPerf 0.13: an empty telemetry_data, the CSV's GPU header, the console's no-data message.
+  const json summary = run.summary();
+  const json& telemetry = summary.at("telemetry_data");
+  CHECK(telemetry.at("summary").at("endpoints_configured") == json::array({dead}));
+  CHECK(telemetry.at("summary").at("endpoints_successful") == json::array());
+  CHECK(telemetry.at("endpoints") == json::object());
+  CHECK(aiperf::test::read_file(run.dir + "/profile_export_aiperf.csv")
+            .find("\r\n\r\nEndpoint,GPU_Index,GPU_Name,GPU_UUID,Platform,Metric,avg,min,max,sum,p1,p5,p10,p25,p50,"
+                  "p75,p90,p95,p99,std\r\n") != std::string::npos);
   CHECK_FALSE(fs::exists(run.dir + "/gpu_telemetry_export.jsonl"));
-  CHECK(run.out.find("0/3 DCGM endpoints reachable") != std::string::npos);
+  CHECK(run.out.find("No GPU telemetry data collected during the benchmarking run.\n\nUnreachable endpoints:\n"
+                     "  \u2022 127.0.0.1:") != std::string::npos);
+  CHECK(run.out.find("|  Platform: unknown ") != std::string::npos);
   CHECK(run.summary().at("request_count").at("avg") == 30);
   // Server metrics are independent of the GPU side and still arrive.
   CHECK(fs::exists(run.dir + "/server_metrics_export.json"));
@@ -163,6 +189,8 @@ TEST_CASE("telemetry: --no-gpu-telemetry and --no-server-metrics write no teleme
   CHECK_FALSE(fs::exists(run.dir + "/server_metrics_export.json"));
   CHECK_FALSE(fs::exists(run.dir + "/gpu_telemetry_export.jsonl"));
   CHECK_FALSE(run.summary().contains("telemetry_data"));
+  CHECK(run.out.find("GPU Telemetry Platform") == std::string::npos);
+  CHECK(aiperf::test::read_file(run.dir + "/profile_export_aiperf.csv").find("GPU_Index") == std::string::npos);
 
   std::vector<std::string> both = base_args(mock.url());
   for (const char* a : {"--gpu-telemetry", "--no-gpu-telemetry"}) both.push_back(a);
