@@ -81,6 +81,14 @@ int64_t integer(const json& v, const std::string& name) {
   throw FieldError{name, "must be an integer, got " + v.dump()};
 }
 
+// A token count: 0 .. 2^32 - 1 (larger ones would overflow the block arithmetic).
+int64_t token_count(const json& v, const std::string& name) {
+  const int64_t n = integer(v, name);
+  if (n < 0 || n > std::numeric_limits<uint32_t>::max())
+    throw FieldError{name, "must be an integer from 0 to 4294967295, got " + std::to_string(n)};
+  return n;
+}
+
 double number(const json& v, const std::string& name) {
   if (!v.is_number()) throw FieldError{name, "must be a number, got " + v.dump()};
   return v.get<double>();
@@ -120,8 +128,9 @@ Request parse_call(const json& o, const std::string& at, const std::string& type
                       "output_types", "stop", "api_time", "think_time"});
   Request r;
   r.t = number(*get(o, at, "t", true), at + "t");
+  if (!std::isfinite(r.t * 1000.0)) throw FieldError{at + "t", "must be a finite number of seconds"};
   r.model = str(*get(o, at, "model", true), at + "model");
-  r.in = integer(*aliased(o, at, "in", "input_length"), at + "in");
+  r.in = token_count(*aliased(o, at, "in", "input_length"), at + "in");
   r.out = integer(*aliased(o, at, "out", "output_length"), at + "out");
   if (const json* h = get(o, at, "hash_ids", false)) r.hash_ids = integers(*h, at + "hash_ids");
   if (const json* v = get(o, at, "input_types", false)) strings(*v, at + "input_types");
@@ -158,8 +167,8 @@ Subagent parse_subagent(const json& o, const std::string& at) {
   optional_integer(get(o, at, "total_tokens", false), at + "total_tokens");
   optional_integer(get(o, at, "tool_use_count", false), at + "tool_use_count");
   strings(*get(o, at, "models", true), at + "models");
-  if (const json* v = get(o, at, "tool_tokens", false)) s.tool_tokens = integer(*v, at + "tool_tokens");
-  if (const json* v = get(o, at, "system_tokens", false)) s.system_tokens = integer(*v, at + "system_tokens");
+  if (const json* v = get(o, at, "tool_tokens", false)) s.tool_tokens = token_count(*v, at + "tool_tokens");
+  if (const json* v = get(o, at, "system_tokens", false)) s.system_tokens = token_count(*v, at + "system_tokens");
   const json& requests = *get(o, at, "requests", true);
   if (!requests.is_array()) throw FieldError{at + "requests", "must be a list"};
   for (size_t i = 0; i < requests.size(); ++i) {
@@ -186,8 +195,8 @@ Trace parse_trace(const json& o) {
   const std::string scope = str(*get(o, "", "hash_id_scope", true), "hash_id_scope");
   if (scope != "local")
     throw FieldError{"hash_id_scope", "must be 'local' (hash ids scoped to one trace), got '" + scope + "'"};
-  if (const json* v = get(o, "", "tool_tokens", false)) t.tool_tokens = integer(*v, "tool_tokens");
-  if (const json* v = get(o, "", "system_tokens", false)) t.system_tokens = integer(*v, "system_tokens");
+  if (const json* v = get(o, "", "tool_tokens", false)) t.tool_tokens = token_count(*v, "tool_tokens");
+  if (const json* v = get(o, "", "system_tokens", false)) t.system_tokens = token_count(*v, "system_tokens");
   if (const json* v = get(o, "", "totals", false); v && !v->is_null() && !v->is_object())
     throw FieldError{"totals", "must be an object or null"};
   const json& requests = *get(o, "", "requests", true);
@@ -223,7 +232,7 @@ Trace read_trace(const std::string& path) {
   json doc;
   try {
     doc = json::parse(buffer.str());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse errors, number overflow
     throw DatasetFileError(path + ": invalid JSON: " + e.what());
   }
   try {

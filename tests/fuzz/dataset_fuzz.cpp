@@ -5,7 +5,7 @@
 // so each input is written to one scratch file. The first byte picks the format, so that seeds
 // stay readable: '0' auto-detect, '1' single_turn, '2' multi_turn, '3' random_pool,
 // '4' mooncake_trace, '5' bailian_trace, '6' sharegpt, '7' burst_gpt_trace, '8' raw_payload,
-// '9' inputs_json. DatasetFileError (a std::runtime_error
+// '9' inputs_json, 'w' weka_trace (one JSON object, written as a .json file). DatasetFileError (a std::runtime_error
 // naming file:line) is the documented refusal; anything else escaping is a finding (the CLI
 // would print an unhelpful message or die).
 #include <cstddef>
@@ -25,9 +25,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const char* const kTypes[] = {"",           "single_turn",   "multi_turn", "random_pool",
                                        "mooncake_trace", "bailian_trace", "sharegpt",
                                        "burst_gpt_trace", "raw_payload", "inputs_json"};
-  const std::string type = kTypes[(data[0] + 2u) % 10];  // '0'..'9' -> 0..9
-  const std::string path =
-      aiperf::fuzz::write_scratch("input.jsonl", std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1));
+  const bool weka = data[0] == 'w';
+  const std::string type = weka ? "weka_trace" : kTypes[(data[0] + 2u) % 10];  // '0'..'9' -> 0..9
+  const std::string path = aiperf::fuzz::write_scratch(
+      weka ? "input.json" : "input.jsonl", std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1));
   if (path.empty()) return 0;
   try {
     if (type == "sharegpt") {

@@ -252,6 +252,8 @@ TEST_CASE("weka_trace schema errors name the file and field", "[dataset][weka]")
         file + ": field 'requests[0].in': is required");
   CHECK(load_error(kTraceHead + R"("requests": [{"t": 0, "type": "n", "model": "m", "in": "10", "out": 2}]})") ==
         file + ": field 'requests[0].in': must be an integer, got \"10\"");
+  CHECK(load_error(kTraceHead + R"("requests": [{"t": 0, "type": "n", "model": "m", "in": -1, "out": 2}]})") ==
+        file + ": field 'requests[0].in': must be an integer from 0 to 4294967295, got -1");
   CHECK(load_error(kTraceHead + R"("requests": [{"t": 0, "type": "x", "model": "m", "in": 1, "out": 2}]})") ==
         file + ": field 'requests[0].type': must be 'n', 's' or 'subagent', got 'x'");
   CHECK(load_error(kTraceHead + R"("requests": [{"t": 0, "type": "n", "model": "m", "in": 1, "out": 2, "ttft": 1}]})") ==
