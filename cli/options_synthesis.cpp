@@ -66,12 +66,11 @@ void check_synthesis_dataset_type(const ProfileOptions& o) {
   const auto& in = o.config.input;
   const auto& s = in.synthesis;
   if (!s.transforms() && !s.max_isl && !s.max_osl) return;
-  // AIPerf's other hash_ids trace loaders take these options too (baseten_trace the output
-  // multiplier and the caps); ours applies them to mooncake_trace only, so refuse rather than
-  // ignore them.
+  // AIPerf's sagemaker and baseten_trace loaders take (some of) these options too; ours applies
+  // them to mooncake_trace, bailian_trace and burst_gpt_trace only, so refuse rather than ignore.
   const std::string& t = in.custom_dataset_type;
-  if (t == "bailian_trace" || t == "burst_gpt_trace" || t == "sagemaker_data_capture" || t == "baseten_trace")
-    throw OptionError("--synthesis-*: trace synthesis is implemented for mooncake_trace only, not " + t);
+  if (t == "sagemaker_data_capture" || t == "baseten_trace")
+    throw OptionError("--synthesis-*: trace synthesis is implemented for mooncake_trace, bailian_trace and burst_gpt_trace, not " + t);
 }
 
 }  // namespace aiperf::cli

@@ -10,6 +10,7 @@
 
 #include "dataset_error.h"
 #include "jsonl_lines.h"
+#include "synthesis_mooncake.h"
 
 namespace aiperf::dataset {
 namespace {
@@ -75,7 +76,7 @@ void load_bailian_trace(const config::InputConfig& in, CustomDataset& out) {
   std::vector<Entry> entries;
   for_each_json_line(in.input_file, [&](const json& object, size_t) {
     Entry e = parse_line(object, block, in.turn_delay_ratio);
-    if (outside_fixed_schedule(in, e.proto_turn)) return;
+    if (outside_fixed_schedule(in, e.proto_turn) || over_synthesis_max_isl(in, e.prompt.input_length)) return;
     entries.push_back(std::move(e));
   });
 
@@ -118,6 +119,7 @@ void load_bailian_trace(const config::InputConfig& in, CustomDataset& out) {
       out.pending.push_back(std::move(e->prompt));
     }
   }
+  apply_pending_trace_synthesis(in, block, out);
   out.default_sampling = "sequential";
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "dataset_error.h"
+#include "synthesis_mooncake.h"
 #include "util/uuid.h"
 
 namespace aiperf::dataset {
@@ -123,7 +124,7 @@ void load_burst_gpt_trace(const config::InputConfig& in, CustomDataset& out, std
     proto::Turn turn;
     turn.set_timestamp_ms(*ts * 1000.0);  // the trace is in seconds
     turn.set_max_tokens(*osl);
-    if (outside_fixed_schedule(in, turn)) continue;
+    if (outside_fixed_schedule(in, turn) || over_synthesis_max_isl(in, *isl)) continue;
     proto::Conversation& conv = out.conversations.emplace_back();
     conv.set_session_id(util::uuid4(rng));
     *conv.add_turns() = std::move(turn);
@@ -133,6 +134,7 @@ void load_burst_gpt_trace(const config::InputConfig& in, CustomDataset& out, std
     out.pending.push_back(std::move(prompt));
   }
   if (f.bad()) throw DatasetFileError(in.input_file + ": read error");
+  apply_pending_trace_synthesis(in, trace_block_size(in), out);
   out.default_sampling = "sequential";
 }
 

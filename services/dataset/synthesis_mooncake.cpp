@@ -22,6 +22,21 @@ uint64_t synthesizer_seed(const config::InputConfig& in) {
 // One synthesized line back into a turn. hash_ids are checked here with AIPerf's prompt-building
 // rule (a last block of 1..block_size tokens, or blocks covering only a prefix whose tail is
 // fresh tokens), not the stricter file rule, since the synthesizer may leave a fresh tail.
+// A synthesized prompt's hash_ids layout, checked with AIPerf's prompt-building rule (a last
+// block of 1..block_size tokens, or blocks covering only a prefix whose tail is fresh tokens), not
+// the stricter file rule, since the synthesizer may leave a fresh tail.
+void check_layout(int64_t length, size_t blocks, uint32_t block) {
+  const auto m = static_cast<int64_t>(blocks);
+  if (m == 0 || m * block <= length) return;
+  const int64_t last = length - (m - 1) * block;
+  if (last <= 0)
+    throw FieldError{"input_length", "after synthesis " + std::to_string(length) + " tokens do not fit " +
+                                         std::to_string(m) + " hash_ids blocks of " + std::to_string(block) +
+                                         " (the final block would have " + std::to_string(last) +
+                                         "; raise --synthesis-max-isl)"};
+}
+
+// One synthesized mooncake line back into a turn (hash_ids checked by check_layout).
 proto::Turn reparse(const json& line, uint32_t block, double delay_ratio, std::optional<PendingPrompt>& pending) {
   json copy = line;
   copy.erase("hash_ids");
@@ -29,17 +44,15 @@ proto::Turn reparse(const json& line, uint32_t block, double delay_ratio, std::o
   auto ids = line.find("hash_ids");
   if (!pending || ids == line.end() || !ids->is_array() || ids->empty()) return turn;
   for (const json& h : *ids) pending->hash_ids.push_back(h.get<int64_t>());
-  const auto m = static_cast<int64_t>(pending->hash_ids.size());
-  const auto length = static_cast<int64_t>(pending->input_length);
-  if (m * block > length) {
-    const int64_t last = length - (m - 1) * block;
-    if (last <= 0)
-      throw FieldError{"input_length", "after synthesis " + std::to_string(length) + " tokens do not fit " +
-                                           std::to_string(m) + " hash_ids blocks of " + std::to_string(block) +
-                                           " (the final block would have " + std::to_string(last) +
-                                           "; raise --synthesis-max-isl)"};
-  }
+  check_layout(pending->input_length, pending->hash_ids.size(), block);
   return turn;
+}
+
+void cap_max_osl(const config::InputConfig& in, CustomDataset& out) {
+  if (const auto cap = in.synthesis.max_osl)
+    for (auto& conv : out.conversations)
+      for (auto& turn : *conv.mutable_turns())
+        if (turn.has_max_tokens() && turn.max_tokens() > static_cast<int64_t>(*cap)) turn.set_max_tokens(*cap);
 }
 
 }  // namespace
@@ -82,10 +95,50 @@ void apply_mooncake_synthesis(const config::InputConfig& in, uint32_t block_size
       }
     }
   }
-  if (const auto cap = in.synthesis.max_osl)
-    for (auto& conv : out.conversations)
-      for (auto& turn : *conv.mutable_turns())
-        if (turn.has_max_tokens() && turn.max_tokens() > static_cast<int64_t>(*cap)) turn.set_max_tokens(*cap);
+  cap_max_osl(in, out);
+}
+
+bool over_synthesis_max_isl(const config::InputConfig& in, int64_t input_length) {
+  return in.synthesis.max_isl && input_length > static_cast<int64_t>(*in.synthesis.max_isl);
+}
+
+void apply_pending_trace_synthesis(const config::InputConfig& in, uint32_t block_size, CustomDataset& out) {
+  if (in.synthesis.transforms()) {
+    std::vector<json> flat;
+    flat.reserve(out.pending.size());
+    for (const PendingPrompt& p : out.pending) {
+      const proto::Turn& turn = out.conversations[p.conversation].turns(p.turn);
+      json line = {{"input_length", p.input_length}};
+      if (!p.hash_ids.empty()) line["hash_ids"] = p.hash_ids;
+      if (turn.has_max_tokens()) line["output_length"] = turn.max_tokens();
+      if (turn.has_timestamp_ms()) line["timestamp"] = turn.timestamp_ms();
+      flat.push_back(std::move(line));
+    }
+    PythonRandom rng(synthesizer_seed(in));
+    std::vector<json> synth;
+    try {
+      synth = synthesize_traces(flat, in.synthesis, block_size, rng);
+    } catch (const std::invalid_argument& e) {
+      throw DatasetFileError(in.input_file + ": trace synthesis: " + e.what());
+    }
+    for (size_t i = 0; i < synth.size(); ++i) {
+      PendingPrompt& p = out.pending[i];
+      proto::Turn& turn = *out.conversations[p.conversation].mutable_turns(p.turn);
+      // AIPerf rebuilds these traces keeping the original hash_ids when synthesis dropped them.
+      const json& line = synth[i];
+      if (auto ids = line.find("hash_ids"); ids != line.end()) p.hash_ids = ids->get<std::vector<int64_t>>();
+      p.input_length = line["input_length"].get<uint32_t>();
+      try {
+        check_layout(p.input_length, p.hash_ids.size(), block_size);
+      } catch (const FieldError& e) {
+        throw DatasetFileError(in.input_file + ": synthesized line " + std::to_string(i + 1) + ": " + e.field +
+                               ": " + e.message);
+      }
+      if (line.contains("output_length")) turn.set_max_tokens(line["output_length"].get<int64_t>());
+      if (line.contains("timestamp")) turn.set_timestamp_ms(line["timestamp"].get<double>());
+    }
+  }
+  cap_max_osl(in, out);
 }
 
 }  // namespace aiperf::dataset

@@ -40,8 +40,8 @@ TEST_CASE("every bad option value or input file is refused before anything start
   write(dir + "/stamped.jsonl", "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 5}\n");
   write(dir + "/same_blocks.jsonl", "{\"input_length\": 600, \"hash_ids\": [1, 2]}\n"
                                      "{\"input_length\": 600, \"hash_ids\": [1, 2]}\n");
-  write(dir + "/bailian.jsonl", "{\"chat_id\": 1, \"parent_chat_id\": -1, \"timestamp\": 0.0, "
-                                 "\"input_length\": 40, \"output_length\": 6, \"type\": \"text\", \"turn\": 1}\n");
+  write(dir + "/baseten.jsonl", "{\"timestamp_start_unix_ms\": 1700000001000, \"prompt\": \"hello\", "
+                                 "\"input_tokens\": 3, \"output_tokens\": 5, \"provided_session_id\": \"a\"}\n");
   const std::vector<BadInput> table{
       // Numbers: range and type, with the rule and the value as given.
       {{"--concurrency", "0"}, "Error: --concurrency: must be a number > 0, got '0'"},
@@ -111,8 +111,9 @@ TEST_CASE("every bad option value or input file is refused before anything start
        "replays recorded prompts verbatim"},
       {{"--input-file", "{dir}/same_blocks.jsonl", "--synthesis-output-len-multiplier", "2"},
        "Error: --input-file: {dir}/same_blocks.jsonl: trace synthesis: input_len (600) < prefix_len (1024)"},
-      {{"--input-file", "{dir}/bailian.jsonl", "--synthesis-max-osl", "5"},
-       "Error: --synthesis-*: trace synthesis is implemented for mooncake_trace only, not bailian_trace"},
+      {{"--input-file", "{dir}/baseten.jsonl", "--synthesis-max-osl", "5"},
+       "Error: --synthesis-*: trace synthesis is implemented for mooncake_trace, bailian_trace and burst_gpt_trace, "
+       "not baseten_trace"},
       // Where the results would go.
       {{"--artifact-dir", "{dir}/text_type.jsonl/run"}, "Error: --artifact-dir: cannot create {dir}/text_type.jsonl/run"},
   };

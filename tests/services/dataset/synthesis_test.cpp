@@ -191,3 +191,46 @@ TEST_CASE("mooncake loader: the synthesizer's refusal names the file", "[dataset
                     path + ": trace synthesis: input_len (600) < prefix_len (1024): trace has fewer tokens "
                            "than its shared prefix blocks");
 }
+
+TEST_CASE("bailian_trace: max-isl drops before sessions form, transforms in session order", "[dataset][synthesis]") {
+  auto in = mooncake(kDir + "bailian_trace.jsonl");
+  in.custom_dataset_type = "bailian_trace";  // blocks of 16
+  in.synthesis.max_isl = 150;                // chat 3 (200 tokens) dropped
+  in.synthesis.prefix_len_multiplier = 2;
+  in.synthesis.prompt_len_multiplier = 2;
+  in.synthesis.output_len_multiplier = 1.5;
+  in.synthesis.speedup_ratio = 2;
+  std::mt19937_64 rng(1);
+  const CustomDataset d = load_custom_dataset(in, 1, rng);
+  REQUIRE(d.conversations.size() == 2);  // session 1 (chats 1, 2), session 5
+  REQUIRE(d.conversations[0].turns_size() == 2);
+  REQUIRE(d.pending.size() == 3);
+  // Shared blocks 1 and 2 -> 2,3,4,5 (x2); fresh ids from (2+1) x 2 + 1 = 7.
+  CHECK(d.pending[0].hash_ids == std::vector<int64_t>{2, 3, 4, 5, 7});
+  CHECK(d.pending[0].input_length == 80);  // 64 + 2 x 8
+  CHECK(d.pending[1].hash_ids == std::vector<int64_t>{2, 3, 4, 5, 8, 9, 10, 11, 12});
+  CHECK(d.pending[1].input_length == 140);  // 64 + 2 x 38
+  CHECK(d.pending[2].hash_ids == std::vector<int64_t>{2, 3, 13});
+  CHECK(d.pending[2].input_length == 40);  // 32 + 2 x 4
+  CHECK(d.conversations[0].turns(0).max_tokens() == 9);
+  CHECK(d.conversations[0].turns(1).max_tokens() == 8);  // round(7.5) = 8
+  CHECK(d.conversations[1].turns(0).max_tokens() == 6);
+  CHECK(d.conversations[0].turns(1).timestamp_ms() == 50);  // int(100 ms / 2)
+  CHECK(d.conversations[1].turns(0).timestamp_ms() == 25);
+}
+
+TEST_CASE("burst_gpt_trace: max-isl, output multiplier and speedup on the rows", "[dataset][synthesis]") {
+  auto in = mooncake(std::string(AIPERF_TEST_DATA) + "/datasets/burst_gpt.csv");
+  in.custom_dataset_type = "burst_gpt_trace";
+  in.synthesis.max_isl = 28;  // the 30-token row is dropped
+  in.synthesis.output_len_multiplier = 2.5;
+  in.synthesis.speedup_ratio = 4;
+  std::mt19937_64 rng(1);
+  const CustomDataset d = load_custom_dataset(in, 1, rng);
+  REQUIRE(d.conversations.size() == 2);
+  CHECK(d.pending[0].input_length == 20);
+  CHECK(d.pending[1].input_length == 25);
+  CHECK(d.conversations[0].turns(0).max_tokens() == 8);  // round(7.5)
+  CHECK(d.conversations[1].turns(0).max_tokens() == 5);
+  CHECK(d.conversations[1].turns(0).timestamp_ms() == 500);  // int(2000 / 4)
+}
