@@ -60,7 +60,7 @@ class ServerMetrics {
   nlohmann::ordered_json export_json(const ExportHeader& header, const std::vector<std::string>& configured,
                                      const std::vector<std::string>& successful, int64_t start_ns,
                                      int64_t end_ns) const;
-  // server_metrics_export.csv (CRLF rows).
+  // server_metrics_export.csv (CRLF rows after '\n'-terminated comment lines).
   std::string export_csv(const ExportHeader& header, int64_t start_ns, int64_t end_ns) const;
 
   void flush_jsonl();

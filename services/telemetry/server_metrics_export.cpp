@@ -1,9 +1,14 @@
-// server_metrics_export.json and .csv (spec §7.8).
+// server_metrics_export.json and .csv (spec §7.8), in AIPerf 0.13's layout where it is known:
+// JSON schema 1.1 with summary.phase_time_ranges and metrics_phase, empty label sets left out;
+// CSV with host:port endpoints, numbers to four decimals (counts as integers) and its comment
+// header. Family names and statistics are still 0.6's (counters keep "_total").
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "export/csv_row.h"
 #include "export/number_format.h"
+#include "endpoint_display.h"
 #include "export/summary_json.h"
 #include "server_metrics.h"
 #include "stats/stats.h"
@@ -18,12 +23,16 @@ bool is_info(const ServerSeries& s) {
          s.family.compare(s.family.size() - 5, 5, "_info") == 0;
 }
 
+// AIPerf 0.13's CSV cell: f"{v:.4f}", an integer statistic (a histogram's count) as an integer.
 std::string number(const nlohmann::ordered_json& stats, const std::string& key) {
   auto it = stats.find(key);
   if (it == stats.end() || !it->is_number()) return "";
   const double v = it->get<double>();
   if (std::isnan(v)) return "";
-  return exporting::fixed2(v);
+  if (key == "count") return exporting::plain_int(v);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.4f", v);
+  return buf;
 }
 
 std::vector<std::string> stat_keys(pm::MetricType type) {
@@ -45,7 +54,7 @@ nlohmann::ordered_json ServerMetrics::export_json(const ExportHeader& header, co
                                                   const std::vector<std::string>& successful, int64_t start_ns,
                                                   int64_t end_ns) const {
   nlohmann::ordered_json j;
-  j["schema_version"] = "1.0";
+  j["schema_version"] = "1.1";
   j["aiperf_version"] = header.aiperf_version;
   j["benchmark_id"] = header.benchmark_id;
   auto& summary = j["summary"];
@@ -73,6 +82,8 @@ nlohmann::ordered_json ServerMetrics::export_json(const ExportHeader& header, co
       e["median_update_interval_ms"] = stats::percentile_sorted(intervals, 50);
     }
   }
+  if (start_ns < end_ns) summary["phase_time_ranges"]["profiling"] = {{"start_ns", start_ns}, {"end_ns", end_ns}};
+  j["metrics_phase"] = "profiling";  // the statistics cover the profiling phase
   auto& metrics = j["metrics"] = nlohmann::ordered_json::object();
   for (const ServerSeries& s : series_) {
     auto& m = metrics[s.family];
@@ -88,8 +99,7 @@ nlohmann::ordered_json ServerMetrics::export_json(const ExportHeader& header, co
     }
     nlohmann::ordered_json entry;
     entry["endpoint_url"] = s.endpoint_url;
-    entry["labels"] = nlohmann::ordered_json::object();
-    for (const auto& [k, v] : s.labels) entry["labels"][k] = v;
+    for (const auto& [k, v] : s.labels) entry["labels"][k] = v;  // left out when there are none
     if (!is_info(s)) {
       nlohmann::ordered_json buckets;
       entry["stats"] = series_stats(s, start_ns, end_ns, &buckets);
@@ -103,12 +113,13 @@ nlohmann::ordered_json ServerMetrics::export_json(const ExportHeader& header, co
 
 std::string ServerMetrics::export_csv(const ExportHeader& header, int64_t start_ns, int64_t end_ns) const {
   std::string out;
-  out += "# AIPerf Server Metrics Export (CSV)\r\n";
-  out += "# aiperf_version: " + header.aiperf_version + "\r\n";
-  out += "# schema_version: 1.0\r\n";
-  out += "# benchmark_id: " + header.benchmark_id + "\r\n";
-  out += "# Note: statistics cover the profiling phase; counters and histograms are increases over it\r\n";
-  out += "#\r\n";
+  // The comment lines end in '\n', the CSV rows in "\r\n" (AIPerf writes the comments itself).
+  out += "# AIPerf Server Metrics Export (CSV)\n";
+  out += "# aiperf_version: " + header.aiperf_version + "\n";
+  out += "# schema_version: 1.0\n";
+  out += "# benchmark_id: " + header.benchmark_id + "\n";
+  out += "# Note: Same benchmark_id and version appear in JSON and Parquet exports\n";
+  out += "#\n";
   bool first_section = true;
   for (pm::MetricType type : {pm::MetricType::kGauge, pm::MetricType::kCounter, pm::MetricType::kHistogram}) {
     std::vector<const ServerSeries*> rows;
@@ -134,7 +145,7 @@ std::string ServerMetrics::export_csv(const ExportHeader& header, int64_t start_
     for (const ServerSeries* s : rows) {
       nlohmann::ordered_json buckets;
       const nlohmann::ordered_json stats = series_stats(*s, start_ns, end_ns, &buckets);
-      std::vector<std::string> row = {s->endpoint_url, std::string(pm::type_name(type)), s->family,
+      std::vector<std::string> row = {endpoint_display(s->endpoint_url), std::string(pm::type_name(type)), s->family,
                                       infer_unit(s->family)};
       for (const auto& k : keys) row.push_back(number(stats, k));
       for (const auto& name : label_names) {
@@ -164,7 +175,8 @@ std::string ServerMetrics::export_csv(const ExportHeader& header, int64_t start_
     }
     const auto fam = families_.find(s.family);
     for (const auto& [k, v] : s.labels)
-      exporting::append_csv_row(out, {s.endpoint_url, s.family, k, v, fam != families_.end() ? fam->second.help : ""});
+      exporting::append_csv_row(
+          out, {endpoint_display(s.endpoint_url), s.family, k, v, fam != families_.end() ? fam->second.help : ""});
   }
   return out;
 }

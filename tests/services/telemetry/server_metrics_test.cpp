@@ -96,7 +96,14 @@ TEST_CASE("units from name suffixes") {
 TEST_CASE("export json: fetch statistics, metric types, info metrics") {
   const ServerMetrics m = scrapes();
   const auto j = m.export_json({"0.1.0", "bench-1", {{"endpoint", {{"type", "chat"}}}}}, {kUrl}, {kUrl}, 1 * kS, 11 * kS);
-  CHECK(j["schema_version"] == "1.0");
+  CHECK(j["schema_version"] == "1.1");
+  std::vector<std::string> top;
+  for (const auto& [k, v] : j.items()) top.push_back(k);
+  CHECK(top == std::vector<std::string>{"schema_version", "aiperf_version", "benchmark_id", "summary", "metrics_phase",
+                                        "metrics", "input_config"});
+  CHECK(j["metrics_phase"] == "profiling");
+  CHECK(j["summary"]["phase_time_ranges"] ==
+        nlohmann::ordered_json{{"profiling", {{"start_ns", 1 * kS}, {"end_ns", 11 * kS}}}});
   CHECK(j["benchmark_id"] == "bench-1");
   const auto& info = j["summary"]["endpoint_info"][kUrl];
   CHECK(info["total_fetches"] == 5);
@@ -109,6 +116,7 @@ TEST_CASE("export json: fetch statistics, metric types, info metrics") {
   CHECK(j["metrics"]["req_total"]["unit"] == "count");
   CHECK(j["metrics"]["req_total"]["description"] == "Requests.");
   CHECK(j["metrics"]["req_total"]["series"][0]["labels"]["code"] == "200");
+  CHECK_FALSE(j["metrics"]["running"]["series"][0].contains("labels"));  // no labels: no key, as AIPerf 0.13
   CHECK(j["metrics"]["req_total"]["series"][0]["stats"]["total"] == 13.0);
   CHECK(j["metrics"]["lat_seconds"]["series"][0]["buckets"]["+Inf"] == 10.0);
   CHECK(j["metrics"]["build_info"]["type"] == "info");
@@ -117,17 +125,20 @@ TEST_CASE("export json: fetch statistics, metric types, info metrics") {
 
 TEST_CASE("export csv: comment header, one section per type, info section") {
   const std::string csv = scrapes().export_csv({"0.1.0", "bench-1", {}}, 1 * kS, 11 * kS);
-  CHECK(csv.rfind("# AIPerf Server Metrics Export (CSV)\r\n# aiperf_version: 0.1.0\r\n# schema_version: 1.0\r\n"
-                  "# benchmark_id: bench-1\r\n",
+  CHECK(csv.rfind("# AIPerf Server Metrics Export (CSV)\n# aiperf_version: 0.1.0\n# schema_version: 1.0\n"
+                  "# benchmark_id: bench-1\n# Note: Same benchmark_id and version appear in JSON and Parquet exports\n"
+                  "#\nEndpoint,Type,Metric,Unit,avg,",
                   0) == 0);
-  CHECK(csv.find("\r\nEndpoint,Type,Metric,Unit,avg,min,max,std,p1,p5,p10,p25,p50,p75,p90,p95,p99,Description\r\n" +
-                 kUrl + ",gauge,running,,4.00,2.00,8.00,2.45,") != std::string::npos);
-  CHECK(csv.find("Endpoint,Type,Metric,Unit,total,rate,rate_avg,rate_min,rate_max,rate_std,code,Description\r\n" +
-                 kUrl + ",counter,req_total,count,13.00,1.30,2.17,1.50,2.50,0.47,200,Requests.\r\n") !=
+  // Endpoints as host:port, numbers to four decimals, a histogram's count as an integer.
+  CHECK(csv.find("\nEndpoint,Type,Metric,Unit,avg,min,max,std,p1,p5,p10,p25,p50,p75,p90,p95,p99,Description\r\n"
+                 "127.0.0.1:8000,gauge,running,,4.0000,2.0000,8.0000,2.4495,") != std::string::npos);
+  CHECK(csv.find("Endpoint,Type,Metric,Unit,total,rate,rate_avg,rate_min,rate_max,rate_std,code,Description\r\n"
+                 "127.0.0.1:8000,counter,req_total,count,13.0000,1.3000,2.1667,1.5000,2.5000,0.4714,200,Requests.\r\n") !=
         std::string::npos);
+  CHECK(csv.find("127.0.0.1:8000,histogram,lat_seconds,seconds,10,1.0000,8.5000,") != std::string::npos);
   CHECK(csv.find(",Latency.,0.1=3;1=8;+Inf=10\r\n") != std::string::npos);
-  CHECK(csv.find("\r\nEndpoint,Metric,Key,Value,Description\r\n" + kUrl + ",build_info,commit,abc,\r\n" + kUrl +
-                 ",build_info,version,1.2,\r\n") != std::string::npos);
+  CHECK(csv.find("\r\nEndpoint,Metric,Key,Value,Description\r\n127.0.0.1:8000,build_info,commit,abc,\r\n"
+                 "127.0.0.1:8000,build_info,version,1.2,\r\n") != std::string::npos);
 }
 
 TEST_CASE("a page that does not parse records nothing") {
