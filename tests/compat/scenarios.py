@@ -272,6 +272,18 @@ SCENARIOS = {
         "truth": {**streaming_truth(prefill=False), "benchmark_duration": (800 + LAT_MS) / 1000.0,
                   "request_throughput": 6 / ((800 + LAT_MS) / 1000.0)},
     },
+    "synthesis": {
+        "about": "streaming chat, a mooncake trace reshaped by --synthesis-* (prompt x2, output x0.5, speedup 2)",
+        "args": ["--endpoint-type", "chat", "--streaming", "--input-file", str(DATA / "synthesis.jsonl"),
+                 "--custom-dataset-type", "mooncake_trace", "--isl-block-size", "16",
+                 "--synthesis-prompt-len-multiplier", "2", "--synthesis-output-len-multiplier", "0.5",
+                 "--synthesis-speedup-ratio", "2", *EXACT_OSL],
+        "requests": 6,
+        # Blocks 1, 2 shared (32 tokens) + 2 x 8 prompt tokens = ISL 48; OSL 20 x 0.5 = 10; the last
+        # of 6 lines (500 ms) is sent at 250 ms.
+        "truth": {**streaming_truth(isl=48), "benchmark_duration": (250 + LAT_MS) / 1000.0,
+                  "request_throughput": 6 / ((250 + LAT_MS) / 1000.0)},
+    },
     "sagemaker": {
         "about": "streaming chat, a SageMaker Data Capture file (detected) replayed with --fixed-schedule",
         "args": ["--endpoint-type", "chat", "--streaming", "--input-file",
