@@ -59,7 +59,7 @@ struct Context {
   enum class Family {
     openai, other, responses, image, solido, triton, template_, messages,
     image_retrieval, image_edit, transcription, video
-  } family;
+  } family = Family::openai;
   ResponseKind openai = ResponseKind::kChat;
   OtherKind other = OtherKind::embeddings;
   const JsonPath* response_field = nullptr;
@@ -70,7 +70,7 @@ struct Context {
 Context make_context(const EndpointInfo& info, const ParseOptions& options) {
   using F = Context::Family;
   const std::string_view t = info.type;
-  Context ctx{F::openai};
+  Context ctx;
   if (t == "chat" || t == "completions") {
     ctx.openai = t == "chat" ? ResponseKind::kChat : ResponseKind::kCompletions;
   } else if (auto other = other_kind(info)) {

@@ -37,7 +37,16 @@ class Line {
   std::ostringstream stream_;
 };
 
+// Turns `Line(...) << a << b` into a void expression, so AIPERF_LOG is one expression (a
+// conditional), not an if/else that would capture a following `else` (-Wdangling-else). `&` binds
+// more loosely than `<<`, so the whole chain is built first.
+struct Voidify {
+  void operator&(const Line&) const {}
+};
+
 }  // namespace aiperf::log
 
-#define AIPERF_LOG(level) \
-  if (!::aiperf::log::enabled(::aiperf::log::Level::level)) {} else ::aiperf::log::Line(::aiperf::log::Level::level)
+// Evaluates the streamed values only when `level` is enabled.
+#define AIPERF_LOG(level)                                          \
+  !::aiperf::log::enabled(::aiperf::log::Level::level) ? (void)0 \
+      : ::aiperf::log::Voidify() & ::aiperf::log::Line(::aiperf::log::Level::level)

@@ -55,7 +55,7 @@ std::vector<std::string> check_format(const std::string& text, std::map<std::str
     try {
       std::size_t used = 0;
       const double v = std::stod(m[3], &used);
-      if (used != m[3].length()) problems.push_back("bad value: " + line);
+      if (used != static_cast<std::size_t>(m[3].length())) problems.push_back("bad value: " + line);
       samples[name + m[2].str()] = v;
     } catch (const std::exception&) {
       problems.push_back("bad value: " + line);
