@@ -27,6 +27,7 @@
 #include "sweep.h"
 #include "sweep_plan.h"
 #include "tokenize_command.h"
+#include "time/clock.h"
 #include "validators.h"
 
 namespace {
@@ -335,6 +336,11 @@ int main(int argc, char** argv) {
   aiperf::log::Level level = aiperf::log::Level::kInfo;
   aiperf::log::parse_level(config.service.log_level, level);
   aiperf::log::init("system_controller", config.output.artifact_dir + "/logs/aiperf.log", level);
+  // Ours: the remote exports follow single runs only (not sweeps, trials or searches) for now.
+  if ((profile.search.spec || !sweep_points.empty() || profile.multi_run.enabled()) &&
+      (!profile.remote_export.otel_endpoint.empty() || profile.remote_export.mlflow_tracking_uri))
+    AIPERF_LOG(kWarning) << "--otel-url / --mlflow-tracking-uri: not sent for sweeps, multi-run trials or searches "
+                            "(single runs only in this build)";
   if (profile.search.spec) {
     if (config.service.zmq_ipc_path.rfind("/tmp/aiperf-", 0) == 0) std::filesystem::remove_all(config.service.zmq_ipc_path);
     int rc = aiperf::cli::run_search(*profile.search.spec, sweep_lists.args,
@@ -366,7 +372,10 @@ int main(int argc, char** argv) {
     config.service.zmq_ipc_path.clear();
     return auto_plot(aiperf::cli::run_multi(config, profile.multi_run));
   }
+  const int64_t run_start_unix_ns = aiperf::wall_now_ns();
   int rc = aiperf::controller::run_profile(config);
+  // --otel-url / --mlflow-tracking-uri: best effort, whatever the run's outcome; never changes rc.
+  aiperf::cli::send_remote_exports(profile, config, run_start_unix_ns);
   if (!config.service.zmq_ipc_path.empty() && config.service.zmq_ipc_path.rfind("/tmp/aiperf-", 0) == 0) {
     std::error_code ec;
     std::filesystem::remove_all(config.service.zmq_ipc_path, ec);

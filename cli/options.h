@@ -74,6 +74,25 @@ struct ProfileOptions {
     bool automatic = false;
     std::optional<double> mean_ms, ping_interval;
   } network_latency;
+  // Remote exports of the Output section (options_remote_export.cpp, remote_export.h).
+  struct RemoteExport {
+    std::optional<std::string> otel_url;               // as given; normalized into otel_endpoint
+    std::vector<std::string> stream, otel_resource_attributes;
+    std::optional<std::string> gen_ai_provider;
+    std::optional<std::string> mlflow_tracking_uri, mlflow_experiment, mlflow_run_name, mlflow_parent_run_id;
+    std::vector<std::string> mlflow_tags, mlflow_artifact_globs;
+    std::optional<std::string> wandb_project, wandb_entity, wandb_run_name;
+    std::vector<std::string> wandb_tags;
+    CLI::Option* stream_opt = nullptr;
+    CLI::Option* attrs_opt = nullptr;
+    CLI::Option* tags_opt = nullptr;
+    CLI::Option* globs_opt = nullptr;
+    CLI::Option* wandb_tags_opt = nullptr;
+    // Resolved by finalize_remote_export_options.
+    std::string otel_endpoint;                          // "" = no OTLP export
+    bool stream_metrics = true, stream_timing = true;
+    std::vector<std::pair<std::string, std::string>> resource_attributes;
+  } remote_export;
   struct Telemetry {
     std::vector<std::string> gpu_items;          // --gpu-telemetry values (may be none)
     CLI::Option* gpu_option = nullptr;           // count() > 0: the flag was given
@@ -147,6 +166,14 @@ struct ProfileOptions {
 void add_endpoint_options(CLI::App& app, ProfileOptions& o);
 void add_input_options(CLI::App& app, ProfileOptions& o);
 void add_output_options(CLI::App& app, ProfileOptions& o);
+// --otel-*, --stream, --gen-ai-provider, --mlflow-*, --wandb-* (options_remote_export.cpp):
+// registration (called by add_output_options) and AIPerf's checks (by finalize_output_options).
+void add_remote_export_options(CLI::App& app, ProfileOptions& o);
+void finalize_remote_export_options(ProfileOptions& o);
+// After a single run: the OTLP and MLflow exports of what it wrote (cli/remote_export.h); never
+// fails the run. AIPERF_OTEL_REQUEST_TIMEOUT_SECONDS (default 10) bounds each request.
+void send_remote_exports(const ProfileOptions& o, const config::RunConfig& c, int64_t start_unix_ns);
+double remote_export_timeout_s();
 void add_load_options(CLI::App& app, ProfileOptions& o);
 void add_service_options(CLI::App& app, ProfileOptions& o);
 void add_telemetry_options(CLI::App& app, ProfileOptions& o);

@@ -54,6 +54,7 @@ void add_output_options(CLI::App& app, ProfileOptions& o) {
       ->group(g);
   add_optional(app, "--goodput", out.goodput, "SLOs \"tag:value ...\" in display units (e.g. request_latency:250)")
       ->group("Input");
+  add_remote_export_options(app, o);
   auto& t = o.config.tokenizer;
   app.add_option("--tokenizer", t.name, "Tokenizer: local dir/file, Hub repo id, bundled gpt2, `builtin` (tiktoken o200k_base, no network) or a tiktoken encoding name (default: the model; builtin for placeholder names such as mock-model)")->group("Tokenizer");
   app.add_option("--tokenizer-revision", t.revision, "Tokenizer revision")->group("Tokenizer");
@@ -66,6 +67,7 @@ void add_output_options(CLI::App& app, ProfileOptions& o) {
 
 void finalize_output_options(ProfileOptions& o) {
   auto& c = o.config;
+  finalize_remote_export_options(o);
   if (c.output.goodput) {
     const endpoints::EndpointInfo* ep = endpoints::find_endpoint(c.endpoint.type);
     try {
