@@ -58,16 +58,6 @@ std::string trim(const std::string& s) {
 
 }  // namespace
 
-std::string py_repr(const std::string& s) {
-  const char q = s.find('\'') != std::string::npos && s.find('"') == std::string::npos ? '"' : '\'';
-  std::string out(1, q);
-  for (char c : s) {
-    if (c == '\\' || c == q) out += '\\';
-    out += c;
-  }
-  return out + q;
-}
-
 Dimension parse_dimension(const std::string& raw) {
   const std::string head = "--search-space " + py_repr(raw) + ": ";
   if (raw.find(':') == std::string::npos || raw.find(',') == std::string::npos)

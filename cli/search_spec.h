@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/py_repr.h"
+
 namespace aiperf::cli::search {
 
 // A user error in the search options: the caller prints "Error: <what>" and exits 2.
@@ -116,9 +118,7 @@ SlaFilter parse_sla_filter(const std::string& raw);
 SloTier parse_sla_tier(const std::string& raw, size_t index);
 // Count (2 to 10) and unique labels.
 void check_tiers(const std::vector<SloTier>& tiers);
-// Python's repr() of a string, as the reference's messages quote values: 'x' (or "x" when it
-// holds a single quote).
-std::string py_repr(const std::string& s);
+using util::py_repr;  // the reference's messages quote values as Python's repr()
 
 // The option that sets a search path on the command line ("phases.profiling.concurrency" ->
 // "--concurrency"), for the paths a search can vary; nullopt for others.

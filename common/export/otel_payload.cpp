@@ -4,6 +4,8 @@
 #include <cctype>
 #include <regex>
 
+#include "util/py_repr.h"
+
 namespace aiperf::exporting {
 namespace {
 
@@ -17,17 +19,6 @@ std::string trim(const std::string& s) {
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
-}
-
-// Python repr of a str, as the reference's messages quote values.
-std::string repr(const std::string& s) {
-  const char q = s.find('\'') != std::string::npos && s.find('"') == std::string::npos ? '"' : '\'';
-  std::string out(1, q);
-  for (char c : s) {
-    if (c == '\\' || c == q) out += '\\';
-    out += c;
-  }
-  return out + q;
 }
 
 // The spec's buckets (AIPerf 0.13 genai_semconv).
@@ -109,10 +100,10 @@ std::string normalize_otel_url(const std::string& url) {
   if (!host.empty() && host.front() == '[') host = host.substr(1, host.find(']') == std::string::npos ? 0 : host.find(']') - 1);
   else host = host.substr(0, host.find(':'));
   if (scheme.empty() || netloc.empty() || host.empty())
-    throw std::invalid_argument("Invalid --otel-url value: " + repr(url) + ". Expected host[:port] or a full URL.");
+    throw std::invalid_argument("Invalid --otel-url value: " + util::py_repr(url) + ". Expected host[:port] or a full URL.");
   if (lower(scheme) != "http" && lower(scheme) != "https")
-    throw std::invalid_argument("Invalid --otel-url value: " + repr(url) + ". Only http and https schemes are supported (got " +
-                                repr(scheme) + "). OTLP/gRPC is not supported; use the OTLP/HTTP exporter endpoint.");
+    throw std::invalid_argument("Invalid --otel-url value: " + util::py_repr(url) + ". Only http and https schemes are supported (got " +
+                                util::py_repr(scheme) + "). OTLP/gRPC is not supported; use the OTLP/HTTP exporter endpoint.");
   const size_t q = tail.find_first_of("?#");
   std::string path = tail.substr(0, q);
   const std::string query = q == std::string::npos ? "" : tail.substr(q);
@@ -136,12 +127,12 @@ OtelAttributes parse_otel_resource_attributes(const std::vector<std::string>& it
       if (pair.empty()) continue;
       const size_t eq = pair.find('=');
       if (eq == std::string::npos)
-        throw std::invalid_argument("Invalid --otel-resource-attributes entry " + repr(pair) + ": expected key=value.");
+        throw std::invalid_argument("Invalid --otel-resource-attributes entry " + util::py_repr(pair) + ": expected key=value.");
       const std::string key = trim(pair.substr(0, eq)), value = trim(pair.substr(eq + 1));
       if (key.empty())
-        throw std::invalid_argument("Invalid --otel-resource-attributes entry " + repr(pair) + ": key cannot be empty.");
+        throw std::invalid_argument("Invalid --otel-resource-attributes entry " + util::py_repr(pair) + ": key cannot be empty.");
       if (value.empty())
-        throw std::invalid_argument("Invalid --otel-resource-attributes entry " + repr(pair) + ": value cannot be empty.");
+        throw std::invalid_argument("Invalid --otel-resource-attributes entry " + util::py_repr(pair) + ": value cannot be empty.");
       auto it = std::find_if(out.begin(), out.end(), [&](const auto& kv) { return kv.first == key; });
       if (it != out.end()) it->second = value;
       else out.emplace_back(key, value);
@@ -156,7 +147,7 @@ std::pair<bool, bool> resolve_otel_stream(const std::vector<std::string>& domain
     if (d != "default" && d != "metrics" && d != "timing" && d != "none") invalid.push_back(d);
   if (!invalid.empty()) {
     std::string list = "[";
-    for (size_t i = 0; i < invalid.size(); ++i) list += (i ? ", " : "") + repr(invalid[i]);
+    for (size_t i = 0; i < invalid.size(); ++i) list += (i ? ", " : "") + util::py_repr(invalid[i]);
     throw std::invalid_argument("Invalid --stream value(s) " + list +
                                 "]. Allowed: ['default', 'metrics', 'none', 'timing'].");
   }

@@ -55,6 +55,17 @@ void cap_max_osl(const config::InputConfig& in, CustomDataset& out) {
         if (turn.has_max_tokens() && turn.max_tokens() > static_cast<int64_t>(*cap)) turn.set_max_tokens(*cap);
 }
 
+// The synthesizer over the file's lines in order, seeded as the reference seeds it; its refusals
+// name the input file.
+std::vector<json> synthesize(const config::InputConfig& in, const std::vector<json>& flat, uint32_t block_size) {
+  PythonRandom rng(synthesizer_seed(in));
+  try {
+    return synthesize_traces(flat, in.synthesis, block_size, rng);
+  } catch (const std::invalid_argument& e) {
+    throw DatasetFileError(in.input_file + ": trace synthesis: " + e.what());
+  }
+}
+
 }  // namespace
 
 bool over_synthesis_max_isl(const config::InputConfig& in, const json& line) {
@@ -68,13 +79,7 @@ void apply_mooncake_synthesis(const config::InputConfig& in, uint32_t block_size
   if (in.synthesis.transforms()) {
     std::vector<json> flat;
     for (size_t c = 0; c < lines.size(); ++c) flat.insert(flat.end(), lines[c].begin(), lines[c].end());
-    PythonRandom rng(synthesizer_seed(in));
-    std::vector<json> synth;
-    try {
-      synth = synthesize_traces(flat, in.synthesis, block_size, rng);
-    } catch (const std::invalid_argument& e) {
-      throw DatasetFileError(in.input_file + ": trace synthesis: " + e.what());
-    }
+    const std::vector<json> synth = synthesize(in, flat, block_size);
     out.pending.clear();
     size_t next = 0;
     for (size_t c = 0; c < lines.size(); ++c) {
@@ -114,13 +119,7 @@ void apply_pending_trace_synthesis(const config::InputConfig& in, uint32_t block
       if (turn.has_timestamp_ms()) line["timestamp"] = turn.timestamp_ms();
       flat.push_back(std::move(line));
     }
-    PythonRandom rng(synthesizer_seed(in));
-    std::vector<json> synth;
-    try {
-      synth = synthesize_traces(flat, in.synthesis, block_size, rng);
-    } catch (const std::invalid_argument& e) {
-      throw DatasetFileError(in.input_file + ": trace synthesis: " + e.what());
-    }
+    const std::vector<json> synth = synthesize(in, flat, block_size);
     for (size_t i = 0; i < synth.size(); ++i) {
       PendingPrompt& p = out.pending[i];
       proto::Turn& turn = *out.conversations[p.conversation].mutable_turns(p.turn);
