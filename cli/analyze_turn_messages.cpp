@@ -11,11 +11,11 @@ namespace aiperf::cli::analyze {
 namespace {
 
 namespace fs = std::filesystem;
-using json = nlohmann::ordered_json;  // keeps a message's keys in the order sent
+using ojson = nlohmann::ordered_json;  // keeps a message's keys in the order sent
 using oj = nlohmann::ordered_json;
 
 // Python truthiness of a JSON value.
-bool truthy(const json& v) {
+bool truthy(const ojson& v) {
   if (v.is_null()) return false;
   if (v.is_boolean()) return v.get<bool>();
   if (v.is_number()) return v.get<double>() != 0;
@@ -23,19 +23,19 @@ bool truthy(const json& v) {
   return true;
 }
 
-const json& get(const json& object, const char* name) {
-  static const json kNull;
+const ojson& get(const ojson& object, const char* name) {
+  static const ojson kNull;
   if (!object.is_object()) return kNull;
   auto it = object.find(name);
   return it == object.end() ? kNull : *it;
 }
 
-std::string string_or(const json& v, const std::string& fallback) {
+std::string string_or(const ojson& v, const std::string& fallback) {
   return v.is_string() && !v.get<std::string>().empty() ? v.get<std::string>() : fallback;
 }
 
 // Python's str() of a JSON scalar (a role that is not a string).
-std::string py_str(const json& v) {
+std::string py_str(const ojson& v) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_null()) return "None";
   if (v.is_boolean()) return v.get<bool>() ? "True" : "False";
@@ -124,18 +124,18 @@ std::vector<TurnRecord> load_turn_records(const std::vector<std::string>& files,
     std::string line;
     for (size_t number = 1; std::getline(in, line); ++number) {
       if (line.find_first_not_of(" \t\r\n") == std::string::npos) continue;
-      json r = json::parse(line, nullptr, false);
+      ojson r = ojson::parse(line, nullptr, false);
       if (r.is_discarded() || !r.is_object()) {
         skipped.push_back(file + ":" + std::to_string(number) + ": " +
                           (r.is_discarded() ? "invalid JSON" : "not a JSON object") + ", skipped");
         continue;
       }
-      const json& md = get(r, "metadata");
-      const json& pl = get(r, "payload");
+      const ojson& md = get(r, "metadata");
+      const ojson& pl = get(r, "payload");
       TurnRecord t;
       t.conv = truthy(get(md, "conversation_id")) ? py_str(get(md, "conversation_id")) : "(none)";
       t.turn = get(md, "turn_index");
-      const json& depth = get(md, "agent_depth");
+      const ojson& depth = get(md, "agent_depth");
       t.depth = depth.is_number_integer() ? depth.get<int64_t>() : 0;
       t.parent_corr = string_or(get(md, "parent_correlation_id"), "");
       t.x_corr = string_or(get(md, "x_correlation_id"), "");
@@ -145,7 +145,7 @@ std::vector<TurnRecord> load_turn_records(const std::vector<std::string>& files,
       t.cancelled = truthy(get(md, "was_cancelled"));
       t.error = truthy(get(r, "error"));
       if (get(pl, "messages").is_array()) t.messages = get(pl, "messages");
-      const json& start = get(md, "request_start_ns");
+      const ojson& start = get(md, "request_start_ns");
       t.start_ns = start.is_number() ? start.get<int64_t>() : 0;
       records.push_back(std::move(t));
     }
@@ -202,11 +202,11 @@ oj build_turn_payload(std::vector<TurnRecord> records, size_t n_files, const Tur
   const size_t shown = std::min(limit, total_convs);
 
   size_t n_msgs = 0;
-  std::vector<std::pair<json, size_t>> roles;  // first-seen order, for most_common's ties
+  std::vector<std::pair<ojson, size_t>> roles;  // first-seen order, for most_common's ties
   for (const TurnRecord& r : records)
-    for (const json& m : r.messages) {
+    for (const ojson& m : r.messages) {
       ++n_msgs;
-      const json role = m.is_object() && m.contains("role") ? m["role"] : json("?");
+      const ojson role = m.is_object() && m.contains("role") ? m["role"] : ojson("?");
       auto it = std::find_if(roles.begin(), roles.end(), [&](const auto& p) { return p.first == role; });
       if (it == roles.end()) roles.emplace_back(role, 1);
       else ++it->second;
@@ -219,8 +219,8 @@ oj build_turn_payload(std::vector<TurnRecord> records, size_t n_files, const Tur
     const std::string& conv = conv_order[ci];
     std::vector<size_t> turns = by_conv[conv];
     std::stable_sort(turns.begin(), turns.end(), [&](size_t a, size_t b) {
-      const json& ta = records[a].turn;
-      const json& tb = records[b].turn;
+      const ojson& ta = records[a].turn;
+      const ojson& tb = records[b].turn;
       const double ka = ta.is_number() ? ta.get<double>() : 0, kb = tb.is_number() ? tb.get<double>() : 0;
       return ka != kb ? ka < kb : records[a].start_ns < records[b].start_ns;
     });
@@ -230,7 +230,7 @@ oj build_turn_payload(std::vector<TurnRecord> records, size_t n_files, const Tur
     for (size_t i : turns) {
       depth = std::min(depth, records[i].depth);
       if (parent_corr.empty()) parent_corr = records[i].parent_corr;
-      const json& model = records[i].model;
+      const ojson& model = records[i].model;
       models.insert(truthy(model) ? py_str(model) : "?");
     }
     std::string models_joined;

@@ -1,4 +1,5 @@
 #include "genai_perf_analyze.h"
+#include "export/csv_row.h"
 
 #include <algorithm>
 #include <cctype>
@@ -57,17 +58,9 @@ std::string two_decimals(double v) {
   return buf;
 }
 
-// Python csv's QUOTE_MINIMAL.
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-
 std::string csv_row(const std::vector<std::string>& fields) {
   std::string line;
-  for (size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csv_field(fields[i]);
+  for (size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + exporting::csv_field(fields[i]);
   return line + "\r\n";
 }
 

@@ -40,7 +40,7 @@ const char* kUsage =
 
 volatile sig_atomic_t g_child = 0;
 
-void forward_term(int) {
+void forward_term_to_engine(int) {
   if (g_child > 0) kill(g_child, SIGTERM);
 }
 
@@ -70,7 +70,7 @@ int run_engine(const std::vector<std::string>& args, bool verbose) {
   // which this process then converts. A TERM sent to this process alone is passed on.
   g_child = pid;
   signal(SIGINT, SIG_IGN);
-  signal(SIGTERM, forward_term);
+  signal(SIGTERM, forward_term_to_engine);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }

@@ -1,4 +1,5 @@
 #include "genai_perf_export.h"
+#include "export/csv_row.h"
 
 #include <algorithm>
 #include <cctype>
@@ -60,13 +61,6 @@ std::string fetch(const J& stats, const std::string& metric, const std::string& 
   const auto v = m->find(stat);
   if (v == m->end() || !v->is_number()) return "N/A";
   return format_stat(v->get<double>());
-}
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (const char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
 }
 
 // Terminal columns of UTF-8 text (one per code point: no wide characters here).
@@ -229,7 +223,7 @@ std::string csv_text(const J& stats, Format format, bool streaming) {
                                                 "p75",    "p50", "p25", "p10", "p5",  "p1"};
   std::string out;
   const auto row = [&out](const std::vector<std::string>& cells) {
-    for (size_t i = 0; i < cells.size(); ++i) out += (i ? "," : "") + csv_field(cells[i]);
+    for (size_t i = 0; i < cells.size(); ++i) out += (i ? "," : "") + exporting::csv_field(cells[i]);
     out += "\r\n";
   };
   row(kHeader);

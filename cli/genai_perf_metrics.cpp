@@ -5,17 +5,12 @@
 #include <cstdint>
 #include <numeric>
 
+#include "util/text.h"
+
 namespace aiperf::cli::genai_perf {
 namespace {
 
 using J = nlohmann::ordered_json;
-
-std::string trim(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  const size_t e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
 
 bool non_data_field(const std::string& m) {
   return m.rfind(":", 0) == 0 || m.rfind("event:", 0) == 0 || m.rfind("id:", 0) == 0 || m.rfind("retry:", 0) == 0;
@@ -26,7 +21,7 @@ std::string string_or_empty(const nlohmann::json& j) { return j.is_string() ? j.
 // The text of one SSE event or body.
 std::string event_text(const std::string& event, Format format) {
   if (event.empty() || non_data_field(event)) return "";
-  std::string body = event.rfind("data:", 0) == 0 ? trim(event.substr(5)) : trim(event);
+  std::string body = event.rfind("data:", 0) == 0 ? util::trim(event.substr(5), " \t\r\n") : util::trim(event, " \t\r\n");
   if (body == "[DONE]" || body.empty()) return "";
   const nlohmann::json d = nlohmann::json::parse(body, nullptr, false);
   if (!d.is_object()) return "";
@@ -90,11 +85,11 @@ double percentile(const std::vector<double>& sorted, double p) {
 std::string response_text(const std::string& response, Format format) {
   if (format == Format::kEmbeddings) return "";
   std::string text;
-  const std::string body = trim(response);
+  const std::string body = util::trim(response, " \t\r\n");
   size_t start = 0;
   while (start <= body.size()) {
     const size_t end = body.find("\n\n", start);
-    text += event_text(trim(body.substr(start, end == std::string::npos ? std::string::npos : end - start)), format);
+    text += event_text(util::trim(body.substr(start, end == std::string::npos ? std::string::npos : end - start), " \t\r\n"), format);
     if (end == std::string::npos) break;
     start = end + 2;
   }

@@ -17,7 +17,7 @@ namespace {
 
 volatile sig_atomic_t g_windowed_child = 0;
 
-void forward_term(int) {
+void forward_term_to_window(int) {
   if (g_windowed_child > 0) kill(g_windowed_child, SIGTERM);
 }
 
@@ -121,7 +121,7 @@ WindowedRun run_windowed(const std::vector<std::string>& args, const std::string
   // to this process alone is passed on.
   g_windowed_child = pid;
   signal(SIGINT, SIG_IGN);
-  signal(SIGTERM, forward_term);
+  signal(SIGTERM, forward_term_to_window);
 
   LineTail tail(records_path);
   StderrRelay relay;

@@ -4,14 +4,10 @@
 #include <cctype>
 
 #include "options.h"
+#include "util/text.h"
 
 namespace aiperf::cli {
 namespace {
-
-std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), ::tolower);
@@ -36,7 +32,7 @@ bool valid_utf8(const std::string& s) {
 template <typename Fn>
 void for_each_pair(const std::vector<std::string>& items, const char* option, Fn&& fn) {
   for (const auto& raw : items) {
-    const std::string item = trim(raw);
+    const std::string item = util::trim(raw);
     if (item.empty()) continue;
     if (!valid_utf8(item)) throw OptionError(std::string(option) + ": not valid UTF-8: '" + item + "'");
     if (item.front() == '{') {
@@ -49,13 +45,13 @@ void for_each_pair(const std::vector<std::string>& items, const char* option, Fn
     size_t start = 0;
     while (start <= item.size()) {
       size_t comma = item.find(',', start);
-      std::string pair = trim(item.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+      std::string pair = util::trim(item.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
       start = comma == std::string::npos ? item.size() + 1 : comma + 1;
       if (pair.empty()) continue;
       size_t colon = pair.find(':');
       if (colon == std::string::npos || colon == 0)
         throw OptionError(std::string(option) + ": expected key:value, got '" + pair + "'");
-      fn(trim(pair.substr(0, colon)), nlohmann::json(trim(pair.substr(colon + 1))), false);
+      fn(util::trim(pair.substr(0, colon)), nlohmann::json(util::trim(pair.substr(colon + 1))), false);
     }
   }
 }

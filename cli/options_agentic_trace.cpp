@@ -7,18 +7,9 @@
 
 #include "options.h"
 #include "validators.h"
+#include "util/text.h"
 
 namespace aiperf::cli {
-namespace {
-
-std::string trim(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
-
-}  // namespace
-
 void add_agentic_trace_options(CLI::App& app, ProfileOptions& o) {
   auto& a = o.config.input.agentic_trace;
   const char* g = "Input";
@@ -50,8 +41,8 @@ void check_agentic_trace_options(const ProfileOptions& o, bool type_given) {
     std::set<std::string> keys;
     for (const std::string& item : o.input.dataset_filters) {
       const size_t eq = item.find('=');
-      const std::string key = eq == std::string::npos ? "" : trim(item.substr(0, eq));
-      const std::string value = eq == std::string::npos ? "" : trim(item.substr(eq + 1));
+      const std::string key = eq == std::string::npos ? "" : util::trim(item.substr(0, eq));
+      const std::string value = eq == std::string::npos ? "" : util::trim(item.substr(eq + 1));
       if (key.empty() || value.empty())
         throw OptionError("Invalid --dataset-filter '" + item + "'; expected non-empty key=value");
       if (!keys.insert(key).second) throw OptionError("Duplicate --dataset-filter key '" + key + "'");

@@ -30,8 +30,6 @@ void require_relative_path(const std::string& path, const std::string& option) {
     throw OptionError(option + ": must be a relative path starting with '/', got '" + path + "'");
 }
 
-bool given(const CLI::Option* opt) { return opt && opt->count() > 0; }
-
 }  // namespace
 
 void add_control_options(CLI::App& app, ProfileOptions& o) {

@@ -12,15 +12,11 @@
 #include "time/clock.h"
 #include "util/output_paths.h"
 #include "util/version.h"
+#include "util/text.h"
+#include "validators.h"
 
 namespace aiperf::cli {
 namespace {
-
-std::string trim(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
 
 // A list option also takes comma-separated values (AIPerf's parse_str_or_list).
 std::vector<std::string> split_commas(const std::vector<std::string>& items) {
@@ -30,14 +26,12 @@ std::vector<std::string> split_commas(const std::vector<std::string>& items) {
     while (start <= item.size()) {
       size_t comma = item.find(',', start);
       if (comma == std::string::npos) comma = item.size();
-      out.push_back(trim(item.substr(start, comma - start)));
+      out.push_back(util::trim(item.substr(start, comma - start), " \t\r\n"));
       start = comma + 1;
     }
   }
   return out;
 }
-
-bool given(const CLI::Option* o) { return o && o->count() > 0; }
 
 // --mlflow-tag: key:value pairs or a JSON object, parsed as --header's (values as text).
 std::vector<std::pair<std::string, std::string>> mlflow_tags(const std::vector<std::string>& items) {
@@ -117,7 +111,7 @@ void finalize_remote_export_options(ProfileOptions& o) {
     r.mlflow_artifact_globs = globs;
   }
   if (r.mlflow_tracking_uri) {
-    *r.mlflow_tracking_uri = trim(*r.mlflow_tracking_uri);
+    *r.mlflow_tracking_uri = util::trim(*r.mlflow_tracking_uri, " \t\r\n");
     if (r.mlflow_tracking_uri->empty()) throw OptionError("--mlflow-tracking-uri cannot be empty.");
   }
   if (!r.mlflow_tracking_uri) {
@@ -127,12 +121,12 @@ void finalize_remote_export_options(ProfileOptions& o) {
           "--mlflow-parent-run-id require --mlflow-tracking-uri to be set.");
   } else {
     if (r.mlflow_experiment) {
-      *r.mlflow_experiment = trim(*r.mlflow_experiment);
+      *r.mlflow_experiment = util::trim(*r.mlflow_experiment, " \t\r\n");
       if (r.mlflow_experiment->empty())
         throw OptionError("--mlflow-experiment cannot be empty when --mlflow-tracking-uri is set.");
     }
     if (r.mlflow_run_name) {
-      *r.mlflow_run_name = trim(*r.mlflow_run_name);
+      *r.mlflow_run_name = util::trim(*r.mlflow_run_name, " \t\r\n");
       if (r.mlflow_run_name->empty()) r.mlflow_run_name.reset();
     }
     if (given(r.tags_opt)) mlflow_tags(r.mlflow_tags);  // throws OptionError on a malformed tag
@@ -148,8 +142,8 @@ void finalize_remote_export_options(ProfileOptions& o) {
 
   // Weights & Biases.
   if (r.wandb_project) {
-    if (trim(*r.wandb_project).empty()) throw OptionError("--wandb-project cannot be empty.");
-    if (r.wandb_entity && trim(*r.wandb_entity).empty()) throw OptionError("--wandb-entity cannot be empty when set.");
+    if (util::trim(*r.wandb_project, " \t\r\n").empty()) throw OptionError("--wandb-project cannot be empty.");
+    if (r.wandb_entity && util::trim(*r.wandb_entity, " \t\r\n").empty()) throw OptionError("--wandb-entity cannot be empty when set.");
     // Ours: W&B's upload protocol (GraphQL run upsert plus its file-stream API, keyed by the
     // wandb client's login) is not implemented; refuse rather than silently export nothing.
     throw OptionError(

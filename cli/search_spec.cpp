@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "sweep_plan.h"
+#include "util/text.h"
 
 namespace aiperf::cli::search {
 namespace {
@@ -48,12 +49,6 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
   for (const auto& x : v)
     if (x == s) return true;
   return false;
-}
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\n\r\f\v");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\n\r\f\v") - b + 1);
 }
 
 }  // namespace
@@ -111,7 +106,7 @@ SlaFilter parse_sla_filter(const std::string& raw) {
     throw SearchError(head + "unknown op " + py_repr(f.op) + "; expected one of " + tuple_repr(kOps) + ".");
   if (!parse_py_float(parts[3], f.threshold))
     throw SearchError(head + "threshold " + py_repr(parts[3]) + " is not a float.");
-  if (trim(f.metric_tag).empty())
+  if (util::trim(f.metric_tag, util::kAsciiSpace).empty())
     throw SearchError(head + "SLAFilter.metric_tag must be a non-empty, non-whitespace string matching a key in "
                              "RunResult.summary_metrics.");
   if (!std::isfinite(f.threshold))
@@ -121,7 +116,7 @@ SlaFilter parse_sla_filter(const std::string& raw) {
 }
 
 SloTier parse_sla_tier(const std::string& raw, size_t index) {
-  if (trim(raw).empty()) throw SearchError("--search-sla-tier: value must not be empty.");
+  if (util::trim(raw, util::kAsciiSpace).empty()) throw SearchError("--search-sla-tier: value must not be empty.");
   SloTier tier;
   std::string rest;
   const std::string first = raw.substr(0, raw.find(','));
@@ -139,7 +134,7 @@ SloTier parse_sla_tier(const std::string& raw, size_t index) {
   }
   std::vector<std::string> filters;
   for (const auto& part : split(rest, ','))
-    if (!trim(part).empty()) filters.push_back(trim(part));
+    if (!util::trim(part, util::kAsciiSpace).empty()) filters.push_back(util::trim(part, util::kAsciiSpace));
   if (filters.empty())
     throw SearchError("--search-sla-tier " + py_repr(raw) + ": tier '" + tier.label +
                       "' contains zero filters. Each tier must have at least one filter in "

@@ -1,4 +1,5 @@
 #include "sweep_aggregate.h"
+#include "export/csv_row.h"
 
 #include <algorithm>
 #include <cctype>
@@ -13,16 +14,8 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-// Python's csv module, minimal quoting: a field with a comma, quote or line break is quoted.
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 void csv_row(std::ostringstream& out, const std::vector<std::string>& fields) {
-  for (size_t i = 0; i < fields.size(); ++i) out << (i ? "," : "") << csv_field(fields[i]);
+  for (size_t i = 0; i < fields.size(); ++i) out << (i ? "," : "") << exporting::csv_field(fields[i]);
   out << "\r\n";
 }
 

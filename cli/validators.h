@@ -9,6 +9,9 @@
 
 namespace aiperf::cli {
 
+// True when the user gave `opt` on the command line (a null option was never added).
+inline bool given(const CLI::Option* opt) { return opt && opt->count() > 0; }
+
 // A validator for numbers from lo to hi (each end open when said), described as `rule`.
 inline CLI::Validator number_check(double lo, bool lo_open, double hi, const std::string& rule, bool hi_open = false) {
   return CLI::Validator(

@@ -16,11 +16,6 @@ bool truthy(const nlohmann::json& v) {
   return !v.empty();  // array / object
 }
 
-void read_usage(const nlohmann::json& j, ParseResult& out) {
-  auto usage = j.find("usage");
-  if (usage != j.end() && usage->is_object() && !usage->empty()) out.usage = read_usage_block(*usage);
-}
-
 }  // namespace
 
 void extract_image_retrieval_content(const nlohmann::json& j, int64_t perf_ns, ParseResult& out) {
@@ -31,7 +26,7 @@ void extract_image_retrieval_content(const nlohmann::json& j, int64_t perf_ns, P
 
 void extract_image_edit_content(const nlohmann::json& j, int64_t perf_ns, ParseResult& out) {
   if (!j.is_object() || j.empty()) return;
-  read_usage(j, out);
+  read_usage_member(j, out);
   out.responses.push_back(metrics::ContentResponse{perf_ns, "", ""});
 }
 
@@ -39,7 +34,7 @@ void extract_transcription_content(const nlohmann::json& j, std::string_view bod
                                    ParseResult& out) {
   if (j.is_null()) return extract_transcription_text(body, perf_ns, out);
   if (!j.is_object()) return;
-  read_usage(j, out);
+  read_usage_member(j, out);
   auto text = j.find("text");
   if (text != j.end() && text->is_string() && !text->get_ref<const std::string&>().empty())
     out.responses.push_back(metrics::ContentResponse{perf_ns, text->get<std::string>(), ""});

@@ -4,6 +4,7 @@
 
 #include "endpoints/json_scan.h"
 #include "endpoints/server_timings.h"
+#include "endpoints/usage_json.h"
 
 namespace aiperf::endpoints {
 
@@ -23,12 +24,6 @@ std::string_view string_member(const json* j, const char* key) {
   return v && v->is_string() ? std::string_view(v->get_ref<const std::string&>()) : std::string_view();
 }
 
-std::optional<int64_t> int_member(const json& j, const char* key) {
-  const json* v = member(j, key);
-  if (!v || !v->is_number()) return std::nullopt;
-  return v->get<int64_t>();
-}
-
 metrics::Usage read_usage(const json& u) {
   metrics::Usage usage;
   usage.prompt_tokens = int_member(u, "prompt_tokens");
@@ -38,13 +33,6 @@ metrics::Usage read_usage(const json& u) {
     usage.reasoning_tokens = int_member(*details, "reasoning_tokens");
   }
   return usage;
-}
-
-proto::ErrorDetails value_error(std::string message) {
-  proto::ErrorDetails e;
-  e.set_type("ValueError");
-  e.set_message(std::move(message));
-  return e;
 }
 
 }  // namespace

@@ -2,30 +2,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "endpoints/usage_json.h"
 namespace aiperf::endpoints {
 namespace {
 
 using nlohmann::json;
-
-proto::ErrorDetails value_error(std::string message) {
-  proto::ErrorDetails e;
-  e.set_type("ValueError");
-  e.set_message(std::move(message));
-  return e;
-}
 
 bool non_empty_array(const json& j, const char* key) {
   auto it = j.find(key);
   return it != j.end() && it->is_array() && !it->empty();
 }
 
-std::optional<int64_t> int_member(const json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_number()) return std::nullopt;
-  return it->get<int64_t>();
-}
-
-void read_usage(const json& j, ParseResult& out) {
+void read_plain_usage(const json& j, ParseResult& out) {
   auto usage = j.find("usage");
   if (usage == j.end() || !usage->is_object()) return;
   metrics::Usage u;
@@ -56,7 +44,7 @@ std::optional<proto::ErrorDetails> extract_other_content(OtherKind kind, const j
   switch (kind) {
     case OtherKind::embeddings: {
       if (!j.is_object()) return value_error("Expected an embeddings object, got: " + excerpt(j));
-      read_usage(j, out);
+      read_plain_usage(j, out);
       bool any = non_empty_array(j, "embeddings") || non_empty_array(j, "embedding");
       if (auto data = j.find("data"); data != j.end() && data->is_array()) {
         for (const json& item : *data) any |= item.is_object() && non_empty_array(item, "embedding");
@@ -68,7 +56,7 @@ std::optional<proto::ErrorDetails> extract_other_content(OtherKind kind, const j
       // NIM "rankings", Cohere "results", HF TEI a top-level list (or "results").
       const bool any = j.is_array() ? !j.empty()
                                     : j.is_object() && (non_empty_array(j, "rankings") || non_empty_array(j, "results"));
-      if (j.is_object()) read_usage(j, out);
+      if (j.is_object()) read_plain_usage(j, out);
       if (!j.is_array() && !j.is_object()) return value_error("Expected a rankings response, got: " + excerpt(j));
       if (any) out.responses.push_back(metrics::ContentResponse{perf_ns, "", ""});
       return std::nullopt;

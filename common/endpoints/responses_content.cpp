@@ -24,11 +24,6 @@ void push(ParseResult& out, int64_t perf_ns, std::string_view text, std::string_
   out.responses.push_back(metrics::ContentResponse{perf_ns, std::string(text), std::string(reasoning)});
 }
 
-void read_usage(const json& holder, ParseResult& out) {
-  auto it = holder.find("usage");
-  if (it != holder.end() && it->is_object() && !it->empty()) out.usage = read_usage_block(*it);
-}
-
 void stream_event(const json& j, std::string_view type, int64_t perf_ns, ResponsesStreamState& state,
                   ParseResult& out) {
   if (type == "response.output_text.delta" || type == "response.output_text.done") {
@@ -50,13 +45,13 @@ void stream_event(const json& j, std::string_view type, int64_t perf_ns, Respons
   } else if (type == "response.function_call_arguments.delta") {
     if (const std::string_view delta = str(j, "delta"); !delta.empty()) push(out, perf_ns, delta, {});
   } else if (type == "response.completed") {
-    if (auto it = j.find("response"); it != j.end() && it->is_object()) read_usage(*it, out);
+    if (auto it = j.find("response"); it != j.end() && it->is_object()) read_usage_member(*it, out);
   }
   // Every other event (created, in_progress, output_item.*, content_part.*, ...) is structure.
 }
 
 void full_response(const json& j, int64_t perf_ns, ParseResult& out) {
-  read_usage(j, out);
+  read_usage_member(j, out);
   std::string text, reasoning, tool_calls;
   if (auto output = j.find("output"); output != j.end() && output->is_array()) {
     for (const json& item : *output) {

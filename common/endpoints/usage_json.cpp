@@ -38,4 +38,23 @@ metrics::Usage read_usage_block(const nlohmann::json& usage) {
   return u;
 }
 
+void read_usage_member(const nlohmann::json& holder, ParseResult& out) {
+  auto it = holder.find("usage");
+  if (it != holder.end() && it->is_object() && !it->empty()) out.usage = read_usage_block(*it);
+}
+
+std::optional<int64_t> int_member(const nlohmann::json& j, const char* key) {
+  if (!j.is_object()) return std::nullopt;
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return std::nullopt;
+  return it->get<int64_t>();
+}
+
+proto::ErrorDetails value_error(std::string message) {
+  proto::ErrorDetails e;
+  e.set_type("ValueError");
+  e.set_message(std::move(message));
+  return e;
+}
+
 }  // namespace aiperf::endpoints

@@ -1,15 +1,30 @@
 // Reads a response's `usage` block in both OpenAI spellings: chat/completions
 // (prompt_tokens, completion_tokens, completion_tokens_details) and Responses/Images API
 // (input_tokens, output_tokens, output_tokens_details); Anthropic's cache_read_input_tokens and
-// cache_creation_input_tokens are added to input_tokens. Private to the endpoints library.
+// cache_creation_input_tokens are added to input_tokens. With the small JSON helpers the response
+// parsers share. Private to the endpoints library.
 #pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
 #include <nlohmann/json_fwd.hpp>
 
+#include "endpoint.h"
 #include "metrics/parsed_record.h"
 
 namespace aiperf::endpoints {
 
 // `usage` must be an object.
 metrics::Usage read_usage_block(const nlohmann::json& usage);
+
+// Sets out.usage from `holder`'s "usage" member when that is a non-empty object.
+void read_usage_member(const nlohmann::json& holder, ParseResult& out);
+
+// j[key] when it is a number (truncated to an integer), else nullopt (missing, null, other types).
+std::optional<int64_t> int_member(const nlohmann::json& j, const char* key);
+
+// The error a response parser reports for a body of the wrong shape (AIPerf raises ValueError).
+proto::ErrorDetails value_error(std::string message);
 
 }  // namespace aiperf::endpoints

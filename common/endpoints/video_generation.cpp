@@ -76,7 +76,7 @@ std::variant<nlohmann::ordered_json, VideoJobError> read_object(std::string_view
   return j;
 }
 
-std::optional<double> number(const nlohmann::json& j, const char* key) {
+std::optional<double> number_field(const nlohmann::json& j, const char* key) {
   auto it = j.find(key);
   if (it == j.end() || !it->is_number()) return std::nullopt;
   return it->get<double>();
@@ -103,8 +103,8 @@ void extract_video_content(const nlohmann::json& j, int64_t perf_ns, ParseResult
   if (!j.is_object() || j.empty()) return;
   auto usage = j.find("usage");
   if (usage != j.end() && usage->is_object() && !usage->empty()) out.usage = read_usage_block(*usage);
-  if (!out.video_inference_time_s) out.video_inference_time_s = number(j, "inference_time_s");
-  if (!out.video_peak_memory_mb) out.video_peak_memory_mb = number(j, "peak_memory_mb");
+  if (!out.video_inference_time_s) out.video_inference_time_s = number_field(j, "inference_time_s");
+  if (!out.video_peak_memory_mb) out.video_peak_memory_mb = number_field(j, "peak_memory_mb");
   out.responses.push_back(metrics::ContentResponse{perf_ns, "", ""});
 }
 

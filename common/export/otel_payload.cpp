@@ -5,16 +5,10 @@
 #include <regex>
 
 #include "util/py_repr.h"
+#include "util/text.h"
 
 namespace aiperf::exporting {
 namespace {
-
-std::string trim(const std::string& s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
-}
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -86,7 +80,7 @@ std::vector<double> numbers(const nlohmann::json& v) {
 }  // namespace
 
 std::string normalize_otel_url(const std::string& url) {
-  std::string u = trim(url);
+  std::string u = util::trim(url, util::kAsciiSpace);
   if (u.empty()) throw std::invalid_argument("--otel-url cannot be empty.");
   if (u.find("://") == std::string::npos) u = "http://" + u;
   const size_t sep = u.find("://");
@@ -122,13 +116,13 @@ OtelAttributes parse_otel_resource_attributes(const std::vector<std::string>& it
     while (start <= item.size()) {
       size_t comma = item.find(',', start);
       if (comma == std::string::npos) comma = item.size();
-      const std::string pair = trim(item.substr(start, comma - start));
+      const std::string pair = util::trim(item.substr(start, comma - start), util::kAsciiSpace);
       start = comma + 1;
       if (pair.empty()) continue;
       const size_t eq = pair.find('=');
       if (eq == std::string::npos)
         throw std::invalid_argument("Invalid --otel-resource-attributes entry " + util::py_repr(pair) + ": expected key=value.");
-      const std::string key = trim(pair.substr(0, eq)), value = trim(pair.substr(eq + 1));
+      const std::string key = util::trim(pair.substr(0, eq), util::kAsciiSpace), value = util::trim(pair.substr(eq + 1), util::kAsciiSpace);
       if (key.empty())
         throw std::invalid_argument("Invalid --otel-resource-attributes entry " + util::py_repr(pair) + ": key cannot be empty.");
       if (value.empty())
@@ -176,7 +170,7 @@ std::string infer_gen_ai_provider(const std::string& override_name, const std::v
       {std::regex(R"(.*\.ibm\.com$)"), "ibm.watsonx.ai"},
   };
   for (const std::string& raw : urls) {
-    std::string u = lower(trim(raw));
+    std::string u = lower(util::trim(raw, util::kAsciiSpace));
     if (u.empty()) continue;
     if (const size_t s = u.find("://"); s != std::string::npos) u = u.substr(s + 3);
     std::string host = u.substr(0, u.find_first_of("/?#"));

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "stats/inference.h"
+#include "csv_row.h"
 
 namespace aiperf::exporting {
 namespace {
@@ -63,13 +64,6 @@ std::string python_list(const ojson& list) {
   std::string out = "[";
   for (size_t i = 0; i < list.size(); ++i) out += (i ? ", '" : "'") + list[i].get<std::string>() + "'";
   return out + "]";
-}
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
 }
 
 std::string title_case(std::string key) {

@@ -13,7 +13,6 @@
 namespace aiperf::http {
 
 namespace {
-constexpr auto use_ec = net::as_tuple(net::use_awaitable);
 }  // namespace
 
 Connection::Connection(const net::any_io_executor& ex)

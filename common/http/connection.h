@@ -8,10 +8,12 @@
 #include <tuple>
 #include <variant>
 
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 
 namespace aiperf::http {
@@ -19,6 +21,9 @@ namespace aiperf::http {
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
 using error_code = boost::system::error_code;
+// Completion token of the client's coroutines: an awaited operation returns its error code in a
+// tuple instead of throwing.
+inline constexpr auto use_ec = net::as_tuple(net::use_awaitable);
 
 class Connection {
  public:

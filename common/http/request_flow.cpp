@@ -25,7 +25,6 @@ namespace bhttp = boost::beast::http;
 
 namespace {
 
-constexpr auto use_ec = net::as_tuple(net::use_awaitable);
 constexpr uint32_t kHeaderLimit = 64 * 1024;
 
 using ResponseParser = bhttp::response_parser<ChunkBody>;

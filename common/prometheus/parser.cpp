@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "prometheus/exposition.h"
+#include "util/text.h"
 
 namespace aiperf::prometheus {
 namespace {
@@ -138,10 +139,6 @@ std::optional<MetricType> parse_type(std::string_view t) {
   return std::nullopt;
 }
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 class Builder {
  public:
   void comment(std::string_view line) {
@@ -216,7 +213,7 @@ class Builder {
   // A histogram's x_bucket/x_sum/x_count (and a summary's x_sum/x_count) belong to family x.
   Family& family_of(const std::string& sample_name) {
     for (std::string_view suffix : {"_bucket", "_sum", "_count", "_created"}) {
-      if (!ends_with(sample_name, suffix)) continue;
+      if (!util::has_suffix(sample_name, suffix)) continue;
       const std::string base = sample_name.substr(0, sample_name.size() - suffix.size());
       auto it = index_.find(base);
       if (it == index_.end()) continue;
@@ -229,7 +226,7 @@ class Builder {
   }
 
   static void check(const Family& f, const Sample& s) {
-    if (f.type == MetricType::kHistogram && ends_with(s.name, "_bucket")) {
+    if (f.type == MetricType::kHistogram && util::has_suffix(s.name, "_bucket")) {
       const std::string* le = s.label("le");
       if (!le) throw LineError{"histogram bucket \"" + s.name + "\" without an \"le\" label"};
       parse_value(*le, "\"le\" label value");

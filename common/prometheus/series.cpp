@@ -1,4 +1,5 @@
 #include "prometheus/series.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -15,10 +16,6 @@ double parse_bound(const std::string& le) {
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);
   std::from_chars(s.data(), s.data() + s.size(), v);  // the parser already validated it
   return v;
-}
-
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
 }  // namespace
@@ -55,13 +52,13 @@ std::vector<HistogramSeries> histogram_series(const Family& family) {
     return out[it->second];
   };
   for (const Sample& s : family.samples) {
-    if (ends_with(s.name, "_bucket")) {
+    if (util::has_suffix(s.name, "_bucket")) {
       const std::string* le = s.label("le");
       if (!le) continue;
       series_for(s, "le").buckets.push_back({*le, parse_bound(*le), s.value});
-    } else if (ends_with(s.name, "_sum")) {
+    } else if (util::has_suffix(s.name, "_sum")) {
       series_for(s, "").sum = s.value;
-    } else if (ends_with(s.name, "_count")) {
+    } else if (util::has_suffix(s.name, "_count")) {
       series_for(s, "").count = s.value;
     }
   }

@@ -13,10 +13,6 @@ namespace aiperf::tok {
 
 namespace {
 
-// Regex that ByteLevel(use_regex=true) applies (GPT-2's pattern).
-constexpr std::string_view kGpt2Pattern =
-    R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
-
 SplitBehavior parse_behavior(const std::string& name) {
   if (name == "Removed") return SplitBehavior::Removed;
   if (name == "Isolated") return SplitBehavior::Isolated;
@@ -61,7 +57,7 @@ class ByteLevel : public PreTokenizer {
  public:
   ByteLevel(bool add_prefix_space, bool use_regex, bool map_bytes)
       : add_prefix_space_(add_prefix_space), map_bytes_(map_bytes) {
-    if (use_regex) regex_ = std::make_unique<PcreRegex>(kGpt2Pattern);
+    if (use_regex) regex_ = std::make_unique<PcreRegex>(uni::kGpt2Pattern);
   }
 
   void pre_tokenize(PieceList& list) const override {

@@ -19,7 +19,6 @@ struct Encoding {
 };
 
 // tiktoken's openai_public.py definitions (split regex and special tokens per encoding).
-constexpr const char* kGpt2Pattern = R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
 constexpr const char* kCl100kPattern =
     R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
 constexpr const char* kO200kPattern =
@@ -28,8 +27,8 @@ constexpr const char* kO200kPattern =
     R"(|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
 
 const Encoding kEncodings[] = {
-    {"r50k_base", kGpt2Pattern, {{"<|endoftext|>", 50256}}},
-    {"p50k_base", kGpt2Pattern, {{"<|endoftext|>", 50256}}},
+    {"r50k_base", uni::kGpt2Pattern, {{"<|endoftext|>", 50256}}},
+    {"p50k_base", uni::kGpt2Pattern, {{"<|endoftext|>", 50256}}},
     {"cl100k_base",
      kCl100kPattern,
      {{"<|endoftext|>", 100257},

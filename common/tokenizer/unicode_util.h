@@ -7,6 +7,10 @@
 
 namespace aiperf::tok::uni {
 
+// GPT-2's pre-tokenization regex: what ByteLevel(use_regex=true) applies, and tiktoken's r50k/p50k split.
+inline constexpr const char* kGpt2Pattern =
+    R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
+
 // Decodes the code point starting at s[i] (s must be valid UTF-8) and advances i past it.
 char32_t next_code_point(std::string_view s, size_t& i);
 

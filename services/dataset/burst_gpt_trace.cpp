@@ -9,6 +9,7 @@
 #include "dataset_error.h"
 #include "synthesis_mooncake.h"
 #include "util/uuid.h"
+#include "util/text.h"
 
 namespace aiperf::dataset {
 namespace {
@@ -43,15 +44,9 @@ std::vector<std::string> split_csv(const std::string& line) {
   return fields;
 }
 
-std::string trim(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
-
 // Python float(): the whole (trimmed) text must be a number; non-finite values are refused.
 std::optional<double> parse_float(const std::string& text) {
-  const std::string s = trim(text);
+  const std::string s = util::trim(text);
   if (s.empty()) return std::nullopt;
   char* end = nullptr;
   errno = 0;
@@ -62,7 +57,7 @@ std::optional<double> parse_float(const std::string& text) {
 
 // Python int(): optional sign, decimal digits only ("12.0" is not an int).
 std::optional<int64_t> parse_int(const std::string& text) {
-  const std::string s = trim(text);
+  const std::string s = util::trim(text);
   size_t i = (!s.empty() && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
   if (i == s.size() || s.size() - i > 15) return std::nullopt;
   for (size_t k = i; k < s.size(); ++k)
@@ -108,7 +103,7 @@ void load_burst_gpt_trace(const config::InputConfig& in, CustomDataset& out, std
                            " (needs Timestamp, Request tokens, Response tokens)");
   }
   for (size_t number = 2; std::getline(f, line); ++number) {
-    if (trim(line).empty() || line == "\r") continue;
+    if (util::trim(line).empty() || line == "\r") continue;
     const auto fields = split_csv(line);
     auto cell = [&](size_t i) { return i < fields.size() ? std::optional(fields[i]) : std::nullopt; };
     const auto ts_text = cell(*h.timestamp), in_text = cell(*h.request), out_text = cell(*h.response);

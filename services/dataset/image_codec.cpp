@@ -83,4 +83,59 @@ std::string encode_jpeg(const RgbImage& image, int quality) {
   return out;
 }
 
+namespace {
+
+// libjpeg reports errors by longjmp: this frame holds no object with a destructor, and writes
+// the picture through `out` (memory in the caller's frame), so nothing is left indeterminate.
+bool decode_jpeg_into(const std::string& bytes, RgbImage& out) {
+  jpeg_decompress_struct cinfo;
+  JpegError err;
+  cinfo.err = jpeg_std_error(&err.mgr);
+  err.mgr.error_exit = jpeg_fail;
+  if (setjmp(err.jump)) {
+    jpeg_destroy_decompress(&cinfo);
+    return false;
+  }
+  jpeg_create_decompress(&cinfo);
+  jpeg_mem_src(&cinfo, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+  jpeg_read_header(&cinfo, TRUE);
+  cinfo.out_color_space = JCS_RGB;
+  jpeg_start_decompress(&cinfo);
+  out.width = cinfo.output_width;
+  out.height = cinfo.output_height;
+  out.pixels.resize(static_cast<size_t>(out.width) * out.height * 3);
+  while (cinfo.output_scanline < cinfo.output_height) {
+    JSAMPROW row = out.pixels.data() + static_cast<size_t>(cinfo.output_scanline) * out.width * 3;
+    jpeg_read_scanlines(&cinfo, &row, 1);
+  }
+  jpeg_finish_decompress(&cinfo);
+  jpeg_destroy_decompress(&cinfo);
+  return true;
+}
+
+}  // namespace
+
+RgbImage decode_jpeg(const std::string& bytes) {
+  RgbImage img;
+  if (!decode_jpeg_into(bytes, img)) throw std::runtime_error("not a readable JPEG");
+  return img;
+}
+
+RgbImage decode_png(const std::string& bytes) {
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_memory(&image, bytes.data(), bytes.size()))
+    throw std::runtime_error("not a readable PNG");
+  image.format = PNG_FORMAT_RGB;
+  RgbImage img;
+  img.width = image.width;
+  img.height = image.height;
+  img.pixels.resize(PNG_IMAGE_SIZE(image));
+  if (!png_image_finish_read(&image, nullptr, img.pixels.data(), 0, nullptr)) {
+    png_image_free(&image);
+    throw std::runtime_error("not a readable PNG");
+  }
+  return img;
+}
+
 }  // namespace aiperf::dataset

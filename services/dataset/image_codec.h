@@ -1,4 +1,4 @@
-// In-memory PNG (libpng) and JPEG (libjpeg-turbo) encoding of 8-bit RGB pixels, for synthetic
+// In-memory PNG (libpng) and JPEG (libjpeg-turbo) encoding and decoding of 8-bit RGB pixels, for synthetic
 // images sent as data URLs.
 #pragma once
 #include <cstdint>
@@ -15,5 +15,9 @@ struct RgbImage {
 std::string encode_png(const RgbImage& image);
 // `quality` 1..100; 75 is PIL's default, what AIPerf's JPEGs use.
 std::string encode_jpeg(const RgbImage& image, int quality = 75);
+
+// Decoded to RGB; throw std::runtime_error("not a readable JPEG"/"PNG") on bytes they cannot read.
+RgbImage decode_jpeg(const std::string& bytes);
+RgbImage decode_png(const std::string& bytes);
 
 }  // namespace aiperf::dataset

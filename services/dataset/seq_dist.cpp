@@ -8,17 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include "prompt_generator.h"
+#include "util/text.h"
 
 namespace aiperf::dataset {
 namespace {
 
 const char* const kNum = R"((\d+(?:\.\d+)?|\.\d+))";
-
-std::string trim(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
 
 uint32_t length(const std::string& digits, const std::string& part) {
   const unsigned long v = std::stoul(digits);
@@ -97,7 +92,7 @@ std::vector<SeqDistPair> parse_json(const std::string& text) {
 }  // namespace
 
 SeqDist SeqDist::parse(const std::string& raw) {
-  const std::string text = trim(raw);
+  const std::string text = util::trim(raw);
   if (text.empty()) throw std::invalid_argument("empty distribution");
   const std::string n = kNum;
   const std::string pair_body = R"(\s*(\d+)(?:\|)" + n + R"()?\s*,\s*(\d+)(?:\|)" + n + R"()?\s*)";
@@ -109,8 +104,8 @@ SeqDist SeqDist::parse(const std::string& raw) {
     static const std::regex item(R"(\s*\()" + pair_body + R"(\)\s*:\s*)" + n + R"(\s*)");
     for (const std::string& part : split_bracket_items(text.substr(1, text.size() - 2))) {
       std::smatch m;
-      if (!std::regex_match(part, m, item)) throw std::invalid_argument("'" + trim(part) + "' is not (ISL,OSL):PERCENT");
-      d.pairs_.push_back(from_match(m, trim(part)));
+      if (!std::regex_match(part, m, item)) throw std::invalid_argument("'" + util::trim(part) + "' is not (ISL,OSL):PERCENT");
+      d.pairs_.push_back(from_match(m, util::trim(part)));
     }
   } else {
     static const std::regex item(pair_body + R"(:\s*)" + n + R"(\s*)");
@@ -119,10 +114,10 @@ SeqDist SeqDist::parse(const std::string& raw) {
       const size_t end = std::min(text.find(';', start), text.size());
       const std::string part = text.substr(start, end - start);
       start = end + 1;
-      if (trim(part).empty() && end == text.size()) break;  // trailing ';'
+      if (util::trim(part).empty() && end == text.size()) break;  // trailing ';'
       std::smatch m;
-      if (!std::regex_match(part, m, item)) throw std::invalid_argument("'" + trim(part) + "' is not ISL,OSL:PERCENT");
-      d.pairs_.push_back(from_match(m, trim(part)));
+      if (!std::regex_match(part, m, item)) throw std::invalid_argument("'" + util::trim(part) + "' is not ISL,OSL:PERCENT");
+      d.pairs_.push_back(from_match(m, util::trim(part)));
     }
   }
   if (d.pairs_.empty()) throw std::invalid_argument("no pairs");

@@ -15,6 +15,10 @@
 
 namespace aiperf::mock {
 
+// A 1x1 PNG, base64: the picture every generated or edited image is.
+inline constexpr const char* kPng1x1 =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
 using ScriptedOrBad = std::variant<ScriptedReply, BadRequest>;
 
 // A request body's non-negative integer field (absent or null: nullopt); anything else throws

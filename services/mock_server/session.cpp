@@ -18,8 +18,6 @@ namespace {
 
 constexpr uint64_t kBodyLimit = 64ull << 20;  // long-context prompts are megabytes at most
 constexpr uint32_t kHeaderLimit = 64u << 10;
-constexpr std::string_view kJson = "application/json";
-
 }  // namespace
 
 Session::Session(asio::ip::tcp::socket socket, ServerState& state, MetricsShard& metrics)

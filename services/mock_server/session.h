@@ -21,6 +21,8 @@
 
 namespace aiperf::mock {
 
+inline constexpr std::string_view kJson = "application/json";
+
 class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(boost::asio::ip::tcp::socket socket, ServerState& state, MetricsShard& metrics);

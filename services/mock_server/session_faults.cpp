@@ -10,7 +10,6 @@ using boost::system::error_code;
 
 namespace {
 
-constexpr std::string_view kJson = "application/json";
 constexpr int kSlowPieces = 4;
 constexpr std::string_view kHtml =
     "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1>"

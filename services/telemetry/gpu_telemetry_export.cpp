@@ -14,8 +14,6 @@
 namespace aiperf::telemetry {
 namespace {
 
-constexpr const char* kPercentileNames[] = {"p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99"};
-
 nlohmann::ordered_json metric_json(const GpuMetricSummary& m) {
   nlohmann::ordered_json j;
   j["unit"] = m.unit;
@@ -25,7 +23,7 @@ nlohmann::ordered_json metric_json(const GpuMetricSummary& m) {
   }
   // AIPerf 0.13's JsonMetricResult field order.
   j["avg"] = m.summary.avg;
-  for (size_t i = 0; i < stats::kPercentiles.size(); ++i) j[kPercentileNames[i]] = m.summary.percentiles[i];
+  for (size_t i = 0; i < stats::kPercentiles.size(); ++i) j[stats::kPercentileNames[i]] = m.summary.percentiles[i];
   j["min"] = m.summary.min;
   j["max"] = m.summary.max;
   j["std"] = m.summary.std;
@@ -86,7 +84,7 @@ std::string telemetry_csv_section(const std::vector<GpuSummary>& gpus) {
   std::string out = "\r\n";
   std::vector<std::string> header = {"Endpoint", "GPU_Index", "GPU_Name", "GPU_UUID", "Platform", "Metric",
                                      "avg",      "min",       "max",      "sum"};
-  for (const char* p : kPercentileNames) header.push_back(p);
+  for (const char* p : stats::kPercentileNames) header.push_back(p);
   header.push_back("std");
   if (hostname) header.push_back("Hostname");
   if (ns) header.push_back("Namespace");

@@ -7,8 +7,6 @@
 namespace aiperf::telemetry {
 namespace {
 
-constexpr const char* kPercentileNames[] = {"p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99"};
-
 // Index of the baseline: the last scrape at or before the window start, else the first.
 size_t baseline_index(const std::vector<int64_t>& ts, int64_t start_ns) {
   size_t base = 0;
@@ -29,7 +27,7 @@ nlohmann::ordered_json gauge_stats(const ServerSeries& s, int64_t start_ns) {
   j["min"] = sum.min;
   j["max"] = sum.max;
   j["std"] = sum.std;
-  for (size_t i = 0; i < stats::kPercentiles.size(); ++i) j[kPercentileNames[i]] = sum.percentiles[i];
+  for (size_t i = 0; i < stats::kPercentiles.size(); ++i) j[stats::kPercentileNames[i]] = sum.percentiles[i];
   return j;
 }
 
@@ -108,17 +106,13 @@ nlohmann::ordered_json histogram_stats(const ServerSeries& s, int64_t start_ns, 
   if (count > 0) j["avg"] = sum / count;
   if (count > 0)
     for (size_t i = 0; i < stats::kPercentiles.size(); ++i)
-      j[std::string(kPercentileNames[i]) + "_estimate"] =
+      j[std::string(stats::kPercentileNames[i]) + "_estimate"] =
           quantile_estimate(s.les, delta, stats::kPercentiles[i] / 100.0);
   if (buckets_out) {
     *buckets_out = nlohmann::ordered_json::object();
     for (size_t b = 0; b < s.les.size(); ++b) (*buckets_out)[s.les[b]] = delta[b];
   }
   return j;
-}
-
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
 }  // namespace
@@ -135,7 +129,7 @@ nlohmann::ordered_json series_stats(const ServerSeries& s, int64_t start_ns, int
 }
 
 std::string infer_unit(std::string_view name) {
-  const bool total = ends_with(name, "_total");
+  const bool total = name.ends_with("_total");
   if (total) name.remove_suffix(6);
   struct Suffix {
     std::string_view suffix, unit;
@@ -147,7 +141,7 @@ std::string infer_unit(std::string_view name) {
       {"_count", "count"},     {"_reqs", "requests"},
   };
   for (const Suffix& s : kSuffixes)
-    if (ends_with(name, s.suffix)) return std::string(s.unit);
+    if (name.ends_with(s.suffix)) return std::string(s.unit);
   return total ? "count" : "";
 }
 

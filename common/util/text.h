@@ -1,0 +1,23 @@
+// Small text helpers shared by the parsers of options and input files.
+#pragma once
+#include <string>
+#include <string_view>
+
+namespace aiperf::util {
+
+// Python's str.isspace() characters of ASCII (what .strip() removes).
+inline constexpr std::string_view kAsciiSpace = " \t\n\r\f\v";
+
+// `s` without leading and trailing characters of `ws` (default: spaces and tabs).
+inline std::string trim(std::string_view s, std::string_view ws = " \t") {
+  const size_t b = s.find_first_not_of(ws);
+  if (b == std::string_view::npos) return {};
+  return std::string(s.substr(b, s.find_last_not_of(ws) - b + 1));
+}
+
+// True when `s` is a non-empty stem followed by `suffix` ("x_sum" has suffix "_sum"; "_sum" does not).
+inline bool has_suffix(std::string_view s, std::string_view suffix) {
+  return s.size() > suffix.size() && s.ends_with(suffix);
+}
+
+}  // namespace aiperf::util
