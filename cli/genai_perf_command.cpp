@@ -125,9 +125,9 @@ int convert(const ProfileArgs& a, const fs::path& dir, const std::string& versio
   const nlohmann::ordered_json ours_inputs =
       fs::exists(dir / "inputs.json") ? nlohmann::ordered_json::parse(std::ifstream(dir / "inputs.json"), nullptr, false)
                                       : nlohmann::ordered_json();
-  for (const char* name : {"profile_export_raw.jsonl", "profile_export.jsonl", "profile_export_aiperf.json",
-                           "profile_export_aiperf.csv", "server_metrics_export.json", "server_metrics_export.csv",
-                           "profile_export_console.txt", "inputs.json"})
+  for (const char* name :
+       {"profile_export_raw.jsonl", "profile_export.jsonl", "profile_export_aiperf.json", "profile_export_aiperf.csv",
+        "server_metrics_export.json", "server_metrics_export.csv", "profile_export_console.txt", "inputs.json"})
     fs::remove(dir / name);
 
   if (cut && cut->failed) {

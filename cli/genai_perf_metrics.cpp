@@ -21,7 +21,8 @@ std::string string_or_empty(const nlohmann::json& j) { return j.is_string() ? j.
 // The text of one SSE event or body.
 std::string event_text(const std::string& event, Format format) {
   if (event.empty() || non_data_field(event)) return "";
-  std::string body = event.rfind("data:", 0) == 0 ? util::trim(event.substr(5), " \t\r\n") : util::trim(event, " \t\r\n");
+  std::string body =
+      event.rfind("data:", 0) == 0 ? util::trim(event.substr(5), " \t\r\n") : util::trim(event, " \t\r\n");
   if (body == "[DONE]" || body.empty()) return "";
   const nlohmann::json d = nlohmann::json::parse(body, nullptr, false);
   if (!d.is_object()) return "";
@@ -89,7 +90,8 @@ std::string response_text(const std::string& response, Format format) {
   size_t start = 0;
   while (start <= body.size()) {
     const size_t end = body.find("\n\n", start);
-    text += event_text(util::trim(body.substr(start, end == std::string::npos ? std::string::npos : end - start), " \t\r\n"), format);
+    text += event_text(
+        util::trim(body.substr(start, end == std::string::npos ? std::string::npos : end - start), " \t\r\n"), format);
     if (end == std::string::npos) break;
     start = end + 2;
   }

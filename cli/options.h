@@ -76,7 +76,7 @@ struct ProfileOptions {
   } network_latency;
   // Remote exports of the Output section (options_remote_export.cpp, remote_export.h).
   struct RemoteExport {
-    std::optional<std::string> otel_url;               // as given; normalized into otel_endpoint
+    std::optional<std::string> otel_url;  // as given; normalized into otel_endpoint
     std::vector<std::string> stream, otel_resource_attributes;
     std::optional<std::string> gen_ai_provider;
     std::optional<std::string> mlflow_tracking_uri, mlflow_experiment, mlflow_run_name, mlflow_parent_run_id;
@@ -89,7 +89,7 @@ struct ProfileOptions {
     CLI::Option* globs_opt = nullptr;
     CLI::Option* wandb_tags_opt = nullptr;
     // Resolved by finalize_remote_export_options.
-    std::string otel_endpoint;                          // "" = no OTLP export
+    std::string otel_endpoint;  // "" = no OTLP export
     bool stream_metrics = true, stream_timing = true;
     std::vector<std::pair<std::string, std::string>> resource_attributes;
   } remote_export;

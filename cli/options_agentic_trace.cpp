@@ -19,11 +19,10 @@ void add_agentic_trace_options(CLI::App& app, ProfileOptions& o) {
   app.add_flag("--use-think-time-only", a.use_think_time_only,
                "weka_trace: the delay before a turn is its recorded think_time (else the idle gap)")
       ->group(g);
-  o.input.max_context_length =
-      add_optional(app, "--max-context-length", a.max_context_length,
-                   "weka_trace: drop traces whose recorded peak in + out tokens exceeds this")
-          ->check(CLI::Range(uint64_t{1}, std::numeric_limits<uint64_t>::max()))
-          ->group(g);
+  o.input.max_context_length = add_optional(app, "--max-context-length", a.max_context_length,
+                                            "weka_trace: drop traces whose recorded peak in + out tokens exceeds this")
+                                   ->check(CLI::Range(uint64_t{1}, std::numeric_limits<uint64_t>::max()))
+                                   ->group(g);
   app.add_flag("--allow-dataset-wrap,!--no-allow-dataset-wrap", o.input.allow_dataset_wrap,
                "Agentic replay only (no effect in the modes we have)")
       ->group(g);

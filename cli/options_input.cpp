@@ -103,9 +103,9 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--custom-dataset-type", in.custom_dataset_type,
                  "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, burst_gpt_trace, raw_payload, "
                  "inputs_json, sagemaker_data_capture, baseten_trace or weka_trace (default: auto-detect)")
-      ->transform(choice({"single_turn", "multi_turn", "random_pool", "mooncake_trace", "bailian_trace",
-                          "burst_gpt_trace", "raw_payload", "inputs_json", "sagemaker_data_capture",
-                          "baseten_trace", "weka_trace"}))
+      ->transform(
+          choice({"single_turn", "multi_turn", "random_pool", "mooncake_trace", "bailian_trace", "burst_gpt_trace",
+                  "raw_payload", "inputs_json", "sagemaker_data_capture", "baseten_trace", "weka_trace"}))
       ->group(g);
   add_trace_replay_options(app, o);
   add_agentic_trace_options(app, o);

@@ -58,7 +58,8 @@ void add_load_options(CLI::App& app, ProfileOptions& o) {
       ->check(ratio)->group(g);
   add_optional(app, "--trace-idle-gap-cap-seconds", o.config.input.agentic_trace.trace_idle_gap_cap_seconds,
                "weka_trace: gaps between request starts within a trace shortened to this (seconds)")
-      ->check(kNonNegative)->group(g);
+      ->check(kNonNegative)
+      ->group(g);
   add_optional(app, "--system-idle-gap-cap-seconds", r.system_idle_gap_cap,
                "Agentic replay only (no effect in other modes)")
       ->check(kNonNegative)->group(g);

@@ -54,10 +54,12 @@ void add_remote_export_options(CLI::App& app, ProfileOptions& o) {
                "metrics are sent there as OTLP histograms when it ends")
       ->group(g);
   r.stream_opt = app.add_option("--stream", r.stream, "OTel domains: metrics, timing, default (both) or none")
-                     ->expected(1, -1)->group(g);
+                     ->expected(1, -1)
+                     ->group(g);
   r.attrs_opt = app.add_option("--otel-resource-attributes", r.otel_resource_attributes,
                                "Extra OTel resource attributes, key=value (repeatable or comma-separated)")
-                    ->expected(1, -1)->group(g);
+                    ->expected(1, -1)
+                    ->group(g);
   add_optional(app, "--gen-ai-provider", r.gen_ai_provider,
                "gen_ai.provider.name of the GenAI metrics (default: from the URL host, else _OTHER)")
       ->group(g);
@@ -68,16 +70,19 @@ void add_remote_export_options(CLI::App& app, ProfileOptions& o) {
   add_optional(app, "--mlflow-run-name", r.mlflow_run_name, "MLflow run name (default: the artifact directory's name)")
       ->group(g);
   r.tags_opt = app.add_option("--mlflow-tag", r.mlflow_tags, "MLflow run tags, key:value (repeatable) or a JSON object")
-                   ->expected(1, -1)->group(g);
+                   ->expected(1, -1)
+                   ->group(g);
   add_optional(app, "--mlflow-parent-run-id", r.mlflow_parent_run_id, "MLflow parent run id (mlflow.parentRunId tag)")
       ->group(g);
   r.globs_opt = app.add_option("--mlflow-artifact-glob", r.mlflow_artifact_globs,
                                "Artifact files to upload (globs relative to the artifact directory)")
-                    ->expected(1, -1)->group(g);
+                    ->expected(1, -1)
+                    ->group(g);
   add_optional(app, "--wandb-project", r.wandb_project, "Weights & Biases project (not supported: exits 2)")->group(g);
   add_optional(app, "--wandb-entity", r.wandb_entity, "Weights & Biases entity")->group(g);
   add_optional(app, "--wandb-run-name", r.wandb_run_name, "Weights & Biases run name")->group(g);
-  r.wandb_tags_opt = app.add_option("--wandb-tag", r.wandb_tags, "Weights & Biases run tags")->expected(1, -1)->group(g);
+  r.wandb_tags_opt =
+      app.add_option("--wandb-tag", r.wandb_tags, "Weights & Biases run tags")->expected(1, -1)->group(g);
 }
 
 // AIPerf's build_otel / build_mlflow / build_wandb checks, in its order and with its messages.
@@ -92,11 +97,14 @@ void finalize_remote_export_options(ProfileOptions& o) {
       if (given(r.attrs_opt)) offenders += std::string(offenders.empty() ? "" : ", ") + "--otel-resource-attributes";
       if (r.gen_ai_provider) offenders += std::string(offenders.empty() ? "" : ", ") + "--gen-ai-provider";
       if (!offenders.empty())
-        throw OptionError(offenders +
-                          " requires --otel-url to be set; OTel streaming is disabled when no OTLP endpoint is configured.");
+        throw OptionError(
+            offenders +
+            " requires --otel-url to be set; OTel streaming is disabled when no OTLP endpoint is configured.");
     }
-    if (given(r.stream_opt)) std::tie(r.stream_metrics, r.stream_timing) = exporting::resolve_otel_stream(split_commas(r.stream));
-    if (given(r.attrs_opt)) r.resource_attributes = exporting::parse_otel_resource_attributes(r.otel_resource_attributes);
+    if (given(r.stream_opt))
+      std::tie(r.stream_metrics, r.stream_timing) = exporting::resolve_otel_stream(split_commas(r.stream));
+    if (given(r.attrs_opt))
+      r.resource_attributes = exporting::parse_otel_resource_attributes(r.otel_resource_attributes);
   } catch (const std::invalid_argument& e) {
     throw OptionError(e.what());
   }
@@ -143,7 +151,8 @@ void finalize_remote_export_options(ProfileOptions& o) {
   // Weights & Biases.
   if (r.wandb_project) {
     if (util::trim(*r.wandb_project, " \t\r\n").empty()) throw OptionError("--wandb-project cannot be empty.");
-    if (r.wandb_entity && util::trim(*r.wandb_entity, " \t\r\n").empty()) throw OptionError("--wandb-entity cannot be empty when set.");
+    if (r.wandb_entity && util::trim(*r.wandb_entity, " \t\r\n").empty())
+      throw OptionError("--wandb-entity cannot be empty when set.");
     // Ours: W&B's upload protocol (GraphQL run upsert plus its file-stream API, keyed by the
     // wandb client's login) is not implemented; refuse rather than silently export nothing.
     throw OptionError(
@@ -195,8 +204,11 @@ void send_remote_exports(const ProfileOptions& o, const config::RunConfig& c, in
     std::string models, urls;
     for (const auto& m : c.endpoint.model_names) models += (models.empty() ? "" : ",") + m;
     for (const auto& u : c.endpoint.urls) urls += (urls.empty() ? "" : ",") + u;
-    s.params = {{"endpoint.type", c.endpoint.type}, {"endpoint.models", models}, {"endpoint.urls", urls},
-                {"output.artifact_directory", c.output.artifact_dir}, {"timing.mode", c.stimulus()}};
+    s.params = {{"endpoint.type", c.endpoint.type},
+                {"endpoint.models", models},
+                {"endpoint.urls", urls},
+                {"output.artifact_directory", c.output.artifact_dir},
+                {"timing.mode", c.stimulus()}};
     const auto num = [](double d) {
       std::string t = std::to_string(d);
       t.erase(t.find_last_not_of('0') + 1);
@@ -205,7 +217,8 @@ void send_remote_exports(const ProfileOptions& o, const config::RunConfig& c, in
     };
     if (c.loadgen.concurrency) s.params.emplace_back("loadgen.concurrency", std::to_string(*c.loadgen.concurrency));
     if (c.loadgen.request_rate) s.params.emplace_back("loadgen.request_rate", num(*c.loadgen.request_rate));
-    if (c.loadgen.request_count) s.params.emplace_back("loadgen.request_count", std::to_string(*c.loadgen.request_count));
+    if (c.loadgen.request_count)
+      s.params.emplace_back("loadgen.request_count", std::to_string(*c.loadgen.request_count));
     if (c.loadgen.benchmark_duration)
       s.params.emplace_back("loadgen.benchmark_duration", num(*c.loadgen.benchmark_duration));
     if (!c.service.cli_command.empty()) s.params.emplace_back("aiperf.cli_command", c.service.cli_command);

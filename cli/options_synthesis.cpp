@@ -15,24 +15,31 @@ void add_synthesis_options(CLI::App& app, ProfileOptions& o) {
   const std::string g = "Synthesis";
   app.add_option("--synthesis-speedup-ratio", s.speedup_ratio,
                  "Trace timestamps divided by this (mooncake_trace; 2 = twice as fast)")
-      ->check(kNonNegative)->group(g);
+      ->check(kNonNegative)
+      ->group(g);
   app.add_option("--synthesis-prefix-len-multiplier", s.prefix_len_multiplier,
                  "Shared prefix blocks of a hash_ids trace stretched or squeezed by this")
-      ->check(kNonNegative)->group(g);
+      ->check(kNonNegative)
+      ->group(g);
   app.add_option("--synthesis-prefix-root-multiplier", s.prefix_root_multiplier,
                  "Traces spread at random over this many disjoint copies of the prefix tree")
-      ->check(number_check(1, false, 4294967295.0, "an integer >= 1"))->group(g);
+      ->check(number_check(1, false, 4294967295.0, "an integer >= 1"))
+      ->group(g);
   app.add_option("--synthesis-prompt-len-multiplier", s.prompt_len_multiplier,
                  "Unique prompt tokens (after the shared prefix) of a hash_ids trace scaled by this")
-      ->check(kNonNegative)->group(g);
+      ->check(kNonNegative)
+      ->group(g);
   app.add_option("--synthesis-output-len-multiplier", s.output_len_multiplier,
                  "Trace output lengths scaled by this (rounded, at least 1)")
-      ->check(kNonNegative)->group(g);
+      ->check(kNonNegative)
+      ->group(g);
   add_optional(app, "--synthesis-max-isl", s.max_isl,
                "Trace lines with a longer input_length are skipped; synthesized lengths capped to it")
-      ->check(number_check(1, false, 4294967295.0, "an integer >= 1"))->group(g);
+      ->check(number_check(1, false, 4294967295.0, "an integer >= 1"))
+      ->group(g);
   add_optional(app, "--synthesis-max-osl", s.max_osl, "Trace output lengths capped to this")
-      ->check(number_check(1, false, 4294967295.0, "an integer >= 1"))->group(g);
+      ->check(number_check(1, false, 4294967295.0, "an integer >= 1"))
+      ->group(g);
 }
 
 void check_synthesis_options(const ProfileOptions& o) {
@@ -70,7 +77,9 @@ void check_synthesis_dataset_type(const ProfileOptions& o) {
   // them to mooncake_trace, bailian_trace and burst_gpt_trace only, so refuse rather than ignore.
   const std::string& t = in.custom_dataset_type;
   if (t == "sagemaker_data_capture" || t == "baseten_trace")
-    throw OptionError("--synthesis-*: trace synthesis is implemented for mooncake_trace, bailian_trace and burst_gpt_trace, not " + t);
+    throw OptionError(
+        "--synthesis-*: trace synthesis is implemented for mooncake_trace, bailian_trace and burst_gpt_trace, not " +
+        t);
 }
 
 }  // namespace aiperf::cli

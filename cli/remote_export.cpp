@@ -97,8 +97,8 @@ class Exporter {
     const std::string body = builder.request().dump();
     const auto r = t_.send("POST", s_.otel_endpoint, {{"Content-Type", "application/json"}}, body, s_.timeout_s);
     if (r.status < 200 || r.status > 299) {
-      warn("OTel export to " + s_.otel_endpoint + " failed: " +
-           (r.status == 0 ? r.error : "HTTP " + std::to_string(r.status) + " " + r.body.substr(0, 200)) +
+      warn("OTel export to " + s_.otel_endpoint +
+           " failed: " + (r.status == 0 ? r.error : "HTTP " + std::to_string(r.status) + " " + r.body.substr(0, 200)) +
            " (the run's results are unaffected)");
       return;
     }
@@ -106,18 +106,19 @@ class Exporter {
   }
 
   // One MLflow REST call; nullopt (after a warning) on failure.
-  std::optional<json> call(const std::string& method, const std::string& path, const json& body, int* status = nullptr) {
+  std::optional<json> call(const std::string& method, const std::string& path, const json& body,
+                           int* status = nullptr) {
     const std::string url = base() + "/api/2.0/mlflow/" + path;
-    const auto r = t_.send(method, url, {{"Content-Type", "application/json"}}, method == "GET" ? "" : body.dump(),
-                           s_.timeout_s);
+    const auto r =
+        t_.send(method, url, {{"Content-Type", "application/json"}}, method == "GET" ? "" : body.dump(), s_.timeout_s);
     if (status) *status = r.status;
     if (r.status >= 200 && r.status <= 299) {
       json j = json::parse(r.body.empty() ? "{}" : r.body, nullptr, false);
       return j.is_discarded() ? json::object() : j;
     }
     if (!status)
-      warn("MLflow export: " + method + " " + redact_url(url) + " failed: " +
-           (r.status == 0 ? r.error : "HTTP " + std::to_string(r.status) + " " + r.body.substr(0, 200)));
+      warn("MLflow export: " + method + " " + redact_url(url) +
+           " failed: " + (r.status == 0 ? r.error : "HTTP " + std::to_string(r.status) + " " + r.body.substr(0, 200)));
     return std::nullopt;
   }
 
@@ -130,8 +131,8 @@ class Exporter {
     // Experiment by name, created when missing.
     int status = 0;
     std::string experiment_id;
-    auto got = call("GET", "experiments/get-by-name?experiment_name=" + url_encode(s_.mlflow_experiment, false), {},
-                    &status);
+    auto got =
+        call("GET", "experiments/get-by-name?experiment_name=" + url_encode(s_.mlflow_experiment, false), {}, &status);
     if (got) {
       experiment_id = got->value("experiment", json::object()).value("experiment_id", std::string());
     } else if (status == 404) {
@@ -148,18 +149,19 @@ class Exporter {
     if (parent) {
       int st = 0;
       if (!call("GET", "runs/get?run_id=" + url_encode(*parent, false), {}, &st)) {
-        warn("parent_run_id " + *parent + " not found; creating root MLflow run instead (HTTP " + std::to_string(st) + ")");
+        warn("parent_run_id " + *parent + " not found; creating root MLflow run instead (HTTP " + std::to_string(st) +
+             ")");
         parent.reset();
       }
     }
-    const std::string run_name =
-        s_.mlflow_run_name ? *s_.mlflow_run_name : "aiperf-" + s_.benchmark_id.substr(0, 8);
+    const std::string run_name = s_.mlflow_run_name ? *s_.mlflow_run_name : "aiperf-" + s_.benchmark_id.substr(0, 8);
     const int64_t now_ms = s_.now_unix_ns / 1000000;
     json create_tags = json::array();
     create_tags.push_back({{"key", "mlflow.runName"}, {"value", run_name}});
     if (parent) create_tags.push_back({{"key", "mlflow.parentRunId"}, {"value", *parent}});
-    auto run = call("POST", "runs/create",
-                    {{"experiment_id", experiment_id}, {"start_time", now_ms}, {"run_name", run_name}, {"tags", create_tags}});
+    auto run =
+        call("POST", "runs/create",
+             {{"experiment_id", experiment_id}, {"start_time", now_ms}, {"run_name", run_name}, {"tags", create_tags}});
     if (!run) return fail();
     const json info = run->value("run", json::object()).value("info", json::object());
     const std::string run_id = info.value("run_id", std::string());
@@ -176,7 +178,8 @@ class Exporter {
     for (size_t i = 0; ok && (i == 0 || i < metrics.size()); i += 1000) {
       json body{{"run_id", run_id}, {"metrics", json::array()}, {"params", json::array()}, {"tags", json::array()}};
       for (size_t k = i; k < std::min(metrics.size(), i + 1000); ++k)
-        body["metrics"].push_back({{"key", metrics[k].first}, {"value", metrics[k].second}, {"timestamp", now_ms}, {"step", 0}});
+        body["metrics"].push_back(
+            {{"key", metrics[k].first}, {"value", metrics[k].second}, {"timestamp", now_ms}, {"step", 0}});
       if (i == 0) {
         for (const auto& [k, v] : s_.params) body["params"].push_back({{"key", k}, {"value", v}});
         for (const auto& [k, v] : tags) body["tags"].push_back({{"key", k}, {"value", v}});
@@ -221,7 +224,8 @@ class Exporter {
            ") is not served by the tracking server (mlflow server --serve-artifacts); artifacts not uploaded");
     } else {
       std::string root = artifact_uri.substr(prefix.size());
-      if (root.rfind("//", 0) == 0) root = root.substr(root.find('/', 2) == std::string::npos ? root.size() : root.find('/', 2));
+      if (root.rfind("//", 0) == 0)
+        root = root.substr(root.find('/', 2) == std::string::npos ? root.size() : root.find('/', 2));
       while (!root.empty() && root.front() == '/') root.erase(0, 1);
       for (const std::string& rel : uploaded) {
         std::string body;
@@ -236,8 +240,8 @@ class Exporter {
         if (r.status >= 200 && r.status <= 299) {
           ++sent;
         } else {
-          warn("MLflow export: upload of " + rel + " failed: " +
-               (r.status == 0 ? r.error : "HTTP " + std::to_string(r.status)));
+          warn("MLflow export: upload of " + rel +
+               " failed: " + (r.status == 0 ? r.error : "HTTP " + std::to_string(r.status)));
           ok = false;
         }
       }
@@ -271,7 +275,7 @@ class Exporter {
 }  // namespace
 
 std::vector<std::pair<std::string, double>> mlflow_metric_payload(const json& summary) {
-  static const char* kStats[] = {"avg", "p1", "p5", "p10", "p25", "p50", "p75", "p90",
+  static const char* kStats[] = {"avg", "p1",  "p5",  "p10", "p25", "p50",   "p75", "p90",
                                  "p95", "p99", "min", "max", "std", "count", "sum"};
   std::vector<std::pair<std::string, double>> out;
   for (const auto& [tag, m] : summary.items()) {
@@ -284,7 +288,8 @@ std::vector<std::pair<std::string, double>> mlflow_metric_payload(const json& su
   // AIPerf's completed count: the profiling requests that finished (good and bad).
   double completed = 0;
   for (const char* tag : {"request_count", "error_request_count"})
-    if (summary.contains(tag) && summary[tag].is_object() && summary[tag].contains("avg") && summary[tag]["avg"].is_number())
+    if (summary.contains(tag) && summary[tag].is_object() && summary[tag].contains("avg") &&
+        summary[tag]["avg"].is_number())
       completed += summary[tag]["avg"].get<double>();
   out.emplace_back("aiperf.completed_requests", completed);
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -292,12 +297,13 @@ std::vector<std::pair<std::string, double>> mlflow_metric_payload(const json& su
 }
 
 std::vector<std::string> mlflow_artifact_files(const std::string& dir, const std::vector<std::string>& globs) {
-  static const std::vector<std::string> kDefaults{"*.json", "*.csv",  "*.jsonl",   "*.parquet", "*_timeslices.*",
-                                                  "**/*.png", "**/*.jpg", "**/*.jpeg", "**/*.svg",   "**/*.html"};
+  static const std::vector<std::string> kDefaults{"*.json",   "*.csv",    "*.jsonl",   "*.parquet", "*_timeslices.*",
+                                                  "**/*.png", "**/*.jpg", "**/*.jpeg", "**/*.svg",  "**/*.html"};
   const auto& patterns = globs.empty() ? kDefaults : globs;
   std::vector<std::string> all;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
     if (it->is_regular_file(ec)) all.push_back(fs::relative(it->path(), dir, ec).generic_string());
   std::sort(all.begin(), all.end());
   std::vector<std::string> out;

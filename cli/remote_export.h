@@ -22,8 +22,8 @@ namespace aiperf::cli {
 
 struct RemoteExportSettings {
   std::string artifact_dir;
-  std::string records_jsonl;   // profile_export.jsonl (its prefixed name)
-  std::string summary_json;    // profile_export_aiperf.json
+  std::string records_jsonl;  // profile_export.jsonl (its prefixed name)
+  std::string summary_json;   // profile_export_aiperf.json
   std::string benchmark_id;
   std::string endpoint_type;
   std::vector<std::string> urls;
@@ -33,17 +33,17 @@ struct RemoteExportSettings {
   int64_t now_unix_ns = 0;
   int64_t start_unix_ns = 0;
   // OTel
-  std::string otel_endpoint;   // "" = none
+  std::string otel_endpoint;  // "" = none
   bool stream_metrics = true, stream_timing = true;
   std::string gen_ai_provider;
   std::vector<std::pair<std::string, std::string>> resource_attributes;
   // MLflow
-  std::string mlflow_uri;      // "" = none
+  std::string mlflow_uri;  // "" = none
   std::string mlflow_experiment = "aiperf";
   std::optional<std::string> mlflow_run_name, mlflow_parent_run_id;
   std::vector<std::pair<std::string, std::string>> mlflow_tags;
   std::vector<std::string> mlflow_artifact_globs;  // empty = AIPerf's defaults
-  std::string version;         // aiperf.version tag
+  std::string version;                             // aiperf.version tag
 };
 
 // The MLflow metric payload of a summary (profile_export_aiperf.json): "<tag>" for avg and

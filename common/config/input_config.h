@@ -76,23 +76,15 @@ struct InputConfig {
   AgenticTraceConfig agentic_trace;             // weka_trace replay controls
 };
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputConfig, extra_inputs, headers, random_seed, isl_mean,
-                                                isl_stddev, osl_mean, osl_stddev, batch_size, num_dataset_entries,
-                                                turn_mean, turn_stddev, turn_delay_mean, turn_delay_stddev,
-                                                turn_delay_ratio, input_file, custom_dataset_type,
-                                                dataset_sampling_strategy, isl_block_size, fixed_schedule,
-                                                fixed_schedule_auto_offset, fixed_schedule_start_offset,
-                                                fixed_schedule_end_offset, public_dataset, public_dataset_file,
-                                                seq_dist, prefix_pool_size, prefix_length,
-                                                shared_system_prompt_length, user_context_prompt_length,
-                                                rankings_passages_mean, rankings_passages_stddev,
-                                                rankings_passage_tokens_mean, rankings_passage_tokens_stddev,
-                                                rankings_query_tokens_mean, rankings_query_tokens_stddev,
-                                                image_width_mean, image_width_stddev, image_height_mean,
-                                                image_height_stddev, image_batch_size, image_format,
-                                                audio_length_mean, audio_length_stddev, audio_batch_size,
-                                                audio_format, audio_depths, audio_sample_rates,
-                                                audio_num_channels, trace_replay, prompt_shaping, agentic_trace,
-                                                synthesis)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(
+    InputConfig, extra_inputs, headers, random_seed, isl_mean, isl_stddev, osl_mean, osl_stddev, batch_size,
+    num_dataset_entries, turn_mean, turn_stddev, turn_delay_mean, turn_delay_stddev, turn_delay_ratio, input_file,
+    custom_dataset_type, dataset_sampling_strategy, isl_block_size, fixed_schedule, fixed_schedule_auto_offset,
+    fixed_schedule_start_offset, fixed_schedule_end_offset, public_dataset, public_dataset_file, seq_dist,
+    prefix_pool_size, prefix_length, shared_system_prompt_length, user_context_prompt_length, rankings_passages_mean,
+    rankings_passages_stddev, rankings_passage_tokens_mean, rankings_passage_tokens_stddev, rankings_query_tokens_mean,
+    rankings_query_tokens_stddev, image_width_mean, image_width_stddev, image_height_mean, image_height_stddev,
+    image_batch_size, image_format, audio_length_mean, audio_length_stddev, audio_batch_size, audio_format,
+    audio_depths, audio_sample_rates, audio_num_channels, trace_replay, prompt_shaping, agentic_trace, synthesis)
 
 }  // namespace aiperf::config

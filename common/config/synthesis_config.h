@@ -30,7 +30,7 @@ struct SynthesisConfig {
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SynthesisConfig, speedup_ratio, prefix_len_multiplier,
-                                                prefix_root_multiplier, prompt_len_multiplier,
-                                                output_len_multiplier, max_isl, max_osl)
+                                                prefix_root_multiplier, prompt_len_multiplier, output_len_multiplier,
+                                                max_isl, max_osl)
 
 }  // namespace aiperf::config

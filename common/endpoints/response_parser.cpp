@@ -57,8 +57,18 @@ std::string excerpt(std::string_view data) {
 // Responses API deduplication needs state across its events.
 struct Context {
   enum class Family {
-    openai, other, responses, image, solido, triton, template_, messages,
-    image_retrieval, image_edit, transcription, video
+    openai,
+    other,
+    responses,
+    image,
+    solido,
+    triton,
+    template_,
+    messages,
+    image_retrieval,
+    image_edit,
+    transcription,
+    video
   } family = Family::openai;
   ResponseKind openai = ResponseKind::kChat;
   OtherKind other = OtherKind::embeddings;

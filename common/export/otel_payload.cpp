@@ -16,10 +16,10 @@ std::string lower(std::string s) {
 }
 
 // The spec's buckets (AIPerf 0.13 genai_semconv).
-const std::vector<double> kDurationBounds{0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64,
+const std::vector<double> kDurationBounds{0.01, 0.02, 0.04, 0.08,  0.16,  0.32,  0.64,
                                           1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92};
-const std::vector<double> kChunkBounds{0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.12, 0.14, 0.16, 0.18,
-                                       0.2,   0.25,  0.3,  0.35, 0.4,  0.45, 0.5,  0.75, 1.0, 2.0,  5.0};
+const std::vector<double> kChunkBounds{0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1,  0.12, 0.14, 0.16, 0.18,
+                                       0.2,   0.25,  0.3,  0.35, 0.4,  0.45, 0.5,  0.75, 1.0,  2.0,  5.0};
 const std::vector<double> kTokenBounds{1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216};
 // The OTel SDK's default explicit bucket histogram.
 const std::vector<double> kDefaultBounds{0, 5, 10, 25, 50, 75, 100, 250, 500, 750, 1000, 2500, 5000, 7500, 10000};
@@ -59,8 +59,8 @@ std::string error_type(const nlohmann::json& error) {
   const std::string type = error.value("type", std::string());
   if (type == "timeout" || type == "asyncio.TimeoutError" || type == "TimeoutError") return "timeout";
   if (type == "cancelled") return "cancelled";
-  const std::string message = lower(error.contains("message") && error["message"].is_string()
-                                        ? error["message"].get<std::string>() : std::string());
+  const std::string message = lower(
+      error.contains("message") && error["message"].is_string() ? error["message"].get<std::string>() : std::string());
   if (message.find("json") != std::string::npos &&
       (message.find("parse") != std::string::npos || message.find("decode") != std::string::npos))
     return "parse_error";
@@ -91,13 +91,16 @@ std::string normalize_otel_url(const std::string& url) {
   std::string tail = path_at == std::string::npos ? "" : rest.substr(path_at);
   // host = netloc without userinfo and port (an IPv6 literal keeps its brackets' content).
   std::string host = netloc.substr(netloc.rfind('@') == std::string::npos ? 0 : netloc.rfind('@') + 1);
-  if (!host.empty() && host.front() == '[') host = host.substr(1, host.find(']') == std::string::npos ? 0 : host.find(']') - 1);
+  if (!host.empty() && host.front() == '[')
+    host = host.substr(1, host.find(']') == std::string::npos ? 0 : host.find(']') - 1);
   else host = host.substr(0, host.find(':'));
   if (scheme.empty() || netloc.empty() || host.empty())
-    throw std::invalid_argument("Invalid --otel-url value: " + util::py_repr(url) + ". Expected host[:port] or a full URL.");
+    throw std::invalid_argument("Invalid --otel-url value: " + util::py_repr(url) +
+                                ". Expected host[:port] or a full URL.");
   if (lower(scheme) != "http" && lower(scheme) != "https")
-    throw std::invalid_argument("Invalid --otel-url value: " + util::py_repr(url) + ". Only http and https schemes are supported (got " +
-                                util::py_repr(scheme) + "). OTLP/gRPC is not supported; use the OTLP/HTTP exporter endpoint.");
+    throw std::invalid_argument("Invalid --otel-url value: " + util::py_repr(url) +
+                                ". Only http and https schemes are supported (got " + util::py_repr(scheme) +
+                                "). OTLP/gRPC is not supported; use the OTLP/HTTP exporter endpoint.");
   const size_t q = tail.find_first_of("?#");
   std::string path = tail.substr(0, q);
   const std::string query = q == std::string::npos ? "" : tail.substr(q);
@@ -121,12 +124,16 @@ OtelAttributes parse_otel_resource_attributes(const std::vector<std::string>& it
       if (pair.empty()) continue;
       const size_t eq = pair.find('=');
       if (eq == std::string::npos)
-        throw std::invalid_argument("Invalid --otel-resource-attributes entry " + util::py_repr(pair) + ": expected key=value.");
-      const std::string key = util::trim(pair.substr(0, eq), util::kAsciiSpace), value = util::trim(pair.substr(eq + 1), util::kAsciiSpace);
+        throw std::invalid_argument("Invalid --otel-resource-attributes entry " + util::py_repr(pair) +
+                                    ": expected key=value.");
+      const std::string key = util::trim(pair.substr(0, eq), util::kAsciiSpace),
+                        value = util::trim(pair.substr(eq + 1), util::kAsciiSpace);
       if (key.empty())
-        throw std::invalid_argument("Invalid --otel-resource-attributes entry " + util::py_repr(pair) + ": key cannot be empty.");
+        throw std::invalid_argument("Invalid --otel-resource-attributes entry " + util::py_repr(pair) +
+                                    ": key cannot be empty.");
       if (value.empty())
-        throw std::invalid_argument("Invalid --otel-resource-attributes entry " + util::py_repr(pair) + ": value cannot be empty.");
+        throw std::invalid_argument("Invalid --otel-resource-attributes entry " + util::py_repr(pair) +
+                                    ": value cannot be empty.");
       auto it = std::find_if(out.begin(), out.end(), [&](const auto& kv) { return kv.first == key; });
       if (it != out.end()) it->second = value;
       else out.emplace_back(key, value);
@@ -241,7 +248,8 @@ void OtelHistogramBuilder::add_record(const nlohmann::json& record) {
       // The file holds durations in ms; the spec wants seconds.
       const double scale = spec->token_type ? 1.0 : unit == "ms" ? 1e-3 : unit == "ns" ? 1e-9 : 1.0;
       for (double v : values)
-        observe(spec->name, spec->unit, std::string("GenAI semconv metric: ") + spec->name, *spec->bounds, attrs, v * scale);
+        observe(spec->name, spec->unit, std::string("GenAI semconv metric: ") + spec->name, *spec->bounds, attrs,
+                v * scale);
       continue;
     }
     // Everything else as AIPerf streams it: its base unit (durations in ns).

@@ -38,12 +38,12 @@ std::string infer_gen_ai_provider(const std::string& override_name, const std::v
 std::string gen_ai_operation_name(const std::string& endpoint_type);
 
 struct OtelRunContext {
-  OtelAttributes resource;   // service.name, service.instance.id, aiperf.* and the user's
-  std::string operation;     // gen_ai.operation.name
-  std::string provider;      // gen_ai.provider.name
-  std::string model;         // gen_ai.request.model ("" = none)
-  int64_t start_unix_ns = 0; // the histograms' startTimeUnixNano
-  int64_t time_unix_ns = 0;  // their timeUnixNano
+  OtelAttributes resource;    // service.name, service.instance.id, aiperf.* and the user's
+  std::string operation;      // gen_ai.operation.name
+  std::string provider;       // gen_ai.provider.name
+  std::string model;          // gen_ai.request.model ("" = none)
+  int64_t start_unix_ns = 0;  // the histograms' startTimeUnixNano
+  int64_t time_unix_ns = 0;   // their timeUnixNano
 };
 
 // Accumulates records (profile_export.jsonl objects) into cumulative histograms, one data

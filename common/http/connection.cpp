@@ -12,8 +12,7 @@
 
 namespace aiperf::http {
 
-namespace {
-}  // namespace
+namespace {}  // namespace
 
 Connection::Connection(const net::any_io_executor& ex)
     : stream_(std::in_place_index<0>, ex) {}

@@ -47,6 +47,7 @@ struct Voidify {
 }  // namespace aiperf::log
 
 // Evaluates the streamed values only when `level` is enabled.
-#define AIPERF_LOG(level)                                          \
-  !::aiperf::log::enabled(::aiperf::log::Level::level) ? (void)0 \
+#define AIPERF_LOG(level)                              \
+  !::aiperf::log::enabled(::aiperf::log::Level::level) \
+      ? (void)0                                        \
       : ::aiperf::log::Voidify() & ::aiperf::log::Line(::aiperf::log::Level::level)

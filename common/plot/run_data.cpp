@@ -263,8 +263,7 @@ std::vector<GpuSample> load_gpu(const std::string& path) {
                                                       : std::to_string(j.value("gpu_index", 0));
     const json& t = j.value("telemetry_data", json::object());
     // AIPerf 0.13 namespaces the field; files of older runs have the bare name.
-    if (t.is_object())
-      s.utilization = number(t.value("nvidia_gpu_utilization", t.value("gpu_utilization", json())));
+    if (t.is_object()) s.utilization = number(t.value("nvidia_gpu_utilization", t.value("gpu_utilization", json())));
     out.push_back(s);
   }
   return out;

@@ -13,7 +13,8 @@ namespace aiperf::stats {
 // The percentiles AIPerf reports, in report order.
 inline constexpr std::array<double, 9> kPercentiles = {1, 5, 10, 25, 50, 75, 90, 95, 99};
 // Their keys in AIPerf's files, same order.
-inline constexpr std::array<const char*, 9> kPercentileNames = {"p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99"};
+inline constexpr std::array<const char*, 9> kPercentileNames = {"p1",  "p5",  "p10", "p25", "p50",
+                                                                "p75", "p90", "p95", "p99"};
 
 // Sum with numpy's pairwise algorithm (blocks of 8 accumulators, halves above 128 values), so
 // float results are identical to numpy.sum. 0 for an empty span.

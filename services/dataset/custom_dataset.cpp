@@ -142,7 +142,7 @@ void load_random_pool(const config::InputConfig& in, uint64_t conversations, Cus
 void load_mooncake(const config::InputConfig& in, CustomDataset& out, std::mt19937_64& rng) {
   const uint32_t block = trace_block_size(in);
   std::unordered_map<std::string, size_t> sessions;  // session_id -> conversation index
-  std::vector<std::vector<json>> lines;               // kept lines per conversation (synthesis)
+  std::vector<std::vector<json>> lines;              // kept lines per conversation (synthesis)
   for_each_json_line(in.input_file, [&](const json& object, size_t) {
     check_line_type(object, "mooncake_trace");
     std::optional<PendingPrompt> pending;

@@ -121,8 +121,7 @@ Dataset build_dataset(const config::RunConfig& config) {
     set_output_lengths(custom.conversations, config);
     if (!custom.trace_models.empty())
       map_weka_models(custom, config.endpoint.model_names);  // the trace's own models, mapped
-    else
-      assign_models(custom.conversations, config, rng);
+    else assign_models(custom.conversations, config, rng);
     out.conversations = std::move(custom.conversations);
     out.sampling_strategy = custom.default_sampling;
     out.has_timestamps = custom.has_timestamps;

@@ -104,7 +104,8 @@ SeqDist SeqDist::parse(const std::string& raw) {
     static const std::regex item(R"(\s*\()" + pair_body + R"(\)\s*:\s*)" + n + R"(\s*)");
     for (const std::string& part : split_bracket_items(text.substr(1, text.size() - 2))) {
       std::smatch m;
-      if (!std::regex_match(part, m, item)) throw std::invalid_argument("'" + util::trim(part) + "' is not (ISL,OSL):PERCENT");
+      if (!std::regex_match(part, m, item))
+        throw std::invalid_argument("'" + util::trim(part) + "' is not (ISL,OSL):PERCENT");
       d.pairs_.push_back(from_match(m, util::trim(part)));
     }
   } else {
@@ -116,7 +117,8 @@ SeqDist SeqDist::parse(const std::string& raw) {
       start = end + 1;
       if (util::trim(part).empty() && end == text.size()) break;  // trailing ';'
       std::smatch m;
-      if (!std::regex_match(part, m, item)) throw std::invalid_argument("'" + util::trim(part) + "' is not ISL,OSL:PERCENT");
+      if (!std::regex_match(part, m, item))
+        throw std::invalid_argument("'" + util::trim(part) + "' is not ISL,OSL:PERCENT");
       d.pairs_.push_back(from_match(m, util::trim(part)));
     }
   }

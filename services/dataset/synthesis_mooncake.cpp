@@ -89,8 +89,8 @@ void apply_mooncake_synthesis(const config::InputConfig& in, uint32_t block_size
         try {
           turns[t] = reparse(synth[next], block_size, in.turn_delay_ratio, pending);
         } catch (const FieldError& e) {
-          throw DatasetFileError(in.input_file + ": synthesized line " + std::to_string(next + 1) + ": " +
-                                 e.field + ": " + e.message);
+          throw DatasetFileError(in.input_file + ": synthesized line " + std::to_string(next + 1) + ": " + e.field +
+                                 ": " + e.message);
         }
         if (pending) {
           pending->conversation = c;
@@ -130,8 +130,8 @@ void apply_pending_trace_synthesis(const config::InputConfig& in, uint32_t block
       try {
         check_layout(p.input_length, p.hash_ids.size(), block_size);
       } catch (const FieldError& e) {
-        throw DatasetFileError(in.input_file + ": synthesized line " + std::to_string(i + 1) + ": " + e.field +
-                               ": " + e.message);
+        throw DatasetFileError(in.input_file + ": synthesized line " + std::to_string(i + 1) + ": " + e.field + ": " +
+                               e.message);
       }
       if (line.contains("output_length")) turn.set_max_tokens(line["output_length"].get<int64_t>());
       if (line.contains("timestamp")) turn.set_timestamp_ms(line["timestamp"].get<double>());

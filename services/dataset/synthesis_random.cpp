@@ -16,8 +16,7 @@ PythonRandom::PythonRandom(uint64_t seed) {
   if (key.empty()) key.push_back(0);
   // init_genrand(19650218)
   mt_[0] = 19650218U;
-  for (size_t i = 1; i < kN; ++i)
-    mt_[i] = 1812433253U * (mt_[i - 1] ^ (mt_[i - 1] >> 30)) + static_cast<uint32_t>(i);
+  for (size_t i = 1; i < kN; ++i) mt_[i] = 1812433253U * (mt_[i - 1] ^ (mt_[i - 1] >> 30)) + static_cast<uint32_t>(i);
   // init_by_array(key)
   size_t i = 1, j = 0;
   for (size_t k = std::max(kN, key.size()); k > 0; --k) {

@@ -87,8 +87,7 @@ Reshaped apply_multipliers(const std::vector<json>& traces, const config::Synthe
       new_prefix_len = static_cast<int64_t>(result.size()) * block;
     } else if (prefix_mult < 1.0) {
       // The reference counts at least one block even when there is no prefix to keep.
-      const int64_t keep =
-          std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(prefix.size()) * prefix_mult));
+      const int64_t keep = std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(prefix.size()) * prefix_mult));
       result.assign(prefix.begin(), prefix.begin() + std::min<int64_t>(keep, static_cast<int64_t>(prefix.size())));
       new_prefix_len = keep * block;
     } else {

@@ -40,7 +40,8 @@ void write_weka_messages(CustomDataset& dataset, const PromptGenerator& prompts,
           std::mt19937_64 rng = derive_rng(seed, "dataset.weka.tail:" + seg.tail_seed);
           it->second = prompts.sample_tokens(seg.tail, rng);
         }
-        tokens.insert(tokens.end(), it->second.begin(), it->second.begin() + std::min<size_t>(seg.tail, it->second.size()));
+        tokens.insert(tokens.end(), it->second.begin(),
+                      it->second.begin() + std::min<size_t>(seg.tail, it->second.size()));
       }
       messages.push_back({{"role", seg.role}, {"content", prompts.tokenizer().decode(tokens, false)}});
     }

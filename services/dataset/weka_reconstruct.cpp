@@ -18,8 +18,7 @@ struct Geometry {
   int64_t lcp = 0, covered = 0, new_blocks = 0, tail = 0;
 };
 
-Geometry geometry(const std::vector<int64_t>& prev, const std::vector<int64_t>& curr, int64_t in_tokens,
-                  int64_t bs) {
+Geometry geometry(const std::vector<int64_t>& prev, const std::vector<int64_t>& curr, int64_t in_tokens, int64_t bs) {
   Geometry g;
   const int64_t full = in_tokens / bs;
   g.covered = std::min<int64_t>(static_cast<int64_t>(curr.size()), full);
@@ -120,8 +119,7 @@ void WekaReconstructor::advance_turn(const std::vector<int64_t>& prev_hash_ids, 
   const std::vector<int64_t> fresh = slice(curr_hash_ids, g.lcp, g.covered);
   int64_t asst = prev_out_tokens > 0 ? (prev_out_tokens + bs - 1) / bs : 0;
   // With no user input left in the context, the conversation resumes with a user turn.
-  if (std::none_of(segments_.begin(), segments_.end(), [](const WekaSegment& s) { return s.role == "user"; }))
-    asst = 0;
+  if (std::none_of(segments_.begin(), segments_.end(), [](const WekaSegment& s) { return s.role == "user"; })) asst = 0;
   asst = std::min(asst, g.new_blocks);
   if (max_asst_blocks) asst = std::min(asst, *max_asst_blocks);
   // Every request ends with a user message: a region wholly assistant hands its last block back.

@@ -33,8 +33,8 @@ class WekaReconstructor {
 
   // Turn 0. Throws std::invalid_argument when the hash_ids cannot even cover the declared
   // tool + system prefix (synthesizing it would fake the cached prefix the trace measures).
-  void init_turn_0(const std::vector<int64_t>& hash_ids, int64_t in_tokens, int64_t tool_tokens,
-                   int64_t system_tokens, const std::string& seed);
+  void init_turn_0(const std::vector<int64_t>& hash_ids, int64_t in_tokens, int64_t tool_tokens, int64_t system_tokens,
+                   const std::string& seed);
   // Turn k > 0. `max_asst_blocks` is the planner's cap for this turn (weka_asst_block_caps).
   void advance_turn(const std::vector<int64_t>& prev_hash_ids, int64_t prev_out_tokens,
                     const std::vector<int64_t>& curr_hash_ids, int64_t curr_in_tokens, const std::string& seed,

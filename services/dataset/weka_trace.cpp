@@ -121,11 +121,13 @@ const json* aliased(const json& o, const std::string& at, const char* alias, con
 
 Request parse_call(const json& o, const std::string& at, const std::string& type) {
   if (type == "s")
-    only_keys(o, at, {"t", "type", "model", "in", "input_length", "out", "output_length", "hash_ids", "input_types",
-                      "output_types", "stop", "api_time", "think_time", "ttft"});
+    only_keys(o, at,
+              {"t", "type", "model", "in", "input_length", "out", "output_length", "hash_ids", "input_types",
+               "output_types", "stop", "api_time", "think_time", "ttft"});
   else
-    only_keys(o, at, {"t", "type", "model", "in", "input_length", "out", "output_length", "hash_ids", "input_types",
-                      "output_types", "stop", "api_time", "think_time"});
+    only_keys(o, at,
+              {"t", "type", "model", "in", "input_length", "out", "output_length", "hash_ids", "input_types",
+               "output_types", "stop", "api_time", "think_time"});
   Request r;
   r.t = number(*get(o, at, "t", true), at + "t");
   if (!std::isfinite(r.t * 1000.0)) throw FieldError{at + "t", "must be a finite number of seconds"};
@@ -145,8 +147,9 @@ Request parse_call(const json& o, const std::string& at, const std::string& type
 std::string type_of(const json& o, const std::string& at, bool subagent_allowed) {
   const std::string type = str(*get(o, at, "type", true), at + "type");
   if (type != "n" && type != "s" && (!subagent_allowed || type != "subagent"))
-    throw FieldError{at + "type", std::string(subagent_allowed ? "must be 'n', 's' or 'subagent'" : "must be 'n' or 's'") +
-                                      ", got '" + type + "'"};
+    throw FieldError{at + "type",
+                     std::string(subagent_allowed ? "must be 'n', 's' or 'subagent'" : "must be 'n' or 's'") +
+                         ", got '" + type + "'"};
   return type;
 }
 
@@ -156,8 +159,9 @@ std::optional<int64_t> optional_integer(const json* v, const std::string& name) 
 }
 
 Subagent parse_subagent(const json& o, const std::string& at) {
-  only_keys(o, at, {"t", "type", "agent_id", "subagent_type", "duration_ms", "total_tokens", "tool_use_count", "status",
-                    "requests", "models", "tool_tokens", "system_tokens"});
+  only_keys(o, at,
+            {"t", "type", "agent_id", "subagent_type", "duration_ms", "total_tokens", "tool_use_count", "status",
+             "requests", "models", "tool_tokens", "system_tokens"});
   Subagent s;
   s.t = number(*get(o, at, "t", true), at + "t");
   s.agent_id = str(*get(o, at, "agent_id", true), at + "agent_id");
@@ -185,7 +189,8 @@ void add_model(Trace& t, const std::string& model) {
 
 Trace parse_trace(const json& o) {
   if (!o.is_object()) throw FieldError{"", "a Weka trace file holds one JSON object"};
-  only_keys(o, "", {"id", "models", "block_size", "hash_id_scope", "tool_tokens", "system_tokens", "requests", "totals"});
+  only_keys(o, "",
+            {"id", "models", "block_size", "hash_id_scope", "tool_tokens", "system_tokens", "requests", "totals"});
   Trace t;
   t.id = str(*get(o, "", "id", true), "id");
   strings(*get(o, "", "models", true), "models");
@@ -378,10 +383,8 @@ void emit_trace(const Trace& trace, const config::InputConfig& in, bool roots, C
       const Request& r = s.requests[k];
       const std::string seed = s.session_id + ":turn_" + std::to_string(k) + ":partial_tail";
       try {
-        if (k == 0)
-          recon.init_turn_0(r.hash_ids, r.in, s.tool_tokens, s.system_tokens, seed);
-        else
-          recon.advance_turn(s.requests[k - 1].hash_ids, s.requests[k - 1].out, r.hash_ids, r.in, seed, caps[k]);
+        if (k == 0) recon.init_turn_0(r.hash_ids, r.in, s.tool_tokens, s.system_tokens, seed);
+        else recon.advance_turn(s.requests[k - 1].hash_ids, s.requests[k - 1].out, r.hash_ids, r.in, seed, caps[k]);
       } catch (const std::invalid_argument& e) {
         throw DatasetFileError(trace.file + ": trace '" + trace.id + "', session '" + s.session_id + "': " + e.what());
       }
@@ -394,20 +397,16 @@ void emit_trace(const Trace& trace, const config::InputConfig& in, bool roots, C
         if (k > 0) {
           const Request& prev = s.requests[k - 1];
           std::optional<double> delay;
-          if (warp)
-            delay = end_to_start_ms((t - warp->map(prev.t)) * 1000.0, prev.api_time);
-          else if (opts.use_think_time_only && r.think_time)
-            delay = *r.think_time * 1000.0;
-          else
-            delay = end_to_start_ms((r.t - prev.t) * 1000.0, prev.api_time);
+          if (warp) delay = end_to_start_ms((t - warp->map(prev.t)) * 1000.0, prev.api_time);
+          else if (opts.use_think_time_only && r.think_time) delay = *r.think_time * 1000.0;
+          else delay = end_to_start_ms((r.t - prev.t) * 1000.0, prev.api_time);
           if (!std::isfinite(*delay)) delay.reset();
           if (delay && cap_ms) delay = std::min(*delay, *cap_ms);
           // A negative delay (corrupt think_time) would send in the past: 0.
           if (delay) turn.set_delay_ms(std::max(*delay, 0.0));
         }
       }
-      out.weka_pending.push_back(
-          {conv_index, static_cast<int>(k), trace.id, trace.block_size, recon.segments()});
+      out.weka_pending.push_back({conv_index, static_cast<int>(k), trace.id, trace.block_size, recon.segments()});
     }
     out.conversations.push_back(std::move(conv));
     out.trace_models.push_back(trace.models);

@@ -16,7 +16,8 @@ constexpr std::array<DcgmField, 27> kFields = {{
     {"DCGM_FI_DEV_MEM_COPY_UTIL", "nvidia_memory_utilization", "NVIDIA Memory Utilization", "%", 1, false, true},
     {"DCGM_FI_DEV_FB_USED", "nvidia_memory_used", "NVIDIA GPU Memory Used", "GB", kMiBToGB, false, true},
     {"DCGM_FI_DEV_GPU_TEMP", "nvidia_temperature", "NVIDIA GPU Temperature", "°C", 1, false, true},
-    {"DCGM_FI_PROF_SM_ACTIVE", "nvidia_sm_utilization", "NVIDIA SM Utilization", "%", 100, false, true},  // a 0..1 ratio
+    {"DCGM_FI_PROF_SM_ACTIVE", "nvidia_sm_utilization", "NVIDIA SM Utilization", "%", 100, false,
+     true},  // a 0..1 ratio
     {"DCGM_FI_DEV_DEC_UTIL", "nvidia_decoder_utilization", "NVIDIA Decoder Utilization", "%", 1, false, true},
     {"DCGM_FI_DEV_ENC_UTIL", "nvidia_encoder_utilization", "NVIDIA Encoder Utilization", "%", 1, false, true},
     {"DCGM_FI_DEV_XID_ERRORS", "nvidia_xid_errors", "NVIDIA XID Errors", "count", 1, true, true},
@@ -37,8 +38,8 @@ constexpr std::array<DcgmField, 27> kFields = {{
     // exporters renamed the field; both land on one key.
     {"DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "nvidia_clock_throttle_reasons", "Clock Throttle Reasons", "bitmask", 1,
      false, false},
-    {"DCGM_FI_DEV_CLOCKS_EVENT_REASONS", "nvidia_clock_throttle_reasons", "Clock Throttle Reasons", "bitmask", 1,
-     false, false},
+    {"DCGM_FI_DEV_CLOCKS_EVENT_REASONS", "nvidia_clock_throttle_reasons", "Clock Throttle Reasons", "bitmask", 1, false,
+     false},
     {"DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL", "nvidia_nvlink_bandwidth_total", "NVLink Bandwidth Total", "count", 1, true,
      false},
     {"DCGM_FI_DEV_PCIE_REPLAY_COUNTER", "nvidia_pcie_replay_counter", "PCIe Replays", "count", 1, true, false},

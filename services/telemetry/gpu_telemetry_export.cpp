@@ -82,8 +82,8 @@ std::string telemetry_csv_section(const std::vector<GpuSummary>& gpus) {
   const bool ns = std::any_of(gpus.begin(), gpus.end(), [](auto& g) { return !g.id.namespace_name.empty(); });
   const bool pod = std::any_of(gpus.begin(), gpus.end(), [](auto& g) { return !g.id.pod_name.empty(); });
   std::string out = "\r\n";
-  std::vector<std::string> header = {"Endpoint", "GPU_Index", "GPU_Name", "GPU_UUID", "Platform", "Metric",
-                                     "avg",      "min",       "max",      "sum"};
+  std::vector<std::string> header = {"Endpoint", "GPU_Index", "GPU_Name", "GPU_UUID", "Platform",
+                                     "Metric",   "avg",       "min",      "max",      "sum"};
   for (const char* p : stats::kPercentileNames) header.push_back(p);
   header.push_back("std");
   if (hostname) header.push_back("Hostname");
@@ -92,8 +92,11 @@ std::string telemetry_csv_section(const std::vector<GpuSummary>& gpus) {
   exporting::append_csv_row(out, header);
   for (const GpuSummary& gpu : gpus) {
     for (const GpuMetricSummary& m : gpu.metrics) {
-      std::vector<std::string> row = {endpoint_display(gpu.id.endpoint_url), std::to_string(gpu.id.index),
-                                      gpu.id.model_name, gpu.id.uuid, gpu.id.platform,
+      std::vector<std::string> row = {endpoint_display(gpu.id.endpoint_url),
+                                      std::to_string(gpu.id.index),
+                                      gpu.id.model_name,
+                                      gpu.id.uuid,
+                                      gpu.id.platform,
                                       m.display + " (" + m.unit + ")"};
       if (m.counter) {
         row.push_back(exporting::fixed2(m.delta));

@@ -74,16 +74,15 @@ cli::RemoteExportSettings settings(const std::string& dir) {
 TEST_CASE("mlflow metric payload: avg under the tag, other statistics as tag.stat, completed requests") {
   const auto p = cli::mlflow_metric_payload(json::parse(kSummary));
   const std::vector<std::pair<std::string, double>> want{
-      {"aiperf.completed_requests", 3},  {"error_request_count", 1},     {"request_count", 2},
-      {"request_latency", 2.5},          {"request_latency.count", 2},   {"request_latency.max", 4},
-      {"request_latency.p50", 2}};
+      {"aiperf.completed_requests", 3}, {"error_request_count", 1}, {"request_count", 2},      {"request_latency", 2.5},
+      {"request_latency.count", 2},     {"request_latency.max", 4}, {"request_latency.p50", 2}};
   CHECK(p == want);
 }
 
 TEST_CASE("mlflow artifact globs: AIPerf's defaults (top-level data files, images at any depth), given globs") {
   const std::string dir = temp_dir();
-  for (const char* f : {"a.json", "b.csv", "r.jsonl", "logs/aiperf.log", "plots/x.png", "y.png", "mlflow_export.json",
-                        "sub/deep.json"})
+  for (const char* f :
+       {"a.json", "b.csv", "r.jsonl", "logs/aiperf.log", "plots/x.png", "y.png", "mlflow_export.json", "sub/deep.json"})
     write(dir + "/" + f, "x");
   CHECK(cli::mlflow_artifact_files(dir, {}) ==
         std::vector<std::string>{"a.json", "b.csv", "r.jsonl", "plots/x.png", "y.png"});
@@ -101,8 +100,8 @@ TEST_CASE("mlflow export: experiment created, run with name, parent and tags, lo
   t.answers["GET " + api + "experiments/get-by-name"] = {404, R"({"error_code":"RESOURCE_DOES_NOT_EXIST"})", ""};
   t.answers["POST " + api + "experiments/create"] = {200, R"({"experiment_id":"7"})", ""};
   t.answers["GET " + api + "runs/get"] = {200, R"({"run":{}})", ""};
-  t.answers["POST " + api + "runs/create"] =
-      {200, R"({"run":{"info":{"run_id":"r1","artifact_uri":"mlflow-artifacts:/7/r1/artifacts"}}})", ""};
+  t.answers["POST " + api + "runs/create"] = {
+      200, R"({"run":{"info":{"run_id":"r1","artifact_uri":"mlflow-artifacts:/7/r1/artifacts"}}})", ""};
   t.answers["POST " + api + "runs/log-batch"] = {200, "{}", ""};
   t.answers["POST " + api + "runs/update"] = {200, "{}", ""};
   t.answers["PUT http://mlf:5000/api/2.0/mlflow-artifacts/artifacts/"] = {200, "{}", ""};
@@ -129,14 +128,16 @@ TEST_CASE("mlflow export: experiment created, run with name, parent and tags, lo
   const json batch = json::parse(t.calls[4].body);
   CHECK(batch["run_id"] == "r1");
   CHECK(batch["metrics"].size() == 7);
-  CHECK(batch["metrics"][3] == json{{"key", "request_latency"}, {"value", 2.5}, {"timestamp", 1700000000123}, {"step", 0}});
+  CHECK(batch["metrics"][3] ==
+        json{{"key", "request_latency"}, {"value", 2.5}, {"timestamp", 1700000000123}, {"step", 0}});
   CHECK(batch["params"] == json::parse(R"([{"key":"endpoint.type","value":"chat"}])"));
   CHECK(batch["tags"] == json::parse(R"([{"key":"aiperf.version","value":"0.1.0"},
                                          {"key":"aiperf.was_cancelled","value":"false"},
                                          {"key":"benchmark_id","value":"abcdef12-3456"},
                                          {"key":"team","value":"perf"}])"));
   // Default globs in order (*.json, then *.jsonl), then mlflow_export.json written just before.
-  CHECK(t.calls[5].url == "http://mlf:5000/api/2.0/mlflow-artifacts/artifacts/7/r1/artifacts/profile_export_aiperf.json");
+  CHECK(t.calls[5].url ==
+        "http://mlf:5000/api/2.0/mlflow-artifacts/artifacts/7/r1/artifacts/profile_export_aiperf.json");
   CHECK(t.calls[5].body == kSummary);
   CHECK(t.calls[6].url == "http://mlf:5000/api/2.0/mlflow-artifacts/artifacts/7/r1/artifacts/profile_export.jsonl");
   CHECK(t.calls[7].url == "http://mlf:5000/api/2.0/mlflow-artifacts/artifacts/7/r1/artifacts/mlflow_export.json");
@@ -186,7 +187,8 @@ TEST_CASE("mlflow export: a missing parent makes a root run with a warning, and 
 TEST_CASE("otel export: one POST of the JSON histograms, failures are warnings") {
   const std::string dir = temp_dir();
   write(dir + "/profile_export.jsonl",
-        R"({"metadata":{"worker_id":"w"},"metrics":{"request_latency":{"value":20.0,"unit":"ms"}}})" "\n");
+        R"({"metadata":{"worker_id":"w"},"metrics":{"request_latency":{"value":20.0,"unit":"ms"}}})"
+        "\n");
   FakeTransport t;
   t.answers["POST http://c:4318/v1/metrics"] = {200, "{}", ""};
   auto s = settings(dir);

@@ -38,10 +38,12 @@ TEST_CASE("every bad option value or input file is refused before anything start
         "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 5}\n"
         "{\"timestamp\": 1, \"input_length\": -3, \"output_length\": 5}\n");
   write(dir + "/stamped.jsonl", "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 5}\n");
-  write(dir + "/same_blocks.jsonl", "{\"input_length\": 600, \"hash_ids\": [1, 2]}\n"
-                                     "{\"input_length\": 600, \"hash_ids\": [1, 2]}\n");
-  write(dir + "/baseten.jsonl", "{\"timestamp_start_unix_ms\": 1700000001000, \"prompt\": \"hello\", "
-                                 "\"input_tokens\": 3, \"output_tokens\": 5, \"provided_session_id\": \"a\"}\n");
+  write(dir + "/same_blocks.jsonl",
+        "{\"input_length\": 600, \"hash_ids\": [1, 2]}\n"
+        "{\"input_length\": 600, \"hash_ids\": [1, 2]}\n");
+  write(dir + "/baseten.jsonl",
+        "{\"timestamp_start_unix_ms\": 1700000001000, \"prompt\": \"hello\", "
+        "\"input_tokens\": 3, \"output_tokens\": 5, \"provided_session_id\": \"a\"}\n");
   const std::vector<BadInput> table{
       // Numbers: range and type, with the rule and the value as given.
       {{"--concurrency", "0"}, "Error: --concurrency: must be a number > 0, got '0'"},
@@ -71,7 +73,8 @@ TEST_CASE("every bad option value or input file is refused before anything start
       {{"--workers-max", "-1"}, "Error: --workers-max: invalid value '-1'"},
       // Choices and unknown options.
       {{"--endpoint-type", "nope"}, "Error: --endpoint-type: invalid value 'nope'; valid: chat,"},
-      {{"--endpoint-type", "raw"}, "Error: --endpoint-type raw: sends request bodies verbatim and needs them from --input-file"},
+      {{"--endpoint-type", "raw"},
+       "Error: --endpoint-type raw: sends request bodies verbatim and needs them from --input-file"},
       {{"--arrival-pattern", "nope"}, "Error: --arrival-pattern: nope not in {constant,poisson,gamma"},
       {{"--ui-type", "nope"}, "Error: --ui-type: nope not in {dashboard,simple,none}"},
       {{"--bogus-option", "1"}, "Error: The following arguments were not expected"},
@@ -115,7 +118,8 @@ TEST_CASE("every bad option value or input file is refused before anything start
        "Error: --synthesis-*: trace synthesis is implemented for mooncake_trace, bailian_trace and burst_gpt_trace, "
        "not baseten_trace"},
       // Where the results would go.
-      {{"--artifact-dir", "{dir}/text_type.jsonl/run"}, "Error: --artifact-dir: cannot create {dir}/text_type.jsonl/run"},
+      {{"--artifact-dir", "{dir}/text_type.jsonl/run"},
+       "Error: --artifact-dir: cannot create {dir}/text_type.jsonl/run"},
   };
   int i = 0;
   for (const auto& row : table) {

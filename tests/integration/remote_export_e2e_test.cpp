@@ -24,9 +24,10 @@ namespace {
 using Run = aiperf::test::ProfileRun;
 
 Run profile(const std::string& tmp, const std::string& name, std::vector<std::string> args) {
-  std::vector<std::string> full{"--tokenizer", "builtin", "--ui-type", "none", "--model", "m1", "--endpoint-type",
-                                "chat", "--streaming", "--concurrency", "1", "--request-count", "3",
-                                "--output-tokens-mean", "3", "--extra-inputs", "ignore_eos:true"};
+  std::vector<std::string> full{
+      "--tokenizer", "builtin",        "--ui-type",      "none", "--model",         "m1", "--endpoint-type",
+      "chat",        "--streaming",    "--concurrency",  "1",    "--request-count", "3",  "--output-tokens-mean",
+      "3",           "--extra-inputs", "ignore_eos:true"};
   full.insert(full.end(), args.begin(), args.end());
   return aiperf::test::run_profile(tmp + "/" + name, full, tmp, name, 120);
 }
@@ -51,7 +52,8 @@ FakeResponse answer(const FakeRequest& q) {
   if (q.target == api + "runs/create")
     return ok(R"({"run":{"info":{"run_id":"run42","artifact_uri":"mlflow-artifacts:/5/run42/artifacts"}}})");
   if (q.target == api + "runs/log-batch" || q.target == api + "runs/update") return ok("{}");
-  if (q.method == "PUT" && q.target.rfind("/api/2.0/mlflow-artifacts/artifacts/5/run42/artifacts/", 0) == 0) return ok("{}");
+  if (q.method == "PUT" && q.target.rfind("/api/2.0/mlflow-artifacts/artifacts/5/run42/artifacts/", 0) == 0)
+    return ok("{}");
   FakeResponse r = ok("{}");
   r.status = 404;
   return r;
@@ -59,8 +61,9 @@ FakeResponse answer(const FakeRequest& q) {
 
 std::string attr(const json& attributes, const std::string& key) {
   for (const auto& kv : attributes)
-    if (kv["key"] == key) return kv["value"].begin().value().is_string() ? kv["value"].begin().value().get<std::string>()
-                                                                          : kv["value"].begin().value().dump();
+    if (kv["key"] == key)
+      return kv["value"].begin().value().is_string() ? kv["value"].begin().value().get<std::string>()
+                                                     : kv["value"].begin().value().dump();
   return "(absent)";
 }
 
@@ -71,25 +74,24 @@ TEST_CASE("otel and mlflow exports: what the collector and the tracking server r
   MockServer mock({"--fast"}, tmp);
   FakeHttpServer server(answer);
   const std::string base = "http://127.0.0.1:" + std::to_string(server.port());
-  Run run = profile(tmp, "run", {"--url", mock.url(), "--otel-url", base + "/otlp", "--otel-resource-attributes",
-                                 "team=perf,env=ci", "--gen-ai-provider", "vllm", "--mlflow-tracking-uri", base,
-                                 "--mlflow-experiment", "bench", "--mlflow-run-name", "nightly", "--mlflow-tag",
-                                 "owner:me", "--mlflow-artifact-glob", "profile_*.csv,*.jsonl"});
+  Run run = profile(
+      tmp, "run",
+      {"--url", mock.url(), "--otel-url", base + "/otlp", "--otel-resource-attributes", "team=perf,env=ci",
+       "--gen-ai-provider", "vllm", "--mlflow-tracking-uri", base, "--mlflow-experiment", "bench", "--mlflow-run-name",
+       "nightly", "--mlflow-tag", "owner:me", "--mlflow-artifact-glob", "profile_*.csv,*.jsonl"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   const auto requests = server.requests();
   std::vector<std::string> seen;
   for (const auto& q : requests) seen.push_back(q.method + " " + q.target.substr(0, q.target.find('?')));
-  CHECK(seen == std::vector<std::string>{
-                    "POST /otlp/v1/metrics",
-                    "GET /api/2.0/mlflow/experiments/get-by-name",
-                    "POST /api/2.0/mlflow/experiments/create",
-                    "POST /api/2.0/mlflow/runs/create",
-                    "POST /api/2.0/mlflow/runs/log-batch",
-                    "PUT /api/2.0/mlflow-artifacts/artifacts/5/run42/artifacts/profile_export_aiperf.csv",
-                    "PUT /api/2.0/mlflow-artifacts/artifacts/5/run42/artifacts/profile_export.jsonl",
-                    "PUT /api/2.0/mlflow-artifacts/artifacts/5/run42/artifacts/mlflow_export.json",
-                    "POST /api/2.0/mlflow/runs/update"});
+  CHECK(seen ==
+        std::vector<std::string>{"POST /otlp/v1/metrics", "GET /api/2.0/mlflow/experiments/get-by-name",
+                                 "POST /api/2.0/mlflow/experiments/create", "POST /api/2.0/mlflow/runs/create",
+                                 "POST /api/2.0/mlflow/runs/log-batch",
+                                 "PUT /api/2.0/mlflow-artifacts/artifacts/5/run42/artifacts/profile_export_aiperf.csv",
+                                 "PUT /api/2.0/mlflow-artifacts/artifacts/5/run42/artifacts/profile_export.jsonl",
+                                 "PUT /api/2.0/mlflow-artifacts/artifacts/5/run42/artifacts/mlflow_export.json",
+                                 "POST /api/2.0/mlflow/runs/update"});
   REQUIRE(requests.size() == 9);
 
   // OTLP: JSON, the resource attributes, the GenAI histograms counting the 3 requests.

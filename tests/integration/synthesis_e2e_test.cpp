@@ -25,12 +25,29 @@ TEST_CASE("mooncake trace with synthesis: max-isl drops, prompt/output multiplie
   // Block size 16. Line 4 (100 tokens) is over --synthesis-max-isl and dropped first; of the
   // rest, blocks 1 and 2 are shared. Line 1: 32 prefix tokens + 2 x 8 = 48; line 2: 32 + 2 x 4
   // = 40; line 3: 16 + 2 x 4 = 24. Output lengths doubled, timestamps halved.
-  Run run = aiperf::test::run_named(
-      tmp, "run",
-      {"--url", mock.url(), "--input-file", kData + "e2e_trace.jsonl", "--custom-dataset-type", "mooncake_trace",
-       "--isl-block-size", "16", "--synthesis-prompt-len-multiplier", "2", "--synthesis-output-len-multiplier", "2",
-       "--synthesis-speedup-ratio", "2", "--synthesis-max-isl", "80", "--synthesis-max-osl", "7", "--random-seed",
-       "3", "--extra-inputs", "ignore_eos:true"});
+  Run run = aiperf::test::run_named(tmp, "run",
+                                    {"--url",
+                                     mock.url(),
+                                     "--input-file",
+                                     kData + "e2e_trace.jsonl",
+                                     "--custom-dataset-type",
+                                     "mooncake_trace",
+                                     "--isl-block-size",
+                                     "16",
+                                     "--synthesis-prompt-len-multiplier",
+                                     "2",
+                                     "--synthesis-output-len-multiplier",
+                                     "2",
+                                     "--synthesis-speedup-ratio",
+                                     "2",
+                                     "--synthesis-max-isl",
+                                     "80",
+                                     "--synthesis-max-osl",
+                                     "7",
+                                     "--random-seed",
+                                     "3",
+                                     "--extra-inputs",
+                                     "ignore_eos:true"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   const auto bodies = aiperf::test::recorded_bodies(rec);
@@ -61,7 +78,7 @@ TEST_CASE("mooncake trace with synthesis: max-isl drops, prompt/output multiplie
   const std::string p3 = inputs["data"][2]["payloads"][0]["messages"][0]["content"];
   size_t common = 0;
   while (common < std::min(p1.size(), p2.size()) && p1[common] == p2[common]) ++common;
-  CHECK(common > 40);      // 32 shared tokens are well over 40 characters
-  CHECK(common < p2.size());  // then each has its own prompt block
+  CHECK(common > 40);                           // 32 shared tokens are well over 40 characters
+  CHECK(common < p2.size());                    // then each has its own prompt block
   CHECK(p3.substr(0, 20) == p1.substr(0, 20));  // block 1 only
 }

@@ -125,8 +125,8 @@ TEST_CASE("telemetry: DCGM GPU statistics and server metrics that count the run'
   const std::string sm_csv = aiperf::test::read_file(run.dir + "/server_metrics_export.csv");
   CHECK(sm.at("metrics_phase") == "profiling");
   CHECK(sm_csv.rfind("# AIPerf Server Metrics Export (CSV)\n", 0) == 0);
-  CHECK(sm_csv.find("\r\n127.0.0.1:" + std::to_string(mock.port()) + ",counter,vllm:request_success_total,count,30.0000,") !=
-        std::string::npos);
+  CHECK(sm_csv.find("\r\n127.0.0.1:" + std::to_string(mock.port()) +
+                    ",counter,vllm:request_success_total,count,30.0000,") != std::string::npos);
   CHECK(run.lines("server_metrics_export.jsonl").size() >= 2);  // configure scrape + final scrape
 
   // Console: the platform panel, the GPU tables and the export lines; the same report in box

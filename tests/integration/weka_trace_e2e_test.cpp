@@ -111,7 +111,8 @@ TEST_CASE("weka_trace refusals: exclusive delay flags, context filter, dataset f
       {{"--input-file", kDir, "--dataset-filter", "a=b"}, "--dataset-filter requires --public-dataset"},
       {{"--public-dataset", "sharegpt", "--dataset-filter", "a=b"},
        "Public dataset 'sharegpt' does not support --dataset-filter"},
-      {{"--public-dataset", "sharegpt", "--dataset-filter", "a"}, "Invalid --dataset-filter 'a'; expected non-empty key=value"},
+      {{"--public-dataset", "sharegpt", "--dataset-filter", "a"},
+       "Invalid --dataset-filter 'a'; expected non-empty key=value"},
       {{"--input-file", kDir + "/a.json", "--custom-dataset-type", "weka_trace", "--max-context-length", "0"},
        "--max-context-length"},
   };

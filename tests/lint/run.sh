@@ -43,15 +43,22 @@ else
 fi
 
 # clang-tidy reads the compile commands without the precompiled headers GCC built (clang cannot
-# read GCC's .gch); every file includes what it uses, so it parses without them.
+# read GCC's .gch); every file includes what it uses, so it parses without them. A unity batch
+# (CMake's Unity/unity_N_cxx.cxx) becomes one entry per source file it includes, with the batch's
+# flags, so every file is checked on its own.
 db=$(mktemp -d /tmp/aiperf-lint-XXXXXX)
 trap 'rm -rf "$db"' EXIT
 python3 - "$db" <<'EOF'
 import json, re, sys
-cc = json.load(open("build/compile_commands.json"))
-for e in cc:
+out = []
+for e in json.load(open("build/compile_commands.json")):
     e["command"] = re.sub(r" -include \S+cmake_pch\.hxx", "", e["command"]).replace("/usr/bin/ccache ", "")
-json.dump(cc, open(sys.argv[1] + "/compile_commands.json", "w"))
+    if not re.search(r"/Unity/unity_\d+_cxx\.cxx$", e["file"]):
+        out.append(e)
+        continue
+    for member in re.findall(r'^#include "(.+\.cpp)"$', open(e["file"]).read(), re.M):
+        out.append({**e, "file": member, "command": e["command"].replace(e["file"], member)})
+json.dump(out, open(sys.argv[1] + "/compile_commands.json", "w"))
 EOF
 
 if [ "$all" = 1 ]; then

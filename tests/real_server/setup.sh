@@ -5,7 +5,7 @@
 # Where llama.cpp comes from: PyPI's llama-cpp-python sdist (pinned below, sha256-checked) vendors the
 # whole llama.cpp tree at a fixed commit, and PyPI is reachable where GitHub is not. We build its
 # native `llama-server` (the C++ server users run, with its quirks: `timings`, /metrics, slots), not
-# the Python wrapper. About 6 minutes on 2 cores, once.
+# the Python wrapper. A few minutes on 2 cores, once.
 #
 #   AIPERF_REAL_SERVER_CACHE (default ~/.cache/aiperf-real-server) holds:
 #     llama.cpp-<ver>/bin/llama-server     the server
@@ -39,9 +39,11 @@ if [ ! -x "$server" ]; then
     -d "$work" "llama-cpp-python==$ver"
   echo "$sha  $work/llama_cpp_python-$ver.tar.gz" | sha256sum -c --quiet
   tar -xzf "$work/llama_cpp_python-$ver.tar.gz" -C "$work"
-  # No web UI (it would be downloaded), no HTTPS/curl (loopback only), portable CPU code.
+  # No web UI (it would be downloaded), no HTTPS/curl (loopback only), portable CPU code, -O1:
+  # the test model is tiny, so the server's speed does not matter and its build time does (CI).
   cmake -S "$work/llama_cpp_python-$ver/vendor/llama.cpp" -B "$work/build" -G Ninja -Wno-dev \
-    -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DGGML_NATIVE=OFF \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
+    -DBUILD_SHARED_LIBS=OFF -DGGML_NATIVE=OFF \
     -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF \
     -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF >"$work/configure.log" 2>&1 \
     || { tail -30 "$work/configure.log" >&2; exit 1; }

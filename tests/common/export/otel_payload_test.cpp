@@ -29,7 +29,9 @@ OtelRunContext context() {
 
 json record(const std::string& worker, double latency_ms, int osl, const json& error = nullptr) {
   json r = {{"metadata",
-             {{"worker_id", worker}, {"record_processor_id", "rp"}, {"benchmark_phase", "profiling"},
+             {{"worker_id", worker},
+              {"record_processor_id", "rp"},
+              {"benchmark_phase", "profiling"},
               {"was_cancelled", false}}},
             {"metrics",
              {{"request_latency", {{"value", latency_ms}, {"unit", "ms"}}},
@@ -66,8 +68,9 @@ TEST_CASE("otel resource attributes and stream domains as the reference parses t
   CHECK(resolve_otel_stream({"metrics"}) == std::pair<bool, bool>{true, false});
   CHECK(resolve_otel_stream({"timing"}) == std::pair<bool, bool>{false, true});
   CHECK(resolve_otel_stream({"metrics", "none"}) == std::pair<bool, bool>{false, false});
-  CHECK(invalid([] { resolve_otel_stream({"x", "metrics"}); }) ==
-        "Invalid --stream value(s) ['x']. Allowed: ['default', 'metrics', 'none', 'timing'].");
+  CHECK(invalid([] {
+          resolve_otel_stream({"x", "metrics"});
+        }) == "Invalid --stream value(s) ['x']. Allowed: ['default', 'metrics', 'none', 'timing'].");
 }
 
 TEST_CASE("gen_ai provider and operation names") {
@@ -122,8 +125,7 @@ TEST_CASE("otel histograms: exact OTLP JSON, semconv metrics in seconds, others 
   CHECK(points[0]["startTimeUnixNano"] == "1000");
   CHECK(points[0]["timeUnixNano"] == "2000");
   // 0.03 in (0.02, 0.04], 0.5 in (0.32, 0.64]
-  CHECK(points[0]["bucketCounts"] ==
-        json({"0", "0", "1", "0", "0", "0", "1", "0", "0", "0", "0", "0", "0", "0", "0"}));
+  CHECK(points[0]["bucketCounts"] == json({"0", "0", "1", "0", "0", "0", "1", "0", "0", "0", "0", "0", "0", "0", "0"}));
   CHECK(points[0]["explicitBounds"].size() == 14);
   // The failed request: has_error true and error.type from its status.
   CHECK(points[1]["attributes"][4] == json{{"key", "aiperf.has_error"}, {"value", {{"boolValue", true}}}});

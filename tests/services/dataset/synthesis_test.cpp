@@ -188,8 +188,9 @@ TEST_CASE("mooncake loader: the synthesizer's refusal names the file", "[dataset
   in.synthesis.output_len_multiplier = 2;
   std::mt19937_64 rng(1);
   CHECK_THROWS_WITH(load_custom_dataset(in, 1, rng),
-                    path + ": trace synthesis: input_len (600) < prefix_len (1024): trace has fewer tokens "
-                           "than its shared prefix blocks");
+                    path +
+                        ": trace synthesis: input_len (600) < prefix_len (1024): trace has fewer tokens "
+                        "than its shared prefix blocks");
 }
 
 TEST_CASE("bailian_trace: max-isl drops before sessions form, transforms in session order", "[dataset][synthesis]") {

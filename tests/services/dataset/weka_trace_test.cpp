@@ -137,8 +137,7 @@ TEST_CASE("weka reconstruction: truncation at the common prefix, the trailing us
   CHECK_THROWS_AS(s.init_turn_0({1}, 64, 40, 0, "p"), std::invalid_argument);
 }
 
-TEST_CASE("weka_trace directory: sessions, subagents, max tokens, timestamps and idle-gap delays",
-          "[dataset][weka]") {
+TEST_CASE("weka_trace directory: sessions, subagents, max tokens, timestamps and idle-gap delays", "[dataset][weka]") {
   const CustomDataset d = load(input(kDir));
   REQUIRE(d.conversations.size() == 3);  // trace_a, trace_b, then trace_a's subagent (README.txt is not read)
   CHECK(d.default_sampling == "sequential");
@@ -175,9 +174,8 @@ TEST_CASE("weka_trace directory: sessions, subagents, max tokens, timestamps and
         std::vector<WekaSegment>{seg("user", {50}), seg("assistant", {51}),
                                  seg("user", {}, 4, "trace_a::sa:agent_001:turn_1:partial_tail")});
   CHECK(pending(d, 2, 1).scope == "trace_a");  // a subagent shares its trace's hash ids
-  CHECK(pending(d, 1, 1).segments ==
-        std::vector<WekaSegment>{seg("user", {1, 2}), seg("assistant", {7}),
-                                 seg("user", {}, 16, "trace_b:turn_1:partial_tail")});
+  CHECK(pending(d, 1, 1).segments == std::vector<WekaSegment>{seg("user", {1, 2}), seg("assistant", {7}),
+                                                              seg("user", {}, 16, "trace_b:turn_1:partial_tail")});
   CHECK(pending(d, 1, 1).block_size == 8);
 
   // One file alone.
@@ -186,8 +184,7 @@ TEST_CASE("weka_trace directory: sessions, subagents, max tokens, timestamps and
   CHECK(one.conversations[0].session_id() == "trace_b");
 }
 
-TEST_CASE("weka_trace delay options: think time, ignore, per-turn cap, per-trace idle-gap cap",
-          "[dataset][weka]") {
+TEST_CASE("weka_trace delay options: think time, ignore, per-turn cap, per-trace idle-gap cap", "[dataset][weka]") {
   auto in = input(kDir);
   in.agentic_trace.use_think_time_only = true;
   CustomDataset d = load(in);
@@ -245,7 +242,7 @@ TEST_CASE("weka_trace schema errors name the file and field", "[dataset][weka]")
   const std::string file = write_temp("bad.json", "");
   const std::string req = R"({"t": 0, "type": "n", "model": "m", "in": 10, "out": 2})";
   CHECK(load_error(kTraceHead + R"("requests": [)" + req + "]}") == "no error");
-  CHECK(load_error("{\"id\": ") .rfind(file + ": invalid JSON: ", 0) == 0);
+  CHECK(load_error("{\"id\": ").rfind(file + ": invalid JSON: ", 0) == 0);
   CHECK(load_error(kTraceHead + R"("requests": [)" + req + R"(], "extra": 1})") ==
         file + ": field 'extra': is not a field of the Weka trace schema (extra fields are not permitted)");
   CHECK(load_error(kTraceHead + R"("requests": [{"t": 0, "type": "n", "model": "m", "out": 2}]})") ==
@@ -256,8 +253,9 @@ TEST_CASE("weka_trace schema errors name the file and field", "[dataset][weka]")
         file + ": field 'requests[0].in': must be an integer from 0 to 4294967295, got -1");
   CHECK(load_error(kTraceHead + R"("requests": [{"t": 0, "type": "x", "model": "m", "in": 1, "out": 2}]})") ==
         file + ": field 'requests[0].type': must be 'n', 's' or 'subagent', got 'x'");
-  CHECK(load_error(kTraceHead + R"("requests": [{"t": 0, "type": "n", "model": "m", "in": 1, "out": 2, "ttft": 1}]})") ==
-        file + ": field 'requests[0].ttft': is not a field of the Weka trace schema (extra fields are not permitted)");
+  CHECK(
+      load_error(kTraceHead + R"("requests": [{"t": 0, "type": "n", "model": "m", "in": 1, "out": 2, "ttft": 1}]})") ==
+      file + ": field 'requests[0].ttft': is not a field of the Weka trace schema (extra fields are not permitted)");
   CHECK(load_error(R"({"id": "t", "models": [], "block_size": 0, "hash_id_scope": "local", "requests": []})") ==
         file + ": field 'block_size': must be > 0");
   CHECK(load_error(R"({"id": "t", "models": [], "block_size": 4, "hash_id_scope": "global", "requests": []})") ==
@@ -269,8 +267,9 @@ TEST_CASE("weka_trace schema errors name the file and field", "[dataset][weka]")
   const std::string sub = R"({"t": 1, "type": "subagent", "agent_id": "a", "subagent_type": "E", "status": "completed",
                               "models": [], "requests": []})";
   CHECK(load_error(kTraceHead + R"("requests": [)" + req + "," + sub + "," + sub + "]}") ==
-        file + ": trace 't': duplicate subagent agent_id 'a' among retained subagents. Each emitted subagent in a "
-               "trace must have a unique agent_id.");
+        file +
+            ": trace 't': duplicate subagent agent_id 'a' among retained subagents. Each emitted subagent in a "
+            "trace must have a unique agent_id.");
   // The same ids on subagents before any call are dropped with them, so they are no conflict.
   CHECK(load_error(kTraceHead + R"("requests": [)" + sub + "," + sub + "," + req + "]}") == "no error");
   // The declared prefix needs more hash blocks than turn 0 recorded.
@@ -281,7 +280,8 @@ TEST_CASE("weka_trace schema errors name the file and field", "[dataset][weka]")
   // Two files with one id.
   const auto dir = std::filesystem::path(file).parent_path() / "dup";
   std::filesystem::create_directories(dir);
-  for (const char* name : {"x.json", "y.json"}) std::ofstream(dir / name) << kTraceHead + R"("requests": [)" + req + "]}";
+  for (const char* name : {"x.json", "y.json"})
+    std::ofstream(dir / name) << kTraceHead + R"("requests": [)" + req + "]}";
   try {
     load(input(dir.string()));
     FAIL("no error");

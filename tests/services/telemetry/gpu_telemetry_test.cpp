@@ -49,7 +49,8 @@ TEST_CASE("every DCGM field maps to a known key, AIPerf 0.13's first and in its 
   CHECK(aiperf == std::vector<std::string>{"nvidia_power_usage", "nvidia_energy_consumption", "nvidia_gpu_utilization",
                                            "nvidia_memory_utilization", "nvidia_memory_used", "nvidia_temperature",
                                            "nvidia_sm_utilization", "nvidia_decoder_utilization",
-                                           "nvidia_encoder_utilization", "nvidia_xid_errors", "nvidia_power_violation"});
+                                           "nvidia_encoder_utilization", "nvidia_xid_errors",
+                                           "nvidia_power_violation"});
   CHECK(fields[0].display == "NVIDIA GPU Power Usage");
   CHECK(fields[1].scale == 1e-9);
   CHECK(fields[4].key == "nvidia_memory_used");
@@ -137,8 +138,7 @@ TEST_CASE("jsonl: one line per GPU per scrape in time order") {
   CHECK(lines[4]["namespace"] == "inference");
   CHECK(lines[4]["pod_name"] == "vllm-0");
   CHECK(lines[4]["telemetry_data"]["nvidia_power_usage"] == 330.0);
-  CHECK(lines[4]["telemetry_data"]["nvidia_energy_consumption"].get<double>() ==
-        Approx(102.365432109).epsilon(1e-15));
+  CHECK(lines[4]["telemetry_data"]["nvidia_energy_consumption"].get<double>() == Approx(102.365432109).epsilon(1e-15));
 }
 
 TEST_CASE("telemetry_data, CSV section and console table") {
@@ -191,8 +191,9 @@ TEST_CASE("telemetry_data, CSV section and console table") {
                      std::string(32, ' ') + "\u2022 localhost:9401 \u2718 (unreachable)\n\n" + std::string(25, ' ') +
                      "127.0.0.1:9400 | GPU 0 | NVIDIA H100 80GB HBM3\n+" + std::string(94, '-') + "+\n") !=
         std::string::npos);
-  CHECK(console.find("|     NVIDIA GPU Power Usage (W) | 315.00 | 300.00 | 330.00 | 329.70 | 327.00 | 315.00 | 15.00 |")
-        != std::string::npos);
+  CHECK(console.find(
+            "|     NVIDIA GPU Power Usage (W) | 315.00 | 300.00 | 330.00 | 329.70 | 327.00 | 315.00 | 15.00 |") !=
+        std::string::npos);
   CHECK(console.find("127.0.0.1:9400 | GPU 1 | NVIDIA H100 80GB HBM3") != std::string::npos);
   CHECK(console.find("PCIe") == std::string::npos);  // the table lists AIPerf's metrics only
 }
@@ -201,8 +202,9 @@ TEST_CASE("without any GPU: the CSV header, an empty telemetry_data and the cons
   const auto j = telemetry_data_json({}, {}, {}, 1'700'000'000'000'000'000, 1'700'000'010'000'000'000);
   CHECK(j["endpoints"] == nlohmann::ordered_json::object());
   CHECK(j["summary"]["endpoints_configured"] == nlohmann::ordered_json::array());
-  CHECK(telemetry_csv_section({}) == "\r\nEndpoint,GPU_Index,GPU_Name,GPU_UUID,Platform,Metric,avg,min,max,sum,p1,p5,"
-                                     "p10,p25,p50,p75,p90,p95,p99,std\r\n");
+  CHECK(telemetry_csv_section({}) ==
+        "\r\nEndpoint,GPU_Index,GPU_Name,GPU_UUID,Platform,Metric,avg,min,max,sum,p1,p5,"
+        "p10,p25,p50,p75,p90,p95,p99,std\r\n");
   const std::string console = telemetry_console({}, {kUrl}, {}, true);
   CHECK(console.find("\u2502  Platform: unknown ") != std::string::npos);
   CHECK(console.substr(console.find("\u256f\n")) ==

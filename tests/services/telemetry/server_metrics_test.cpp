@@ -132,9 +132,10 @@ TEST_CASE("export csv: comment header, one section per type, info section") {
   // Endpoints as host:port, numbers to four decimals, a histogram's count as an integer.
   CHECK(csv.find("\nEndpoint,Type,Metric,Unit,avg,min,max,std,p1,p5,p10,p25,p50,p75,p90,p95,p99,Description\r\n"
                  "127.0.0.1:8000,gauge,running,,4.0000,2.0000,8.0000,2.4495,") != std::string::npos);
-  CHECK(csv.find("Endpoint,Type,Metric,Unit,total,rate,rate_avg,rate_min,rate_max,rate_std,code,Description\r\n"
-                 "127.0.0.1:8000,counter,req_total,count,13.0000,1.3000,2.1667,1.5000,2.5000,0.4714,200,Requests.\r\n") !=
-        std::string::npos);
+  CHECK(
+      csv.find("Endpoint,Type,Metric,Unit,total,rate,rate_avg,rate_min,rate_max,rate_std,code,Description\r\n"
+               "127.0.0.1:8000,counter,req_total,count,13.0000,1.3000,2.1667,1.5000,2.5000,0.4714,200,Requests.\r\n") !=
+      std::string::npos);
   CHECK(csv.find("127.0.0.1:8000,histogram,lat_seconds,seconds,10,1.0000,8.5000,") != std::string::npos);
   CHECK(csv.find(",Latency.,0.1=3;1=8;+Inf=10\r\n") != std::string::npos);
   CHECK(csv.find("\r\nEndpoint,Metric,Key,Value,Description\r\n127.0.0.1:8000,build_info,commit,abc,\r\n"
