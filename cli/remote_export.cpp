@@ -72,10 +72,11 @@ class Exporter {
     if (!s_.benchmark_id.empty()) ctx.resource.emplace_back("aiperf.benchmark.id", s_.benchmark_id);
     ctx.resource.emplace_back("aiperf.endpoint.type", s_.endpoint_type);
     if (!s_.models.empty()) ctx.resource.emplace_back("aiperf.model.name", s_.models.front());
-    for (const auto& [k, v] : s_.resource_attributes) {
-      auto it = std::find_if(ctx.resource.begin(), ctx.resource.end(), [&](const auto& kv) { return kv.first == k; });
-      if (it != ctx.resource.end()) it->second = v;
-      else ctx.resource.emplace_back(k, v);
+    for (const auto& attr : s_.resource_attributes) {
+      auto it = std::find_if(ctx.resource.begin(), ctx.resource.end(),
+                             [&](const auto& kv) { return kv.first == attr.first; });
+      if (it != ctx.resource.end()) it->second = attr.second;
+      else ctx.resource.push_back(attr);
     }
     ctx.operation = exporting::gen_ai_operation_name(s_.endpoint_type);
     ctx.provider = exporting::infer_gen_ai_provider(s_.gen_ai_provider, s_.urls);

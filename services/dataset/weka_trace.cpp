@@ -52,9 +52,11 @@ struct Trace {
 // ---- schema (AIPerf's WekaTrace pydantic models: extra keys forbidden) ----
 
 void only_keys(const json& o, const std::string& at, std::initializer_list<const char*> allowed) {
-  for (const auto& [key, _] : o.items())
+  for (const auto& item : o.items()) {
+    const std::string& key = item.key();
     if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; }))
       throw FieldError{at + key, "is not a field of the Weka trace schema (extra fields are not permitted)"};
+  }
 }
 
 const json* get(const json& o, const std::string& at, const char* name, bool required) {
@@ -145,7 +147,7 @@ Request parse_call(const json& o, const std::string& at, const std::string& type
 }
 
 std::string type_of(const json& o, const std::string& at, bool subagent_allowed) {
-  const std::string type = str(*get(o, at, "type", true), at + "type");
+  std::string type = str(*get(o, at, "type", true), at + "type");
   if (type != "n" && type != "s" && (!subagent_allowed || type != "subagent"))
     throw FieldError{at + "type",
                      std::string(subagent_allowed ? "must be 'n', 's' or 'subagent'" : "must be 'n' or 's'") +
