@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Install, build, run the whole test suite (unit + end-to-end) with CTest.
+# Install, build, run the whole test suite (unit + end-to-end) with CTest, under AddressSanitizer
+# and UndefinedBehaviorSanitizer (tests/sanitize/run.sh asan: build-asan/, any finding fails): the
+# suite is compiled once, in the tree that checks the most. The product as users run it (-O2,
+# warnings as errors) is built into build/ first; the reference and real-server checks use it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash deploy/build.sh
+bash deploy/build.sh aiperf aiperf-mock-server
 
 # Every external command the tests call, with the Debian package that provides it: a missing one
 # is named here instead of failing deep inside a test.
@@ -16,4 +19,4 @@ if [ ${#missing[@]} -gt 0 ]; then
   exit 1
 fi
 
-ctest --test-dir build --output-on-failure -j2 --timeout 600
+bash tests/sanitize/run.sh asan
