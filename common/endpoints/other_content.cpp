@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "endpoints/usage_json.h"
+
 namespace aiperf::endpoints {
 namespace {
 

@@ -101,8 +101,7 @@ nlohmann::ordered_json video_generation_payload(const std::vector<const proto::T
 
 void extract_video_content(const nlohmann::json& j, int64_t perf_ns, ParseResult& out) {
   if (!j.is_object() || j.empty()) return;
-  auto usage = j.find("usage");
-  if (usage != j.end() && usage->is_object() && !usage->empty()) out.usage = read_usage_block(*usage);
+  read_usage_member(j, out);
   if (!out.video_inference_time_s) out.video_inference_time_s = number_field(j, "inference_time_s");
   if (!out.video_peak_memory_mb) out.video_peak_memory_mb = number_field(j, "peak_memory_mb");
   out.responses.push_back(metrics::ContentResponse{perf_ns, "", ""});

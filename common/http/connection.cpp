@@ -12,8 +12,6 @@
 
 namespace aiperf::http {
 
-namespace {}  // namespace
-
 Connection::Connection(const net::any_io_executor& ex)
     : stream_(std::in_place_index<0>, ex) {}
 

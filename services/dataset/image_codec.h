@@ -1,5 +1,5 @@
-// In-memory PNG (libpng) and JPEG (libjpeg-turbo) encoding and decoding of 8-bit RGB pixels, for synthetic
-// images sent as data URLs.
+// In-memory PNG (libpng) and JPEG (libjpeg-turbo) encoding and decoding of 8-bit RGB pixels: the
+// images sent as data URLs, and the picture files they may be made from.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -13,7 +13,6 @@ namespace {
 
 using nlohmann::json;
 
-// A valid 1x1 PNG: clients that decode the image get a real one, and bodies stay small.
 constexpr int kStepsPerImage = 10;   // each image costs ttft + 10 itl
 constexpr int kTokensPerImage = 272;  // gpt-image-1 output tokens of a low-quality square image
 

@@ -17,7 +17,6 @@ namespace {
 
 using nlohmann::json;
 
-// A valid 1x1 PNG, as /v1/images/generations answers.
 constexpr int kEditSteps = 10;           // an edit takes ttft + 10 itl, like one generated image
 constexpr int kTokensPerEditImage = 272;  // output tokens of one low-quality square image
 constexpr double kWordsPerSecond = 2.5;   // transcript length per second of speech

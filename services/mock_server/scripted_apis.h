@@ -15,7 +15,8 @@
 
 namespace aiperf::mock {
 
-// A 1x1 PNG, base64: the picture every generated or edited image is.
+// A valid 1x1 PNG, base64, the picture of every generated or edited image: clients that decode
+// it get a real one, and bodies stay small.
 inline constexpr const char* kPng1x1 =
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
