@@ -60,8 +60,8 @@ std::string two_decimals(double v) {
 
 std::string csv_row(const std::vector<std::string>& fields) {
   std::string line;
-  for (size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + exporting::csv_field(fields[i]);
-  return line + "\r\n";
+  exporting::append_csv_row(line, fields);
+  return line;
 }
 
 double stat_or_zero(const nlohmann::ordered_json& stats, const char* metric, const char* stat) {

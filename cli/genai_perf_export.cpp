@@ -222,10 +222,7 @@ std::string csv_text(const J& stats, Format format, bool streaming) {
   static const std::vector<std::string> kHeader{"Metric", "avg", "min", "max", "p99", "p95", "p90",
                                                 "p75",    "p50", "p25", "p10", "p5",  "p1"};
   std::string out;
-  const auto row = [&out](const std::vector<std::string>& cells) {
-    for (size_t i = 0; i < cells.size(); ++i) out += (i ? "," : "") + exporting::csv_field(cells[i]);
-    out += "\r\n";
-  };
+  const auto row = [&out](const std::vector<std::string>& cells) { exporting::append_csv_row(out, cells); };
   row(kHeader);
   for (const auto& [r, streaming_only] : request_rows(format)) {
     if (format != Format::kEmbeddings && streaming_only && !streaming) continue;

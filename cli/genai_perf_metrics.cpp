@@ -22,7 +22,7 @@ std::string string_or_empty(const nlohmann::json& j) { return j.is_string() ? j.
 std::string event_text(const std::string& event, Format format) {
   if (event.empty() || non_data_field(event)) return "";
   std::string body =
-      event.rfind("data:", 0) == 0 ? util::trim(event.substr(5), " \t\r\n") : util::trim(event, " \t\r\n");
+      event.rfind("data:", 0) == 0 ? util::trim(event.substr(5), util::kBlankOrNewline) : util::trim(event, util::kBlankOrNewline);
   if (body == "[DONE]" || body.empty()) return "";
   const nlohmann::json d = nlohmann::json::parse(body, nullptr, false);
   if (!d.is_object()) return "";
@@ -86,12 +86,12 @@ double percentile(const std::vector<double>& sorted, double p) {
 std::string response_text(const std::string& response, Format format) {
   if (format == Format::kEmbeddings) return "";
   std::string text;
-  const std::string body = util::trim(response, " \t\r\n");
+  const std::string body = util::trim(response, util::kBlankOrNewline);
   size_t start = 0;
   while (start <= body.size()) {
     const size_t end = body.find("\n\n", start);
     text += event_text(
-        util::trim(body.substr(start, end == std::string::npos ? std::string::npos : end - start), " \t\r\n"), format);
+        util::trim(body.substr(start, end == std::string::npos ? std::string::npos : end - start), util::kBlankOrNewline), format);
     if (end == std::string::npos) break;
     start = end + 2;
   }

@@ -26,7 +26,7 @@ std::vector<std::string> split_commas(const std::vector<std::string>& items) {
     while (start <= item.size()) {
       size_t comma = item.find(',', start);
       if (comma == std::string::npos) comma = item.size();
-      out.push_back(util::trim(item.substr(start, comma - start), " \t\r\n"));
+      out.push_back(util::trim(item.substr(start, comma - start), util::kBlankOrNewline));
       start = comma + 1;
     }
   }
@@ -119,7 +119,7 @@ void finalize_remote_export_options(ProfileOptions& o) {
     r.mlflow_artifact_globs = globs;
   }
   if (r.mlflow_tracking_uri) {
-    *r.mlflow_tracking_uri = util::trim(*r.mlflow_tracking_uri, " \t\r\n");
+    *r.mlflow_tracking_uri = util::trim(*r.mlflow_tracking_uri, util::kBlankOrNewline);
     if (r.mlflow_tracking_uri->empty()) throw OptionError("--mlflow-tracking-uri cannot be empty.");
   }
   if (!r.mlflow_tracking_uri) {
@@ -129,12 +129,12 @@ void finalize_remote_export_options(ProfileOptions& o) {
           "--mlflow-parent-run-id require --mlflow-tracking-uri to be set.");
   } else {
     if (r.mlflow_experiment) {
-      *r.mlflow_experiment = util::trim(*r.mlflow_experiment, " \t\r\n");
+      *r.mlflow_experiment = util::trim(*r.mlflow_experiment, util::kBlankOrNewline);
       if (r.mlflow_experiment->empty())
         throw OptionError("--mlflow-experiment cannot be empty when --mlflow-tracking-uri is set.");
     }
     if (r.mlflow_run_name) {
-      *r.mlflow_run_name = util::trim(*r.mlflow_run_name, " \t\r\n");
+      *r.mlflow_run_name = util::trim(*r.mlflow_run_name, util::kBlankOrNewline);
       if (r.mlflow_run_name->empty()) r.mlflow_run_name.reset();
     }
     if (given(r.tags_opt)) mlflow_tags(r.mlflow_tags);  // throws OptionError on a malformed tag
@@ -150,8 +150,8 @@ void finalize_remote_export_options(ProfileOptions& o) {
 
   // Weights & Biases.
   if (r.wandb_project) {
-    if (util::trim(*r.wandb_project, " \t\r\n").empty()) throw OptionError("--wandb-project cannot be empty.");
-    if (r.wandb_entity && util::trim(*r.wandb_entity, " \t\r\n").empty())
+    if (util::trim(*r.wandb_project, util::kBlankOrNewline).empty()) throw OptionError("--wandb-project cannot be empty.");
+    if (r.wandb_entity && util::trim(*r.wandb_entity, util::kBlankOrNewline).empty())
       throw OptionError("--wandb-entity cannot be empty when set.");
     // Ours: W&B's upload protocol (GraphQL run upsert plus its file-stream API, keyed by the
     // wandb client's login) is not implemented; refuse rather than silently export nothing.

@@ -15,8 +15,9 @@ namespace {
 using ojson = nlohmann::ordered_json;
 
 void csv_row(std::ostringstream& out, const std::vector<std::string>& fields) {
-  for (size_t i = 0; i < fields.size(); ++i) out << (i ? "," : "") << exporting::csv_field(fields[i]);
-  out << "\r\n";
+  std::string line;
+  exporting::append_csv_row(line, fields);
+  out << line;
 }
 
 // AIPerf's _format_number: missing or non-finite -> "", numbers with `decimals` places.

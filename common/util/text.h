@@ -7,6 +7,8 @@ namespace aiperf::util {
 
 // Python's str.isspace() characters of ASCII (what .strip() removes).
 inline constexpr std::string_view kAsciiSpace = " \t\n\r\f\v";
+// Blanks and line ends: what a line-oriented text field is trimmed of.
+inline constexpr std::string_view kBlankOrNewline = " \t\r\n";
 
 // `s` without leading and trailing characters of `ws` (default: spaces and tabs).
 inline std::string trim(std::string_view s, std::string_view ws = " \t") {
