@@ -21,8 +21,8 @@ std::string string_or_empty(const nlohmann::json& j) { return j.is_string() ? j.
 // The text of one SSE event or body.
 std::string event_text(const std::string& event, Format format) {
   if (event.empty() || non_data_field(event)) return "";
-  std::string body =
-      event.rfind("data:", 0) == 0 ? util::trim(event.substr(5), util::kBlankOrNewline) : util::trim(event, util::kBlankOrNewline);
+  std::string body = event.rfind("data:", 0) == 0 ? util::trim(event.substr(5), util::kBlankOrNewline)
+                                                  : util::trim(event, util::kBlankOrNewline);
   if (body == "[DONE]" || body.empty()) return "";
   const nlohmann::json d = nlohmann::json::parse(body, nullptr, false);
   if (!d.is_object()) return "";
@@ -90,8 +90,9 @@ std::string response_text(const std::string& response, Format format) {
   size_t start = 0;
   while (start <= body.size()) {
     const size_t end = body.find("\n\n", start);
-    text += event_text(
-        util::trim(body.substr(start, end == std::string::npos ? std::string::npos : end - start), util::kBlankOrNewline), format);
+    text += event_text(util::trim(body.substr(start, end == std::string::npos ? std::string::npos : end - start),
+                                  util::kBlankOrNewline),
+                       format);
     if (end == std::string::npos) break;
     start = end + 2;
   }

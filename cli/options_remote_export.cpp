@@ -150,7 +150,8 @@ void finalize_remote_export_options(ProfileOptions& o) {
 
   // Weights & Biases.
   if (r.wandb_project) {
-    if (util::trim(*r.wandb_project, util::kBlankOrNewline).empty()) throw OptionError("--wandb-project cannot be empty.");
+    if (util::trim(*r.wandb_project, util::kBlankOrNewline).empty())
+      throw OptionError("--wandb-project cannot be empty.");
     if (r.wandb_entity && util::trim(*r.wandb_entity, util::kBlankOrNewline).empty())
       throw OptionError("--wandb-entity cannot be empty when set.");
     // Ours: W&B's upload protocol (GraphQL run upsert plus its file-stream API, keyed by the
