@@ -1,6 +1,6 @@
 // Timers (time/timers.h) on an Asio io_context and the system clock: the worker's io thread
-// runs the handlers. Used by logic written against the port (video_job.h). Not thread-safe:
-// call from the io_context's thread.
+// runs the handlers. Used by logic written against the port (video_job.h, worker_core.h).
+// Not thread-safe: call from the io_context's thread.
 #pragma once
 #include <map>
 #include <memory>

@@ -1,0 +1,45 @@
+// The worker's Transport (worker_ports.h): its HttpClient, or for polled job types
+// (video_generation) a VideoJobRunner on that client. Lives on the io thread.
+#pragma once
+#include <functional>
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include <boost/asio/io_context.hpp>
+
+#include "http/http_client.h"
+#include "video_job_runner.h"
+#include "worker_ports.h"
+
+namespace aiperf::worker {
+
+class HttpTransport final : public Transport {
+ public:
+  explicit HttpTransport(boost::asio::io_context& io) : io_(io) {}
+
+  // Once, before the first send. `video`: the endpoint polls jobs (endpoint.requires_polling).
+  void open(const http::ClientOptions& options, std::optional<VideoJobSettings> video) {
+    client_ = std::make_unique<http::HttpClient>(io_, options);
+    if (video) video_jobs_ = std::make_unique<VideoJobRunner>(*client_, io_, *video);
+  }
+  // Ends every request (the jobs first); their callbacks must still find what they refer to.
+  void close() {
+    video_jobs_.reset();
+    client_.reset();
+  }
+
+  http::CancelHandlePtr send(http::Request request, http::SendOptions options,
+                             std::function<void(http::Result&&)> done) override {
+    // A polled job type submits, polls and downloads as one request (video_job.h).
+    return video_jobs_ ? video_jobs_->run(std::move(request), std::move(options), std::move(done))
+                       : client_->send(std::move(request), std::move(options), std::move(done));
+  }
+
+ private:
+  boost::asio::io_context& io_;
+  std::unique_ptr<http::HttpClient> client_;
+  std::unique_ptr<VideoJobRunner> video_jobs_;  // after client_: ends first
+};
+
+}  // namespace aiperf::worker
