@@ -2,7 +2,8 @@
 // Every credit yields one record and one return (success, transport error, failure inside
 // send, cancellation); records travel in batches of 64 or after 5 ms; returns of one pass
 // travel together, or within return_within_ns; multi-turn history; conversations asked once
-// and failed after 90 s; cancel_after_ns and CancelCredits; scheduled sends; standby credits.
+// and failed after 90 s; cancel_after_ns and CancelCredits; scheduled sends; standby credits;
+// URLs and headers.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -513,4 +514,25 @@ TEST_CASE("worker core: prefill concurrency reports each streamed request's firs
   REQUIRE(w.links.credit_messages.size() == 1);
   CHECK(w.links.credit_messages[0].first_token().credit_id() == 0);
   CHECK(w.links.credit_messages[0].first_token().phase() == proto::PHASE_PROFILING);
+}
+
+TEST_CASE("worker core: url_index picks the URL, the session header carries the session", "[worker_core]") {
+  Worker w;
+  w.config.endpoint.urls = {"http://127.0.0.1:9", "http://127.0.0.2:9"};
+  w.config.endpoint.session_header = "X-Session-ID";
+  w.configure();
+  proto::Credit second = credit(0, "c1", "s0");
+  second.set_url_index(1);
+  proto::Credit wraps = credit(1, "c1", "s1");
+  wraps.set_url_index(2);
+  w.credits({second, wraps, credit(2, "c1", "s2")});
+  w.answer("c1", {"Hello"});
+  REQUIRE(w.transport.sent.size() == 3);
+  CHECK(w.transport.sent[0].request.url == "http://127.0.0.2:9/v1/chat/completions");
+  CHECK(w.transport.sent[1].request.url == "http://127.0.0.1:9/v1/chat/completions");
+  CHECK(w.transport.sent[2].request.url == "http://127.0.0.1:9/v1/chat/completions");
+  CHECK(header(w.transport.sent[0].request, "X-Session-ID") == "s0");
+  CHECK(header(w.transport.sent[0].request, "X-Correlation-ID") == "<none>");
+  CHECK(header(w.transport.sent[0].request, "Content-Type") == "application/json");
+  CHECK(header(w.transport.sent[0].request, "Accept") == "application/json");
 }
