@@ -28,8 +28,16 @@ const proto::MetricResult* find(const proto::ProfileResults& r, std::string_view
 
 }  // namespace
 
-int write_report(const config::RunConfig& config, const proto::ProfileResults& results,
+int write_report(const config::RunConfig& config, const proto::ProfileResults& run_results,
                  const proto::TelemetryResults& telemetry, bool services_ok) {
+  // The GPU energy-efficiency metrics join the run's in the summary JSON and CSV (their console
+  // table is in the telemetry part).
+  proto::ProfileResults with_efficiency;
+  if (!telemetry.efficiency_metrics().empty()) {
+    with_efficiency = run_results;
+    with_efficiency.mutable_records()->MergeFrom(telemetry.efficiency_metrics());
+  }
+  const proto::ProfileResults& results = telemetry.efficiency_metrics().empty() ? run_results : with_efficiency;
   exporting::SummaryInfo info;
   info.aiperf_version = util::kVersion;
   info.benchmark_id = config.benchmark_id;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "dcgm_fields.h"
 #include "prometheus/exposition.h"
@@ -106,6 +107,65 @@ std::vector<GpuSummary> GpuTelemetry::summarize(int64_t start_ns) const {
     out.push_back(std::move(summary));
   }
   return out;
+}
+
+std::vector<std::string> GpuTelemetry::platforms() const {
+  std::vector<std::string> out;
+  for (const Gpu& g : gpus_)
+    if (std::find(out.begin(), out.end(), g.id.platform) == out.end()) out.push_back(g.id.platform);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+metrics::GpuEnergyTotals GpuTelemetry::energy_totals(std::string_view platform, int64_t start_ns, int64_t end_ns,
+                                                     int64_t grace_ns) const {
+  // Only NVIDIA's DCGM fields are scraped here; another platform has none of them.
+  const std::string power_key = "nvidia_power_usage";
+  const std::string energy_key = "nvidia_energy_consumption";
+  constexpr double kJoulesPerMegajoule = 1e6;  // the energy counter is kept in MJ
+  metrics::GpuEnergyTotals totals;
+  for (const Gpu& gpu : gpus_) {
+    if (gpu.id.platform != platform) continue;
+    double power_sum = 0;
+    size_t power_n = 0;
+    std::optional<double> energy_before, energy_first, energy_last;
+    for (const GpuReading& r : gpu.readings) {  // in scrape order
+      if (auto p = r.values.find(power_key); p != r.values.end() && r.wall_ns >= start_ns && r.wall_ns <= end_ns) {
+        power_sum += p->second;
+        ++power_n;
+      }
+      auto e = r.values.find(energy_key);
+      if (e == r.values.end()) continue;
+      if (r.wall_ns < start_ns) {
+        energy_before = e->second;
+      } else if (r.wall_ns <= end_ns + grace_ns) {
+        if (!energy_first) energy_first = e->second;
+        energy_last = e->second;
+      }
+    }
+    if (power_n > 0) {
+      totals.power_w += power_sum / static_cast<double>(power_n);
+      ++totals.power_gpus;
+    }
+    if (energy_last) {
+      const double delta = *energy_last - (energy_before ? *energy_before : *energy_first);
+      totals.energy_j += std::max(delta, 0.0) * kJoulesPerMegajoule;
+      ++totals.energy_gpus;
+    }
+  }
+  return totals;
+}
+
+std::pair<int64_t, int64_t> GpuTelemetry::scrape_span() const {
+  std::pair<int64_t, int64_t> span{0, 0};
+  bool any = false;
+  for (const Gpu& g : gpus_)
+    for (const GpuReading& r : g.readings) {
+      if (!any || r.wall_ns < span.first) span.first = r.wall_ns;
+      if (!any || r.wall_ns > span.second) span.second = r.wall_ns;
+      any = true;
+    }
+  return span;
 }
 
 std::string GpuTelemetry::jsonl() const {

@@ -9,10 +9,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "metrics/energy_efficiency.h"
 #include "stats/stats.h"
 
 namespace aiperf::telemetry {
@@ -55,6 +57,20 @@ class GpuTelemetry {
   // `start_ns`; every later reading counts (the final scrape comes after the window's end).
   std::vector<GpuSummary> summarize(int64_t start_ns) const;
 
+  // The platforms ("nvidia", ...) of the GPUs seen, sorted.
+  std::vector<std::string> platforms() const;
+
+  // AIPerf 0.13's energy and power of `platform`'s GPUs (GPUTelemetryAccumulator's
+  // total_energy_joules / total_power_watts): per GPU, the mean power of the readings in
+  // [start_ns, end_ns] and the energy counter's increase from the last reading before start_ns
+  // (else the first in the window) to the last reading in [start_ns, end_ns + grace_ns]
+  // (negative = a reset: 0), summed over GPUs; a GPU without readings in the window adds nothing.
+  metrics::GpuEnergyTotals energy_totals(std::string_view platform, int64_t start_ns, int64_t end_ns,
+                                         int64_t grace_ns) const;
+
+  // First and last scrape time of any GPU (0, 0 without data).
+  std::pair<int64_t, int64_t> scrape_span() const;
+
   // One JSON object per GPU per scrape, each line ending in '\n', keyed as AIPerf 0.13's
   // TelemetryRecord: gpu_index, gpu_uuid, gpu_model_name, pci_bus_id, device, hostname,
   // namespace, pod_name (each only when known), platform, timestamp_ns, telemetry_source_url,
@@ -89,7 +105,16 @@ std::string telemetry_csv_section(const std::vector<GpuSummary>& gpus);
 // GPU of AIPerf's own metrics, the first titled "AIPerf | GPU Telemetry Summary" with the
 // reachability lines (centred over the table, as Rich titles), or "No GPU telemetry data
 // collected during the benchmarking run." and the unreachable endpoints when no GPU answered.
+// `efficiency_tables` (power_efficiency_console's) go between the panel and the GPU tables, as
+// AIPerf 0.13 prints them.
 std::string telemetry_console(const std::vector<GpuSummary>& gpus, const std::vector<std::string>& configured,
-                              const std::vector<std::string>& successful, bool unicode_box);
+                              const std::vector<std::string>& successful, bool unicode_box,
+                              const std::string& efficiency_tables = "");
+
+// AIPerf 0.13's "GPU Power Efficiency (NVIDIA)" table (or "(AMD)"): the energy-efficiency
+// metrics of `platform` (tags "<platform>_*" in `metrics`), by display order, value column
+// "avg" only; "" when there are none.
+std::string power_efficiency_console(std::string_view platform, const std::vector<proto::MetricResult>& metrics,
+                                     bool unicode_box);
 
 }  // namespace aiperf::telemetry

@@ -1,5 +1,6 @@
 // The GPU telemetry outputs: summary JSON section, CSV section, console tables.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -119,7 +120,8 @@ std::string telemetry_csv_section(const std::vector<GpuSummary>& gpus) {
 }
 
 std::string telemetry_console(const std::vector<GpuSummary>& gpus, const std::vector<std::string>& configured,
-                              const std::vector<std::string>& successful, bool unicode_box) {
+                              const std::vector<std::string>& successful, bool unicode_box,
+                              const std::string& efficiency_tables) {
   // The platform panel comes first (AIPerf prints it ahead of every GPU section).
   std::vector<std::string> platforms;
   for (const GpuSummary& gpu : gpus)
@@ -134,6 +136,7 @@ std::string telemetry_console(const std::vector<GpuSummary>& gpus, const std::ve
                                                     "comparisons require workload and collector validation."},
                                                    unicode_box);
   out += "\n\n";
+  if (!efficiency_tables.empty()) out += efficiency_tables + "\n";
   auto reachable = [&](const std::string& url) {
     return std::find(successful.begin(), successful.end(), url) != successful.end();
   };
@@ -179,6 +182,30 @@ std::string telemetry_console(const std::vector<GpuSummary>& gpus, const std::ve
     out += exporting::render_table(t, unicode_box);
   }
   return out;
+}
+
+std::string power_efficiency_console(std::string_view platform, const std::vector<proto::MetricResult>& metrics,
+                                     bool unicode_box) {
+  const std::string prefix = std::string(platform) + "_";
+  std::vector<const proto::MetricResult*> shown;
+  for (const proto::MetricResult& m : metrics)
+    if (m.tag().compare(0, prefix.size(), prefix) == 0) shown.push_back(&m);
+  if (shown.empty()) return {};
+  std::stable_sort(shown.begin(), shown.end(),
+                   [](const auto* a, const auto* b) { return a->display_order() < b->display_order(); });
+  exporting::TextTable t;
+  std::string vendor(platform);
+  std::transform(vendor.begin(), vendor.end(), vendor.begin(), [](unsigned char c) { return std::toupper(c); });
+  t.title = "GPU Power Efficiency (" + vendor + ")";
+  t.headers = {"Metric", "avg"};
+  t.justify.assign(t.headers.size(), exporting::Justify::kRight);
+  // As the main metrics table: Rich wraps the unit onto a second line after a long header.
+  constexpr size_t kMaxSingleLineHeader = 30;
+  for (const proto::MetricResult* m : shown) {
+    const char separator = m->header().size() > kMaxSingleLineHeader ? '\n' : ' ';
+    t.rows.push_back({m->header() + separator + "(" + m->unit() + ")", exporting::grouped2(m->avg())});
+  }
+  return exporting::render_table(t, unicode_box);
 }
 
 }  // namespace aiperf::telemetry

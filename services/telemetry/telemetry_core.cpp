@@ -149,8 +149,26 @@ void TelemetryCore::finish() {
         util::write_file_atomically(path, gpu_.jsonl());
         r.add_export_lines("GPU Telemetry: " + path);
       }
-      r.set_console_unicode(telemetry_console(gpus, gpu_configured, gpu_ok, true));
-      r.set_console_ascii(telemetry_console(gpus, gpu_configured, gpu_ok, false));
+      std::string efficiency_unicode, efficiency_ascii;
+      for (const std::string& platform : gpu_.platforms()) {
+        // AIPerf 0.13's window: the profiling phase, the energy counter read up to a grace
+        // after it (the scrape that closes the phase lands after its end).
+        double duration_s = static_cast<double>(results_->end_ns() - results_->start_ns()) / 1e9;
+        if (duration_s <= 0) {
+          const auto [first, last] = gpu_.scrape_span();
+          duration_s = static_cast<double>(last - first) / 1e9;
+        }
+        std::optional<int64_t> concurrency;
+        if (config_.loadgen.concurrency) concurrency = *config_.loadgen.concurrency;
+        const auto efficiency = metrics::energy_efficiency_metrics(
+            platform, gpu_.energy_totals(platform, start_ns, results_->end_ns(), kEnergyGraceNs), duration_s,
+            metrics::run_totals(*results_, concurrency));
+        for (const auto& m : efficiency) *r.add_efficiency_metrics() = m;
+        efficiency_unicode += power_efficiency_console(platform, efficiency, true);
+        efficiency_ascii += power_efficiency_console(platform, efficiency, false);
+      }
+      r.set_console_unicode(telemetry_console(gpus, gpu_configured, gpu_ok, true, efficiency_unicode));
+      r.set_console_ascii(telemetry_console(gpus, gpu_configured, gpu_ok, false, efficiency_ascii));
     }
     if (server_) {
       server_->flush_jsonl();

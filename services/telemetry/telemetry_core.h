@@ -57,6 +57,9 @@ class TelemetryCore {
   static constexpr double kFinalScrapeTimeoutS = 0.5;
   // How long after the final scrape's deadline the results go out without it.
   static constexpr Nanos kFinalScrapeGraceNs = 100'000'000;
+  // AIPerf 0.13's FINAL_SCRAPE_GRACE_NS: the energy counter's window runs this long past the
+  // profiling end, so the scrape that closes the phase counts (2 x the 0.333 s period).
+  static constexpr Nanos kEnergyGraceNs = 666'000'000;
 
   TelemetryCore(Timers& timers, ScraperPort& scraper, TelemetryOutput& output);
   ~TelemetryCore();  // stops the scraper

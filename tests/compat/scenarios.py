@@ -22,6 +22,10 @@ too), then compares:
           of the difference (from each tool's own std and count): reported only
   unit    metric units both report
   served  every request the run asked for succeeded and is counted (both tools)
+  energy  (scenario gpu_telemetry) each tool's GPU energy-efficiency metrics (nvidia_*) follow
+          AIPerf 0.13's formulas on its own totals (tokens per joule = total_osl / energy, ...);
+          their values are compared within 25 % (energy measures each tool's own window on the
+          mock's simulated GPU)
   timeslice  (scenarios with --slice-duration) each tool's timeslice files follow AIPerf 0.13's
           slicing rule on its own records (grid from the first start, slice of each start, empty
           slices dropped, last slice cut at the run's end) and both files list the same windows;
@@ -315,11 +319,13 @@ SCENARIOS = {
     },
     "gpu_telemetry": {
         "about": "streaming chat, concurrency 2, --gpu-telemetry on the mock's fake DCGM exporter (one GPU): "
-                 "telemetry_data, the CSV's GPU section, gpu_telemetry_export.jsonl, profile_export_console.txt",
+                 "telemetry_data, the CSV's GPU section, gpu_telemetry_export.jsonl, profile_export_console.txt, "
+                 "the GPU energy-efficiency metrics",
         "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count", "10",
                  "--gpu-telemetry", "{url}/dcgm1/metrics", *SYNTHETIC, *EXACT_OSL],
         "mock": ["--dcgm-num-gpus", "1", "--dcgm-seed", "3"],
         "requests": 10,
+        "energy_concurrency": 2,  # the GPU energy-efficiency metrics, per user = energy / 2
         "truth": {**streaming_truth(), **concurrency_truth(2, 10, LAT_MS)},
     },
     "chat_template": {
@@ -564,7 +570,16 @@ def metric_objects(summary):
     return {k: v for k, v in summary.items() if isinstance(v, dict) and "unit" in v and "avg" in v}
 
 
-def tolerance_class(unit):
+# The GPU energy-efficiency metrics (AIPerf 0.13's EnergyEfficiencyAnalyzer, docs/metrics.md): power
+# and energy of the mock's simulated GPU over each tool's own profiling window, which differ by the
+# tools' start-up and scrape timing; 25 % still catches a wrong unit or formula (a factor 1000 or 2).
+ENERGY_PREFIXES = ("nvidia_", "amd_")
+ENERGY_TOLERANCE = 0.25
+
+
+def tolerance_class(unit, tag=""):
+    if tag.startswith(ENERGY_PREFIXES):
+        return "energy"
     if unit in ("ms", "sec", "ns", "us"):
         return "latency"
     if "/sec" in unit:
@@ -583,10 +598,12 @@ def within(a, b, unit, cls):
         return abs(ams - bms) <= max(0.01 * abs(ams), 0.2)
     if cls == "throughput":
         return abs(a - b) <= 0.02 * abs(a)
+    if cls == "energy":
+        return abs(a - b) <= ENERGY_TOLERANCE * abs(a)
     return abs(a - b) <= 1e-9 * max(1.0, abs(a))
 
 
-RULES = {"latency": "1 % or 0.2 ms", "throughput": "2 %", "exact": "exact"}
+RULES = {"latency": "1 % or 0.2 ms", "throughput": "2 %", "energy": "25 %", "exact": "exact"}
 
 # Timing statistics held to the tolerances: the centre of each distribution. The tails (min, max,
 # low and high percentiles) and the spread (std) of a timing measure whichever client or server
@@ -644,7 +661,7 @@ def compare_values(ref_sum, our_sum, emit, truth):
             emit(f"unit:{tag}", f"{tag}: unit ref {r.get('unit')!r}, ours {o.get('unit')!r}")
             continue
         unit = r["unit"]
-        cls = tolerance_class(unit)
+        cls = tolerance_class(unit, tag)
         for stat in STATS:
             if stat not in r or stat not in o:
                 continue
@@ -671,8 +688,8 @@ def compare_values(ref_sum, our_sum, emit, truth):
                     suffix = ":ref-off"
                 elif ref_ok and not our_ok:
                     suffix = ":ours-off"
-            kind = "value" if cls == "exact" or stat in GATED_TIMING_STATS else "value-tail"
-            noise = mean_noise(r, o) if cls != "exact" and stat in ("avg", "sum") else 0.0
+            kind = "value" if cls in ("exact", "energy") or stat in GATED_TIMING_STATS else "value-tail"
+            noise = mean_noise(r, o) if cls not in ("exact", "energy") and stat in ("avg", "sum") else 0.0
             if kind == "value" and abs(a - b) <= noise:
                 kind = "value-noise"
                 note += f"; within 3 standard errors of the difference ({noise:.3g})"
@@ -749,6 +766,46 @@ def timeslice_check(out, slice_s, who, emit):
     windows = sorted({(int(r[0]), int(r[1]), int(r[2])) for r in rows[1:] if r and r[0].isdigit()})
     if windows != [(i, s[0], s[1]) for i, s in enumerate(got)]:
         emit(f"timeslice:{who}:csv-windows", f"{who}: CSV windows {windows} differ from the JSON's")
+
+
+def energy_check(out, concurrency, who, emit):
+    """AIPerf 0.13's GPU energy-efficiency formulas (energy_efficiency_analyzer.py), checked on one
+    tool's own summary: every nvidia_* metric is there with its unit and equals its formula over that
+    tool's total energy E, average power P and run totals."""
+    s = out.summary()
+    if s is None:
+        return
+    units = {"total_gpu_power": "W", "average_gpu_power": "W", "total_gpu_energy": "J",
+             "output_tokens_per_joule": "tokens/J", "energy_per_output_token": "mJ/token",
+             "energy_per_total_token": "mJ/token", "energy_per_request": "joules/request",
+             "energy_per_user": "joules/user", "energy_delay_product": "J*s",
+             "performance_per_watt": "requests/sec/W", "output_tps_per_watt": "tokens/sec/W"}
+    got = {}
+    for name, unit in units.items():
+        m = s.get("nvidia_" + name)
+        if not isinstance(m, dict) or not isinstance(m.get("avg"), (int, float)):
+            emit(f"energy:{who}:missing:nvidia_{name}", f"{who}: no nvidia_{name}")
+            return
+        if m.get("unit") != unit:
+            emit(f"energy:{who}:unit:nvidia_{name}", f"{who}: nvidia_{name} unit {m.get('unit')!r}, expected {unit!r}")
+        got[name] = m["avg"]
+
+    def avg(tag):
+        return s.get(tag, {}).get("avg", 0.0)
+
+    e, p = got["total_gpu_energy"], got["average_gpu_power"]
+    osl, isl, n, lat = avg("total_osl"), avg("total_isl"), avg("request_count"), avg("request_latency")
+    if e <= 0 or p <= 0 or osl <= 0 or n <= 0:
+        emit(f"energy:{who}:inputs", f"{who}: energy {e} J, power {p} W, {osl} output tokens, {n} requests")
+        return
+    expected = {"output_tokens_per_joule": osl / e, "energy_per_output_token": e * 1000 / osl,
+                "energy_per_total_token": e * 1000 / (isl + osl), "energy_per_request": e / n,
+                "energy_per_user": e / concurrency, "energy_delay_product": e / n * lat / 1000,
+                "performance_per_watt": avg("request_throughput") / p,
+                "output_tps_per_watt": avg("output_token_throughput") / p}
+    for name, want in expected.items():
+        if abs(got[name] - want) > 1e-9 * max(1.0, abs(want)):
+            emit(f"energy:{who}:formula:nvidia_{name}", f"{who}: nvidia_{name} {got[name]!r}, formula gives {want!r}")
 
 
 def served_check(out, expected, who, emit):
@@ -841,6 +898,9 @@ def run_scenario(name, spec, args, tmp, known):
     served_check(ref, spec["requests"], "ref", emit)
     served_check(ours, spec["requests"], "ours", emit)
     compare_outputs(ref, ours, emit, spec.get("truth", {}))
+    if "energy_concurrency" in spec:
+        energy_check(ref, spec["energy_concurrency"], "ref", emit)
+        energy_check(ours, spec["energy_concurrency"], "ours", emit)
     if "slice_duration" in spec:
         timeslice_check(ref, spec["slice_duration"], "ref", emit)
         timeslice_check(ours, spec["slice_duration"], "ours", emit)

@@ -31,6 +31,35 @@ std::vector<std::string> base_args(const std::string& url) {
           "--output-tokens-mean", "8", "--extra-inputs", "ignore_eos:true"};
 }
 
+// 10 requests of 10 tokens at concurrency 2, GPU telemetry from the mock's first exporter.
+std::vector<std::string> energy_args(const std::string& url) {
+  const std::string dcgm = url + "/dcgm1/metrics";
+  return {"--tokenizer",
+          "gpt2",
+          "--ui-type",
+          "none",
+          "--model",
+          "m",
+          "--endpoint-type",
+          "chat",
+          "--streaming",
+          "--random-seed",
+          "1",
+          "--url",
+          url,
+          "--concurrency",
+          "2",
+          "--request-count",
+          "10",
+          "--output-tokens-mean",
+          "10",
+          "--extra-inputs",
+          "ignore_eos:true",
+          "--gpu-telemetry",
+          dcgm,
+          "--no-server-metrics"};
+}
+
 }  // namespace
 
 TEST_CASE("telemetry: DCGM GPU statistics and server metrics that count the run's requests", "[e2e]") {
@@ -199,4 +228,58 @@ TEST_CASE("telemetry: --no-gpu-telemetry and --no-server-metrics write no teleme
   const aiperf::test::ProfileRun bad = aiperf::test::run_profile(tmp + "/bad", both, tmp, "aiperf-bad", 60);
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("--gpu-telemetry and --no-gpu-telemetry cannot both be set") != std::string::npos);
+}
+
+TEST_CASE("telemetry: GPU energy efficiency from the mock's DCGM power and energy counter", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  // 1 GPU; requests of about 100 + 9 x 20 ms, 5 rounds at concurrency 2: a window of about
+  // 1.4 s, several scrapes long, so the energy counter moves inside it.
+  MockServer mock(
+      {"--ttft", "100", "--itl", "20", "--dcgm-gpu-name", "h100-sxm", "--dcgm-num-gpus", "1", "--dcgm-seed", "3"}, tmp);
+  const std::vector<std::string> args = energy_args(mock.url());
+  const aiperf::test::ProfileRun run = aiperf::test::run_profile(tmp + "/artifacts", args, tmp, "aiperf", 120);
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const json s = run.summary();
+  REQUIRE(s.at("total_osl").at("avg") == 100);
+  auto avg = [&](const char* tag) { return s.at(tag).at("avg").get<double>(); };
+  auto unit = [&](const char* tag) { return s.at(tag).at("unit").get<std::string>(); };
+
+  // The one H100 SXM draws 70..700 W; the counter gave the energy, the run's totals the rest.
+  const double energy = avg("nvidia_total_gpu_energy");
+  CHECK(unit("nvidia_total_gpu_energy") == "J");
+  CHECK(avg("nvidia_total_gpu_power") >= 70);
+  CHECK(avg("nvidia_total_gpu_power") <= 700);
+  CHECK(avg("nvidia_average_gpu_power") >= 70);
+  CHECK(avg("nvidia_average_gpu_power") <= 700 * 1.5);  // energy to the closing scrape over the window
+  CHECK(energy > 0);
+  CHECK(avg("nvidia_output_tokens_per_joule") == Approx(100 / energy).epsilon(1e-12));
+  CHECK(unit("nvidia_output_tokens_per_joule") == "tokens/J");
+  CHECK(avg("nvidia_energy_per_output_token") == Approx(energy * 1000 / 100).epsilon(1e-12));
+  CHECK(unit("nvidia_energy_per_output_token") == "mJ/token");
+  CHECK(avg("nvidia_energy_per_total_token") == Approx(energy * 1000 / (avg("total_isl") + 100)).epsilon(1e-12));
+  CHECK(avg("nvidia_energy_per_request") == Approx(energy / 10).epsilon(1e-12));
+  CHECK(unit("nvidia_energy_per_request") == "joules/request");
+  CHECK(avg("nvidia_energy_per_user") == Approx(energy / 2).epsilon(1e-12));  // --concurrency 2
+  CHECK(avg("nvidia_energy_delay_product") == Approx(energy / 10 * avg("request_latency") / 1000).epsilon(1e-12));
+  CHECK(avg("nvidia_performance_per_watt") ==
+        Approx(avg("request_throughput") / avg("nvidia_average_gpu_power")).epsilon(1e-12));
+  CHECK(avg("nvidia_output_tps_per_watt") ==
+        Approx(avg("output_token_throughput") / avg("nvidia_average_gpu_power")).epsilon(1e-12));
+  CHECK_FALSE(s.contains("nvidia_goodput_per_watt"));  // no --goodput
+
+  // CSV: with the run's single values; console: their own table between the platform panel and
+  // the GPU tables, not in the main one.
+  const std::string csv = aiperf::test::read_file(run.dir + "/profile_export_aiperf.csv");
+  CHECK(csv.find("\r\nInput Token Throughput (tokens/sec),") < csv.find("\r\nAverage GPU Power (W),"));
+  CHECK(csv.find("\r\nEnergy per Request (joules/request),") < csv.find("\r\nOSL Mismatch Count,"));
+  CHECK(csv.find("\r\nTotal GPU Energy (J),") != std::string::npos);
+  const size_t panel = run.out.find("|  Platform: nvidia ");
+  const size_t table = run.out.find("GPU Power Efficiency (NVIDIA)\n");
+  const size_t gpus = run.out.find("AIPerf | GPU Telemetry Summary\n");
+  CHECK(panel < table);
+  CHECK(table < gpus);
+  CHECK(gpus != std::string::npos);
+  CHECK(run.out.find("|    Energy per Output Token (mJ/token) |") != std::string::npos);
+  CHECK(count_of(run.out, "Energy per Output Token") == 1);
 }

@@ -260,3 +260,70 @@ TEST_CASE("telemetry core: without the final scrape the results go out 0.1 s aft
   f.scraper.final_done();  // late: changes nothing
   CHECK(f.output.published.size() == 1);
 }
+
+TEST_CASE("telemetry core: GPU energy efficiency from the window's energy counter and the run's totals") {
+  Fixture f;
+  f.config.telemetry.server_metrics_urls.clear();
+  f.config.telemetry.server_metrics_default_urls.clear();
+  f.config.telemetry.gpu_default_urls.clear();
+  f.config.loadgen.concurrency = 2;
+  f.configure_and_start();
+  // Power 300 W then 340 W in the 10 s window; the energy counter (mJ) from 1e6 before the
+  // window to 4.2e6 at the final scrape: 3200 J.
+  auto page = [](double power_w, double energy_mj) {
+    return dcgm_page(power_w) +
+           "# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter\n"
+           "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\",UUID=\"GPU-1\",modelName=\"NVIDIA H100\"} " +
+           std::to_string(energy_mj) + "\n";
+  };
+  f.scraper.answer(0, kStartWall - kS, page(100, 1'000'000));
+  f.scraper.first_round_done();
+  f.scraper.answer(0, kStartWall + 5 * kS, page(300, 2'500'000));
+  proto::ProfileResults results = profile_results();
+  auto add = [&](const std::string& tag, double avg) {
+    auto* m = results.add_records();
+    m->set_tag(tag);
+    m->set_avg(avg);
+  };
+  add("request_count", 16);
+  add("total_osl", 1600);
+  add("total_isl", 800);
+  add("request_latency", 1250);  // ms
+  add("request_throughput", 1.6);
+  add("output_token_throughput", 160);
+  f.core.on_profile_results(results);
+  f.scraper.answer(0, kStartWall + 10 * kS + 100 * kMs, page(340, 4'200'000));  // in the 0.666 s grace
+  f.scraper.final_done();
+  REQUIRE(f.output.published.size() == 1);
+  const proto::TelemetryResults& r = f.output.published[0];
+  std::vector<std::pair<std::string, double>> got;
+  for (const auto& m : r.efficiency_metrics()) got.emplace_back(m.tag(), m.avg());
+  const std::vector<std::pair<std::string, double>> expected = {
+      {"nvidia_total_gpu_power", 300},    // the readings in [start, end]: only the 300 W one
+      {"nvidia_average_gpu_power", 320},  // 3200 J / 10 s
+      {"nvidia_total_gpu_energy", 3200},
+      {"nvidia_output_tokens_per_joule", 0.5},   // 1600 / 3200
+      {"nvidia_energy_per_output_token", 2000},  // 3200e3 mJ / 1600
+      {"nvidia_energy_per_total_token", 3200e3 / 2400},
+      {"nvidia_energy_per_request", 200},    // 3200 / 16
+      {"nvidia_energy_per_user", 1600},      // 3200 / 2
+      {"nvidia_energy_delay_product", 250},  // 200 J x 1.25 s
+      {"nvidia_performance_per_watt", 1.6 / 320},
+      {"nvidia_output_tps_per_watt", 0.5},  // 160 / 320
+  };
+  REQUIRE(got.size() == expected.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    INFO(expected[i].first);
+    CHECK(got[i].first == expected[i].first);
+    CHECK(got[i].second == Approx(expected[i].second).epsilon(1e-12));
+  }
+  // Their console table sits between the platform panel and the GPU tables.
+  const std::string& console = r.console_ascii();
+  const size_t panel = console.find("GPU Telemetry Platform");
+  const size_t table = console.find("GPU Power Efficiency (NVIDIA)");
+  const size_t gpus = console.find("AIPerf | GPU Telemetry Summary");
+  CHECK(panel < table);
+  CHECK(table < gpus);
+  CHECK(gpus != std::string::npos);
+  CHECK(console.find("|                  Total GPU Energy (J) | 3,200.00 |") != std::string::npos);
+}
