@@ -15,10 +15,8 @@ std::optional<double> counter_total(const std::vector<ServerSeries>& series, std
   for (const ServerSeries& s : series) {
     if (s.type != prometheus::MetricType::kCounter || s.ts.empty()) continue;
     if (s.family != base && s.family != with_suffix) continue;
-    const nlohmann::ordered_json stats = series_stats(s, start_ns, end_ns);
-    auto it = stats.find("total");
-    if (it == stats.end() || !it->is_number()) continue;
-    total = total.value_or(0) + it->get<double>();
+    (void)end_ns;  // the final scrape, after the window's end, closes it
+    total = total.value_or(0) + reset_aware_increase(s, start_ns);
   }
   return total;
 }

@@ -82,7 +82,16 @@ class ServerMetrics {
 nlohmann::ordered_json series_stats(const ServerSeries& s, int64_t start_ns, int64_t end_ns,
                                     nlohmann::ordered_json* buckets = nullptr);
 
-// Unit from the metric name's suffix ("_seconds" -> "seconds", ...); "" when none applies.
-std::string infer_unit(std::string_view metric_name);
+// A counter's increase since the last scrape at or before `start_ns` (else its first), summing
+// the steps so that a reset (a decrease) loses nothing: the Client vs Server totals.
+double reset_aware_increase(const ServerSeries& s, int64_t start_ns);
+
+// AIPerf 0.13's unit display name of a family (server_metrics_units.cpp): from the description
+// (a 0-1/0-100 range, "(in W)", "in seconds", ...), else the name's suffix ("_seconds" ->
+// "seconds", "_tokens" -> "tokens", "_total" -> "count", ...); "" when none applies.
+std::string infer_unit(std::string_view metric_name, const std::string& description = "");
+
+// The family's name in the exports: AIPerf 0.13's, a counter without its "_total" suffix.
+std::string export_family_name(const ServerSeries& s);
 
 }  // namespace aiperf::telemetry

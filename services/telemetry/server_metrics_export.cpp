@@ -1,7 +1,8 @@
 // server_metrics_export.json and .csv (spec §7.8), in AIPerf 0.13's layout where it is known:
 // JSON schema 1.1 with summary.phase_time_ranges and metrics_phase, empty label sets left out;
 // CSV with host:port endpoints, numbers to four decimals (counts as integers) and its comment
-// header. Family names and statistics are still 0.6's (counters keep "_total").
+// header; 0.13's family names (a counter without "_total"), units and statistics, families in
+// name order. Not yet 0.13's: its histogram quantile estimates and its CSV row order.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -85,14 +86,25 @@ nlohmann::ordered_json ServerMetrics::export_json(const ExportHeader& header, co
   if (start_ns < end_ns) summary["phase_time_ranges"]["profiling"] = {{"start_ns", start_ns}, {"end_ns", end_ns}};
   j["metrics_phase"] = "profiling";  // the statistics cover the profiling phase
   auto& metrics = j["metrics"] = nlohmann::ordered_json::object();
-  for (const ServerSeries& s : series_) {
-    auto& m = metrics[s.family];
+  // As AIPerf 0.13: families by name, each one's series by endpoint and label set.
+  std::vector<const ServerSeries*> order;
+  for (const ServerSeries& s : series_) order.push_back(&s);
+  std::stable_sort(order.begin(), order.end(), [](const ServerSeries* a, const ServerSeries* b) {
+    const std::string na = export_family_name(*a), nb = export_family_name(*b);
+    if (na != nb) return na < nb;
+    if (a->endpoint_url != b->endpoint_url) return a->endpoint_url < b->endpoint_url;
+    return a->labels < b->labels;
+  });
+  for (const ServerSeries* sp : order) {
+    const ServerSeries& s = *sp;
+    auto& m = metrics[export_family_name(s)];
     if (m.empty()) {
       const auto fam = families_.find(s.family);
+      const std::string help = fam != families_.end() ? fam->second.help : "";
       m["type"] = is_info(s) ? "info" : std::string(pm::type_name(s.type));
-      m["description"] = fam != families_.end() ? fam->second.help : "";
+      m["description"] = help;
       if (!is_info(s)) {
-        const std::string unit = infer_unit(s.family);
+        const std::string unit = infer_unit(export_family_name(s), help);
         if (!unit.empty()) m["unit"] = unit;
       }
       m["series"] = nlohmann::ordered_json::array();
@@ -102,8 +114,10 @@ nlohmann::ordered_json ServerMetrics::export_json(const ExportHeader& header, co
     for (const auto& [k, v] : s.labels) entry["labels"][k] = v;  // left out when there are none
     if (!is_info(s)) {
       nlohmann::ordered_json buckets;
-      entry["stats"] = series_stats(s, start_ns, end_ns, &buckets);
-      if (s.type == pm::MetricType::kHistogram) entry["buckets"] = std::move(buckets);
+      nlohmann::ordered_json stats = series_stats(s, start_ns, end_ns, &buckets);
+      if (stats.empty()) continue;  // no scrape in the window: AIPerf leaves the series out
+      entry["stats"] = std::move(stats);
+      if (s.type == pm::MetricType::kHistogram && !buckets.is_null()) entry["buckets"] = std::move(buckets);
     }
     m["series"].push_back(std::move(entry));
   }
@@ -133,6 +147,9 @@ std::string ServerMetrics::export_csv(const ExportHeader& header, int64_t start_
     }
     if (rows.empty()) continue;
     std::sort(label_names.begin(), label_names.end());
+    std::stable_sort(rows.begin(), rows.end(), [](const ServerSeries* a, const ServerSeries* b) {
+      return export_family_name(*a) < export_family_name(*b);
+    });
     if (!first_section) out += "\r\n";
     first_section = false;
     const std::vector<std::string> keys = stat_keys(type);
@@ -145,17 +162,19 @@ std::string ServerMetrics::export_csv(const ExportHeader& header, int64_t start_
     for (const ServerSeries* s : rows) {
       nlohmann::ordered_json buckets;
       const nlohmann::ordered_json stats = series_stats(*s, start_ns, end_ns, &buckets);
-      std::vector<std::string> row = {endpoint_display(s->endpoint_url), std::string(pm::type_name(type)), s->family,
-                                      infer_unit(s->family)};
+      const auto fam = families_.find(s->family);
+      const std::string help = fam != families_.end() ? fam->second.help : "";
+      std::vector<std::string> row = {endpoint_display(s->endpoint_url), std::string(pm::type_name(type)),
+                                      export_family_name(*s), infer_unit(export_family_name(*s), help)};
       for (const auto& k : keys) row.push_back(number(stats, k));
       for (const auto& name : label_names) {
         const auto it = std::find_if(s->labels.begin(), s->labels.end(), [&](auto& kv) { return kv.first == name; });
         row.push_back(it == s->labels.end() ? "" : it->second);
       }
-      const auto fam = families_.find(s->family);
-      row.push_back(fam != families_.end() ? fam->second.help : "");
+      row.push_back(help);
       if (type == pm::MetricType::kHistogram) {
         std::string cell;
+        if (buckets.is_null()) buckets = nlohmann::ordered_json::object();
         for (const auto& [le, n] : buckets.items()) {
           if (!cell.empty()) cell += ';';
           cell += le + "=" + exporting::plain_int(n.get<double>());

@@ -1,5 +1,7 @@
 // Per-series statistics over the profiling window (spec §6.8).
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "server_metrics.h"
 #include "stats/stats.h"
@@ -7,12 +9,19 @@
 namespace aiperf::telemetry {
 namespace {
 
-// Index of the baseline: the last scrape at or before the window start, else the first.
-size_t baseline_index(const std::vector<int64_t>& ts, int64_t start_ns) {
-  size_t base = 0;
-  for (size_t i = 0; i < ts.size(); ++i)
-    if (ts[i] <= start_ns) base = i;
-  return base;
+// AIPerf 0.13's reference point of a cumulative series: the last scrape before the window
+// start; nullopt when there is none (the first scrape in the window is then the reference).
+std::optional<size_t> reference_index(const std::vector<int64_t>& ts, int64_t start_ns) {
+  std::optional<size_t> ref;
+  for (size_t i = 0; i < ts.size() && ts[i] < start_ns; ++i) ref = i;
+  return ref;
+}
+
+// First scrape at or after the window start (ts.size() when none).
+size_t first_in_window(const std::vector<int64_t>& ts, int64_t start_ns) {
+  size_t i = 0;
+  while (i < ts.size() && ts[i] < start_ns) ++i;
+  return i;
 }
 
 nlohmann::ordered_json gauge_stats(const ServerSeries& s, int64_t start_ns) {
@@ -31,39 +40,19 @@ nlohmann::ordered_json gauge_stats(const ServerSeries& s, int64_t start_ns) {
   return j;
 }
 
-nlohmann::ordered_json counter_stats(const ServerSeries& s, int64_t start_ns, double duration_s) {
-  const size_t base = baseline_index(s.ts, start_ns);
-  double total = 0;
-  double since_change = 0;
-  int64_t last_change_ns = s.ts[base];
-  std::vector<double> rates;  // per second, between consecutive change points
-  for (size_t i = base + 1; i < s.ts.size(); ++i) {
-    const double prev = s.values[i - 1], cur = s.values[i];
-    const double inc = cur >= prev ? cur - prev : cur;  // a decrease is a counter reset
-    total += inc;
-    since_change += inc;
-    if (inc > 0 && s.ts[i] > last_change_ns) {
-      rates.push_back(since_change / (static_cast<double>(s.ts[i] - last_change_ns) / 1e9));
-      since_change = 0;
-      last_change_ns = s.ts[i];
-    }
-  }
+// AIPerf 0.13: the increase from the reference to the last scrape (a decrease, a reset, counts
+// 0) and its rate over the time between those two scrapes. The rate statistics (rate_avg, ...)
+// exist only with timeslices there, which the server-metrics export does not use.
+nlohmann::ordered_json counter_stats(const ServerSeries& s, int64_t start_ns) {
   nlohmann::ordered_json j;
+  const size_t first = first_in_window(s.ts, start_ns);
+  if (first == s.ts.size()) return j;  // nothing in the window
+  const size_t ref = reference_index(s.ts, start_ns).value_or(first);
+  const size_t last = s.ts.size() - 1;
+  const double total = std::max(s.values[last] - s.values[ref], 0.0);
+  const double span_s = static_cast<double>(s.ts[last] - s.ts[ref]) / 1e9;
   j["total"] = total;
-  j["rate"] = duration_s > 0 ? total / duration_s : 0.0;
-  // Time-weighted: the increase up to the last change over the time it took.
-  const double span_s = static_cast<double>(last_change_ns - s.ts[base]) / 1e9;
-  j["rate_avg"] = span_s > 0 ? (total - since_change) / span_s : 0.0;
-  if (rates.empty()) {
-    j["rate_min"] = 0.0;
-    j["rate_max"] = 0.0;
-    j["rate_std"] = 0.0;
-  } else {
-    const stats::Summary r = stats::summarize(std::move(rates));
-    j["rate_min"] = r.min;
-    j["rate_max"] = r.max;
-    j["rate_std"] = r.std;
-  }
+  j["rate"] = span_s > 0 ? total / span_s : 0.0;
   return j;
 }
 
@@ -88,61 +77,69 @@ double quantile_estimate(const std::vector<std::string>& les, const std::vector<
   return prev_bound;
 }
 
-nlohmann::ordered_json histogram_stats(const ServerSeries& s, int64_t start_ns, double duration_s,
-                                       nlohmann::ordered_json* buckets_out) {
-  const size_t base = baseline_index(s.ts, start_ns);
+// AIPerf 0.13: count (an integer), sum, avg, count_rate and sum_rate over the time from the
+// reference scrape (else the first) to the last, and the quantile estimates; the buckets' increase
+// as integers (left out when a bucket went back: a reset).
+nlohmann::ordered_json histogram_stats(const ServerSeries& s, int64_t start_ns, nlohmann::ordered_json* buckets_out) {
+  const size_t ref = reference_index(s.ts, start_ns).value_or(0);
   const size_t last = s.ts.size() - 1;
-  const bool reset = s.counts[last] < s.counts[base];
+  const int64_t count = std::max(static_cast<int64_t>(s.counts[last] - s.counts[ref]), int64_t{0});
+  const double sum = std::max(s.sums[last] - s.sums[ref], 0.0);
   std::vector<double> delta(s.les.size());
-  for (size_t b = 0; b < s.les.size(); ++b)
-    delta[b] = reset ? s.buckets[last][b] : s.buckets[last][b] - s.buckets[base][b];
-  const double count = reset ? s.counts[last] : s.counts[last] - s.counts[base];
-  const double sum = reset ? s.sums[last] : s.sums[last] - s.sums[base];
+  bool bucket_reset = false;
+  for (size_t b = 0; b < s.les.size(); ++b) {
+    delta[b] = s.buckets[last][b] - s.buckets[ref][b];
+    bucket_reset = bucket_reset || delta[b] < 0;
+  }
+  if (buckets_out) {
+    *buckets_out = nlohmann::ordered_json();
+    if (!bucket_reset) {
+      *buckets_out = nlohmann::ordered_json::object();
+      for (size_t b = 0; b < s.les.size(); ++b) (*buckets_out)[s.les[b]] = static_cast<int64_t>(delta[b]);
+    }
+  }
   nlohmann::ordered_json j;
   j["count"] = count;
-  j["count_rate"] = duration_s > 0 ? count / duration_s : 0.0;
+  if (count == 0) return j;
+  const double span_s = static_cast<double>(s.ts[last] - s.ts[ref]) / 1e9;
   j["sum"] = sum;
-  j["sum_rate"] = duration_s > 0 ? sum / duration_s : 0.0;
-  if (count > 0) j["avg"] = sum / count;
-  if (count > 0)
+  j["avg"] = sum / static_cast<double>(count);
+  if (span_s > 0) {
+    j["count_rate"] = static_cast<double>(count) / span_s;
+    j["sum_rate"] = sum / span_s;
+  }
+  if (!bucket_reset)
     for (size_t i = 0; i < stats::kPercentiles.size(); ++i)
       j[std::string(stats::kPercentileNames[i]) + "_estimate"] =
           quantile_estimate(s.les, delta, stats::kPercentiles[i] / 100.0);
-  if (buckets_out) {
-    *buckets_out = nlohmann::ordered_json::object();
-    for (size_t b = 0; b < s.les.size(); ++b) (*buckets_out)[s.les[b]] = delta[b];
-  }
   return j;
 }
 
 }  // namespace
 
+double reset_aware_increase(const ServerSeries& s, int64_t start_ns) {
+  size_t base = 0;  // the last scrape at or before the window start, else the first
+  for (size_t i = 0; i < s.ts.size(); ++i)
+    if (s.ts[i] <= start_ns) base = i;
+  double total = 0;
+  for (size_t i = base + 1; i < s.ts.size(); ++i) {
+    const double prev = s.values[i - 1], cur = s.values[i];
+    total += cur >= prev ? cur - prev : cur;  // a decrease is a counter reset
+  }
+  return total;
+}
+
 nlohmann::ordered_json series_stats(const ServerSeries& s, int64_t start_ns, int64_t end_ns,
                                     nlohmann::ordered_json* buckets) {
   if (s.ts.empty()) return nlohmann::ordered_json::object();
-  const double duration_s = static_cast<double>(end_ns - start_ns) / 1e9;
+  (void)end_ns;  // the last scrape closes the window (the final scrape comes after its end)
   switch (s.type) {
-    case prometheus::MetricType::kCounter: return counter_stats(s, start_ns, duration_s);
-    case prometheus::MetricType::kHistogram: return histogram_stats(s, start_ns, duration_s, buckets);
+    case prometheus::MetricType::kCounter:
+      return counter_stats(s, start_ns);
+    case prometheus::MetricType::kHistogram:
+      return histogram_stats(s, start_ns, buckets);
     default: return gauge_stats(s, start_ns);
   }
-}
-
-std::string infer_unit(std::string_view name) {
-  const bool total = name.ends_with("_total");
-  if (total) name.remove_suffix(6);
-  struct Suffix {
-    std::string_view suffix, unit;
-  };
-  static constexpr Suffix kSuffixes[] = {
-      {"_seconds", "seconds"}, {"_milliseconds", "milliseconds"}, {"_ms", "milliseconds"},
-      {"_bytes", "bytes"},     {"_tokens", "tokens"},             {"_requests", "requests"},
-      {"_perc", "percent"},    {"_percent", "percent"},           {"_ratio", "ratio"},
-      {"_count", "count"},     {"_reqs", "requests"},
-  };
-  for (const Suffix& s : kSuffixes)
-    if (name.ends_with(s.suffix)) return std::string(s.unit);
-  return total ? "count" : "";
 }
 
 }  // namespace aiperf::telemetry

@@ -142,11 +142,13 @@ TEST_CASE("telemetry: DCGM GPU statistics and server metrics that count the run'
   const json sm = run.json_file("server_metrics_export.json");
   CHECK(sm.at("benchmark_id") == summary.at("benchmark_id"));
   CHECK(sm.at("summary").at("endpoints_successful") == json::array({mock.url() + "/metrics"}));
-  const json& success = sm.at("metrics").at("vllm:request_success_total");
+  // AIPerf 0.13's family names: a counter's without "_total".
+  CHECK_FALSE(sm.at("metrics").contains("vllm:request_success_total"));
+  const json& success = sm.at("metrics").at("vllm:request_success");
   CHECK(success.at("type") == "counter");
   REQUIRE(success.at("series").size() == 1);
   CHECK(success.at("series")[0].at("stats").at("total") == 30);
-  const json& generated = sm.at("metrics").at("vllm:generation_tokens_total").at("series")[0].at("stats");
+  const json& generated = sm.at("metrics").at("vllm:generation_tokens").at("series")[0].at("stats");
   CHECK(generated.at("total") == 30 * 8);  // ignore_eos: every request generates exactly 8 tokens
   const json& latency = sm.at("metrics").at("vllm:e2e_request_latency_seconds").at("series")[0];
   CHECK(latency.at("stats").at("count") == 30);
@@ -155,7 +157,7 @@ TEST_CASE("telemetry: DCGM GPU statistics and server metrics that count the run'
   CHECK(sm.at("metrics_phase") == "profiling");
   CHECK(sm_csv.rfind("# AIPerf Server Metrics Export (CSV)\n", 0) == 0);
   CHECK(sm_csv.find("\r\n127.0.0.1:" + std::to_string(mock.port()) +
-                    ",counter,vllm:request_success_total,count,30.0000,") != std::string::npos);
+                    ",counter,vllm:request_success,requests,30.0000,") != std::string::npos);
   CHECK(run.lines("server_metrics_export.jsonl").size() >= 2);  // configure scrape + final scrape
 
   // Console: the platform panel, the GPU tables and the export lines; the same report in box

@@ -45,15 +45,30 @@ const ServerSeries& find(const ServerMetrics& m, const std::string& family) {
 
 }  // namespace
 
-TEST_CASE("counter: reset-aware increase and rates") {
+TEST_CASE("counter: AIPerf 0.13's increase from the scrape before the window, and its rate") {
+  // From the reference scrape (t=0, 10) to the last (t=11 s, 8): a decrease, i.e. a reset, which
+  // AIPerf 0.13 counts as 0 (it warns), and no rate statistics without timeslices.
   const ServerMetrics m = scrapes();
   const auto stats = series_stats(find(m, "req_total"), 1 * kS, 11 * kS);
-  CHECK(stats["total"] == 13.0);  // +5, reset to 3 (+3), +5
-  CHECK(stats["rate"] == 1.3);    // over the 10 s window
-  // Changes at 2 s (+5), 4 s (+3), 6 s (+5) from the baseline at 0: 13 over 6 s.
-  CHECK(stats["rate_avg"].get<double>() == Approx(13.0 / 6).epsilon(1e-15));
-  CHECK(stats["rate_min"] == 1.5);
-  CHECK(stats["rate_max"] == 2.5);
+  CHECK(stats == nlohmann::ordered_json{{"total", 0.0}, {"rate", 0.0}});
+  // Without a reset: 10 at t=0 -> 18 at t=11 s, +8 over the 11 s between those scrapes.
+  ServerMetrics steady("");
+  REQUIRE(steady.add_scrape(kUrl, 0, 0, 1'000'000, page(10, 0, buckets(1, 2, 2), 0.5, 2)));
+  REQUIRE(steady.add_scrape(kUrl, 2 * kS, 0, 1'000'000, page(15, 0, buckets(1, 2, 2), 0.5, 2)));
+  REQUIRE(steady.add_scrape(kUrl, 11 * kS, 0, 1'000'000, page(18, 0, buckets(1, 2, 2), 0.5, 2)));
+  const auto s2 = series_stats(find(steady, "req_total"), 1 * kS, 11 * kS);
+  CHECK(s2["total"] == 8.0);
+  CHECK(s2["rate"].get<double>() == Approx(8.0 / 11).epsilon(1e-15));
+  // No scrape before the window (the first is at its start): the first one in it is the
+  // reference; a window after every scrape has no statistics (AIPerf leaves the series out).
+  const auto s3 = series_stats(find(steady, "req_total"), 2 * kS, 11 * kS);
+  CHECK(s3["total"] == 8.0);  // reference t=0 (before 2 s): 10 -> 18
+  const auto s4 = series_stats(find(steady, "req_total"), 0, 11 * kS);
+  CHECK(s4["total"] == 8.0);  // reference: the first scrape in the window, t=0
+  CHECK(s4["rate"].get<double>() == Approx(8.0 / 11).epsilon(1e-15));
+  CHECK(series_stats(find(steady, "req_total"), 12 * kS, 13 * kS).empty());
+  // Our Client vs Server totals stay reset-aware: +5, reset to 3 (+3), +5.
+  CHECK(reset_aware_increase(find(m, "req_total"), 1 * kS) == 13.0);
 }
 
 TEST_CASE("gauge: statistics of the samples in the window") {
@@ -71,26 +86,45 @@ TEST_CASE("histogram: increase since the baseline, interpolated quantile estimat
   const ServerSeries& s = find(m, "lat_seconds");
   CHECK(s.les == std::vector<std::string>{"0.1", "1", "+Inf"});
   const auto stats = series_stats(s, 1 * kS, 11 * kS, &buckets_out);
-  CHECK(stats["count"] == 10.0);  // 12 - 2
+  CHECK(stats["count"] == 10);  // 12 - 2, an integer as AIPerf 0.13's
+  CHECK(stats["count"].is_number_integer());
   CHECK(stats["sum"] == 8.5);
   CHECK(stats["avg"] == 0.85);
-  CHECK(stats["count_rate"] == 1.0);
-  CHECK(buckets_out == nlohmann::ordered_json{{"0.1", 3.0}, {"1", 8.0}, {"+Inf", 10.0}});
+  // The rates over the 11 s from the reference scrape (t=0) to the last.
+  CHECK(stats["count_rate"].get<double>() == Approx(10.0 / 11).epsilon(1e-15));
+  CHECK(stats["sum_rate"].get<double>() == Approx(8.5 / 11).epsilon(1e-15));
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : stats.items()) keys.push_back(k);
+  CHECK(std::vector<std::string>(keys.begin(), keys.begin() + 5) ==
+        std::vector<std::string>{"count", "sum", "avg", "count_rate", "sum_rate"});
+  CHECK(buckets_out == nlohmann::ordered_json{{"0.1", 3}, {"1", 8}, {"+Inf", 10}});
+  CHECK(buckets_out["1"].is_number_integer());
   // p50: rank 5 falls in (0.1, 1] holding 5 of them (3 below): 0.1 + 0.9 * 2/5.
   CHECK(stats["p50_estimate"].get<double>() == Approx(0.46).epsilon(1e-12));
   // p99: rank 9.9 is above the last finite bound: the highest finite bound.
   CHECK(stats["p99_estimate"] == 1.0);
 }
 
-TEST_CASE("units from name suffixes") {
+TEST_CASE("units as AIPerf 0.13 infers them: description range, description unit, name suffix") {
   CHECK(infer_unit("vllm:time_to_first_token_seconds") == "seconds");
-  CHECK(infer_unit("vllm:prompt_tokens_total") == "tokens");
+  CHECK(infer_unit("vllm:prompt_tokens") == "tokens");
+  CHECK(infer_unit("vllm:request_success") == "requests");  // the counter's name without _total
   CHECK(infer_unit("vllm:request_success_total") == "count");
+  CHECK(infer_unit("vllm:num_requests_running") == "requests");
   CHECK(infer_unit("vllm:gpu_cache_usage_perc") == "percent");
+  CHECK(infer_unit("vllm:gpu_cache_usage_perc", "GPU KV-cache usage. 1 means 100 percent usage.") == "ratio");
+  CHECK(infer_unit("cache_hit_percent", "Hit rate (0.0-1.0)") == "ratio");
+  CHECK(infer_unit("util", "Utilisation (0-100)") == "percent");
+  CHECK(infer_unit("gpu_power", "Power draw (in W)") == "watt");
+  CHECK(infer_unit("energy", "Total energy (in mJ)") == "millijoule");
+  CHECK(infer_unit("lat_seconds", "Request latency in milliseconds") == "milliseconds");
+  CHECK(infer_unit("gen", "Generation throughput (tokens/s)") == "tokens/s");
   CHECK(infer_unit("process_resident_memory_bytes") == "bytes");
   CHECK(infer_unit("sglang:num_running_reqs") == "requests");
   CHECK(infer_unit("llamacpp:kv_cache_usage_ratio") == "ratio");
-  CHECK(infer_unit("running") == "");
+  CHECK(infer_unit("x_milliseconds") == "milliseconds");  // the longest suffix, not "_seconds"
+  CHECK(infer_unit("mock_control_calls") == "");
+  CHECK(infer_unit("running", "Requests in progress.") == "");
 }
 
 TEST_CASE("export json: fetch statistics, metric types, info metrics") {
@@ -112,13 +146,18 @@ TEST_CASE("export json: fetch statistics, metric types, info metrics") {
   CHECK(info["first_update_ns"] == 0);
   CHECK(info["last_update_ns"] == 6 * kS);
   CHECK(info["median_update_interval_ms"] == 2000.0);
-  CHECK(j["metrics"]["req_total"]["type"] == "counter");
-  CHECK(j["metrics"]["req_total"]["unit"] == "count");
-  CHECK(j["metrics"]["req_total"]["description"] == "Requests.");
-  CHECK(j["metrics"]["req_total"]["series"][0]["labels"]["code"] == "200");
+  // AIPerf 0.13's names (a counter without "_total"), in name order.
+  std::vector<std::string> families;
+  for (const auto& [k, v] : j["metrics"].items()) families.push_back(k);
+  CHECK(families == std::vector<std::string>{"build_info", "lat_seconds", "req", "running"});
+  CHECK(j["metrics"]["req"]["type"] == "counter");
+  CHECK_FALSE(j["metrics"]["req"].contains("unit"));  // "req" has no unit suffix, "Requests." names none
+  CHECK(j["metrics"]["lat_seconds"]["unit"] == "seconds");
+  CHECK(j["metrics"]["req"]["description"] == "Requests.");
+  CHECK(j["metrics"]["req"]["series"][0]["labels"]["code"] == "200");
   CHECK_FALSE(j["metrics"]["running"]["series"][0].contains("labels"));  // no labels: no key, as AIPerf 0.13
-  CHECK(j["metrics"]["req_total"]["series"][0]["stats"]["total"] == 13.0);
-  CHECK(j["metrics"]["lat_seconds"]["series"][0]["buckets"]["+Inf"] == 10.0);
+  CHECK(j["metrics"]["req"]["series"][0]["stats"] == nlohmann::ordered_json{{"total", 0.0}, {"rate", 0.0}});
+  CHECK(j["metrics"]["lat_seconds"]["series"][0]["buckets"]["+Inf"] == 10);
   CHECK(j["metrics"]["build_info"]["type"] == "info");
   CHECK(j["input_config"]["endpoint"]["type"] == "chat");
 }
@@ -132,11 +171,9 @@ TEST_CASE("export csv: comment header, one section per type, info section") {
   // Endpoints as host:port, numbers to four decimals, a histogram's count as an integer.
   CHECK(csv.find("\nEndpoint,Type,Metric,Unit,avg,min,max,std,p1,p5,p10,p25,p50,p75,p90,p95,p99,Description\r\n"
                  "127.0.0.1:8000,gauge,running,,4.0000,2.0000,8.0000,2.4495,") != std::string::npos);
-  CHECK(
-      csv.find("Endpoint,Type,Metric,Unit,total,rate,rate_avg,rate_min,rate_max,rate_std,code,Description\r\n"
-               "127.0.0.1:8000,counter,req_total,count,13.0000,1.3000,2.1667,1.5000,2.5000,0.4714,200,Requests.\r\n") !=
-      std::string::npos);
-  CHECK(csv.find("127.0.0.1:8000,histogram,lat_seconds,seconds,10,1.0000,8.5000,") != std::string::npos);
+  CHECK(csv.find("Endpoint,Type,Metric,Unit,total,rate,rate_avg,rate_min,rate_max,rate_std,code,Description\r\n"
+                 "127.0.0.1:8000,counter,req,,0.0000,0.0000,,,,,200,Requests.\r\n") != std::string::npos);
+  CHECK(csv.find("127.0.0.1:8000,histogram,lat_seconds,seconds,10,0.9091,8.5000,0.7727,0.8500,") != std::string::npos);
   CHECK(csv.find(",Latency.,0.1=3;1=8;+Inf=10\r\n") != std::string::npos);
   CHECK(csv.find("\r\nEndpoint,Metric,Key,Value,Description\r\n127.0.0.1:8000,build_info,commit,abc,\r\n"
                  "127.0.0.1:8000,build_info,version,1.2,\r\n") != std::string::npos);
