@@ -53,7 +53,7 @@ TEST_CASE("engine model: TTFT and ITL rise with load and throughput saturates at
   CHECK(s8["output_sequence_length"]["min"] == kOutput);
 
   // The prompt length the mock charges prefill for (its own count, as in usage.prompt_tokens).
-  const double prompt = server_stats(eight, "vllm:prompt_tokens_total")["total"].get<double>() / 32;
+  const double prompt = server_stats(eight, "vllm:prompt_tokens")["total"].get<double>() / 32;
   REQUIRE(prompt > 50);
   const double prefill_ms = prompt / kPrefillPerS * 1000;  // ~12 ms
   const double step1 = kStepMs + kPerSeqMs * 1, step4 = kStepMs + kPerSeqMs * kSlots;  // 12, 18 ms
@@ -86,7 +86,7 @@ TEST_CASE("engine model: TTFT and ITL rise with load and throughput saturates at
   CHECK(server_stats(eight, "vllm:num_requests_running")["max"] == kSlots);
   CHECK(server_stats(eight, "vllm:num_requests_waiting")["max"] == 8 - kSlots);
   CHECK(server_stats(eight, "vllm:kv_cache_usage_perc")["max"] == 1);
-  CHECK(server_stats(eight, "vllm:generation_tokens_total")["total"] == 32 * kOutput);
+  CHECK(server_stats(eight, "vllm:generation_tokens")["total"] == 32 * kOutput);
   // Queue time: none alone; at 8, 28 of the 32 requests waited about a wave.
   CHECK(server_stats(one, "vllm:request_queue_time_seconds")["sum"] == 0);
   CHECK(server_stats(eight, "vllm:request_queue_time_seconds")["count"] == 32);
