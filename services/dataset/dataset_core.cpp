@@ -177,7 +177,6 @@ proto::DatasetReady DatasetCore::configure(const config::RunConfig& config) {
 }
 
 void DatasetCore::respond(const proto::ConversationRequest& request, proto::ConversationResponse& reply) const {
-  reply.set_version(proto::PROTO_VERSION_CURRENT);
   if (auto it = index_.find(request.conversation_id()); it == index_.end()) {
     reply.mutable_conversation()->set_session_id(request.conversation_id());
     reply.mutable_error()->set_type("NotFound");
@@ -188,7 +187,6 @@ void DatasetCore::respond(const proto::ConversationRequest& request, proto::Conv
 }
 
 void DatasetCore::malformed(proto::ConversationResponse& reply) {
-  reply.set_version(proto::PROTO_VERSION_CURRENT);
   reply.mutable_error()->set_type("ProtocolError");
   reply.mutable_error()->set_message("malformed conversation request");
 }

@@ -5,9 +5,10 @@
 namespace aiperf::dataset {
 
 DatasetService::DatasetService(service::Identity identity, bus::Endpoints endpoints)
-    : Service(std::move(identity), std::move(endpoints)), router_(bus::make_socket(zmq::socket_type::router)) {
-  bus::bind(router_, this->endpoints().dataset);
-  reactor().add_socket(router_, [this] { on_requests(); });
+    : Service(std::move(identity), std::move(endpoints)),
+      router_(bus::make_socket(zmq::socket_type::router), "dataset requests") {
+  bus::bind(router_.socket(), this->endpoints().dataset);
+  reactor().add_socket(router_.socket(), [this] { on_requests(); });
 }
 
 void DatasetService::on_configure(const config::RunConfig& config) {
@@ -16,19 +17,24 @@ void DatasetService::on_configure(const config::RunConfig& config) {
   publish(bus::topic::kDataset, msg);
 }
 
+// A malformed request, or one of another version, is answered with a ProtocolError so the worker
+// fails its credits now instead of at the conversation's deadline; without an identity frame
+// there is no one to answer.
 void DatasetService::on_requests() {
-  zmq::message_t identity, body;
-  while (router_.recv(identity, zmq::recv_flags::dontwait)) {
-    if (!identity.more() || !router_.recv(body, zmq::recv_flags::dontwait)) continue;
+  zmq::message_t identity;
+  for (;;) {
     proto::ConversationRequest req;
     proto::ConversationResponse resp;
-    if (!bus::parse_proto(body, req)) {
-      DatasetCore::malformed(resp);
-    } else {
+    const bus::Received got = router_.receive(identity, req);
+    if (got == bus::Received::kNone) return;
+    if (got == bus::Received::kMessage) {
       core_.respond(req, resp);
+    } else if (identity.size() == 0) {
+      continue;
+    } else {
+      DatasetCore::malformed(resp);
     }
-    router_.send(identity, zmq::send_flags::sndmore);
-    bus::send_proto(router_, resp);
+    router_.send_to(identity.to_string_view(), resp);
   }
 }
 

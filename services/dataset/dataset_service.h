@@ -4,6 +4,8 @@
 #pragma once
 #include <zmq.hpp>
 
+#include "bus/channel.h"
+#include "dataset.pb.h"
 #include "dataset_core.h"
 #include "service/service.h"
 
@@ -17,7 +19,7 @@ class DatasetService final : public service::Service {
   void on_configure(const config::RunConfig& config) override;
   void on_requests();
 
-  zmq::socket_t router_;
+  bus::Channel<proto::ConversationResponse, proto::ConversationRequest> router_;
   DatasetCore core_;
 };
 

@@ -180,7 +180,6 @@ bool RecordProcessorCore::process(const proto::RawRecordBatch& batch) {
   if (!config_) return false;
   proto::MetricRecordBatch& out = out_;
   out.Clear();  // keeps its records, values and strings for reuse: no allocation per metric
-  out.set_version(proto::PROTO_VERSION_CURRENT);
   for (const proto::RawRecord& raw : batch.records()) {
     proto::MetricRecord& rec = *out.add_records();
     process_record(raw, *endpoint_, *tokenizer_, context_, config_->endpoint.use_server_token_count, processor_id_,

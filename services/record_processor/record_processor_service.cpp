@@ -7,32 +7,28 @@ namespace aiperf::record_processor {
 
 RecordProcessorService::RecordProcessorService(service::Identity identity, bus::Endpoints endpoints)
     : Service(std::move(identity), std::move(endpoints)),
-      pull_(bus::make_socket(zmq::socket_type::pull)),
-      push_(bus::make_socket(zmq::socket_type::push)),
+      pull_(bus::make_socket(zmq::socket_type::pull), "record processor raw records"),
+      push_(bus::make_socket(zmq::socket_type::push), "record processor metric records"),
       core_(this->identity().id, *this) {
   if (auto direct = this->endpoints().raw_direct(this->identity().index)) {
-    bus::bind(pull_, *direct);
+    bus::bind(pull_.socket(), *direct);
   } else {
-    bus::connect(pull_, this->endpoints().raw_backend);
+    bus::connect(pull_.socket(), this->endpoints().raw_backend);
   }
-  bus::connect(push_, this->endpoints().records);
-  reactor().add_socket(pull_, [this] { on_raw_records(); });
+  bus::connect(push_.socket(), this->endpoints().records);
+  reactor().add_socket(pull_.socket(), [this] { on_raw_records(); });
 }
 
 void RecordProcessorService::on_configure(const config::RunConfig& config) { core_.configure(config); }
 
-void RecordProcessorService::send(const proto::MetricRecordBatch& batch) { bus::send_proto(push_, batch); }
+void RecordProcessorService::send(const proto::MetricRecordBatch& batch) { push_.send(batch); }
 
 void RecordProcessorService::on_raw_records() {
-  zmq::message_t frame;
   // Bounded so bus commands are not starved under a flood of records.
-  for (int i = 0; i < 64 && pull_.recv(frame, zmq::recv_flags::dontwait); ++i) {
-    proto::RawRecordBatch& batch = in_;
-    if (!bus::parse_proto(frame, batch) || batch.version() != proto::PROTO_VERSION_CURRENT) {
-      AIPERF_LOG(kError) << "dropping a malformed raw record batch";
-      continue;
-    }
-    if (!core_.process(batch)) AIPERF_LOG(kError) << "raw records before configure";
+  for (int i = 0; i < 64; ++i) {
+    const bus::Received got = pull_.receive(in_);  // a malformed batch is logged by the channel
+    if (got == bus::Received::kNone) return;
+    if (got == bus::Received::kMessage && !core_.process(in_)) AIPERF_LOG(kError) << "raw records before configure";
   }
 }
 

@@ -5,6 +5,8 @@
 #pragma once
 #include <zmq.hpp>
 
+#include "bus/channel.h"
+#include "metric_record.pb.h"
 #include "raw_record.pb.h"
 #include "record_processor_core.h"
 #include "service/service.h"
@@ -20,8 +22,8 @@ class RecordProcessorService final : public service::Service, private MetricSink
   void on_raw_records();
   void send(const proto::MetricRecordBatch& batch) override;
 
-  zmq::socket_t pull_;
-  zmq::socket_t push_;
+  bus::Channel<proto::RawRecordBatch> pull_;
+  bus::Channel<proto::MetricRecordBatch> push_;
   RecordProcessorCore core_;
   // Reused for every message: a cleared protobuf message keeps its elements and string
   // buffers, so steady state parses records without allocating.

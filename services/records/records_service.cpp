@@ -10,9 +10,10 @@
 namespace aiperf::records {
 
 RecordsService::RecordsService(service::Identity identity, bus::Endpoints endpoints)
-    : Service(std::move(identity), std::move(endpoints)), pull_(bus::make_socket(zmq::socket_type::pull)) {
-  bus::bind(pull_, this->endpoints().records);
-  reactor().add_socket(pull_, [this] { on_records(); });
+    : Service(std::move(identity), std::move(endpoints)),
+      pull_(bus::make_socket(zmq::socket_type::pull), "records metric records") {
+  bus::bind(pull_.socket(), this->endpoints().records);
+  reactor().add_socket(pull_.socket(), [this] { on_records(); });
   subscribe(bus::topic::kPhase);
   subscribe(bus::topic::kLost);
   reactor().call_every(1'000'000'000, [this] {
@@ -54,8 +55,7 @@ void RecordsService::on_configure(const config::RunConfig& config) {
 }
 
 void RecordsService::on_records() {
-  zmq::message_t frame;
-  for (int frames = 0; frames < 64 && pull_.recv(frame, zmq::recv_flags::dontwait); ++frames) {
+  for (int frames = 0; frames < 64; ++frames) {
     // One arena per frame, starting in a block kept across frames: a batch is thousands of
     // small messages and strings, and allocating and freeing each was half of this service's
     // CPU.
@@ -64,11 +64,9 @@ void RecordsService::on_records() {
     arena_options.initial_block_size = arena_block_.size();
     google::protobuf::Arena arena(arena_options);
     auto& batch = *google::protobuf::Arena::CreateMessage<proto::MetricRecordBatch>(&arena);
-    if (!bus::parse_proto(frame, batch) || batch.version() != proto::PROTO_VERSION_CURRENT) {
-      AIPERF_LOG(kError) << "dropping a malformed metric record batch";
-      continue;
-    }
-    if (!core_) continue;
+    const bus::Received got = pull_.receive(batch);  // a malformed batch is logged by the channel
+    if (got == bus::Received::kNone) break;
+    if (got == bus::Received::kRejected || !core_) continue;
     for (const proto::MetricRecord& rec : batch.records()) core_->add(rec);
   }
   if (core_) core_->batch_done();

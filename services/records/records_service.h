@@ -8,7 +8,9 @@
 
 #include <zmq.hpp>
 
+#include "bus/channel.h"
 #include "live_metrics.h"
+#include "metric_record.pb.h"
 #include "network_probe.h"
 #include "records_core.h"
 #include "service/service.h"
@@ -31,7 +33,7 @@ class RecordsService final : public service::Service, private ResultsSink {
   std::optional<double> measured_rtt_ns();
   void on_records();
 
-  zmq::socket_t pull_;
+  bus::Channel<proto::MetricRecordBatch> pull_;
   std::unique_ptr<RecordsCore> core_;
   std::unique_ptr<LiveMetrics> live_;  // dashboard / --api-port only
   std::unique_ptr<NetworkProber> prober_;  // --network-latency-automatic only

@@ -61,10 +61,11 @@ PhasePlan make_plan(const config::PhaseLoad& load, std::mt19937_64& rng) {
 }  // namespace
 
 TimingService::TimingService(service::Identity identity, bus::Endpoints endpoints)
-    : Service(std::move(identity), std::move(endpoints)), router_(bus::make_socket(zmq::socket_type::router)) {
-  router_.set(zmq::sockopt::router_mandatory, 1);  // unknown worker: error, not a silent drop
-  bus::bind(router_, this->endpoints().credit);
-  reactor().add_socket(router_, [this] { on_credit_socket(); });
+    : Service(std::move(identity), std::move(endpoints)),
+      router_(bus::make_socket(zmq::socket_type::router), "timing credits") {
+  router_.socket().set(zmq::sockopt::router_mandatory, 1);  // unknown worker: error, not a silent drop
+  bus::bind(router_.socket(), this->endpoints().credit);
+  reactor().add_socket(router_.socket(), [this] { on_credit_socket(); });
   subscribe(bus::topic::kDataset);
   subscribe(bus::topic::kLost);
 }
@@ -435,10 +436,8 @@ void TimingService::worker_lost(const std::string& worker_id) {
 void TimingService::flush_credits() {
   std::vector<std::string> unreachable;
   auto deliver = [&](const std::string& worker_id, proto::CreditMessage& msg) {
-    msg.set_version(proto::PROTO_VERSION_CURRENT);
     try {
-      router_.send(zmq::buffer(worker_id), zmq::send_flags::sndmore);
-      bus::send_proto(router_, msg);
+      router_.send_to(worker_id, msg);
     } catch (const zmq::error_t& e) {
       // EHOSTUNREACH (router_mandatory): its connection is gone, the process most likely
       // with it; the controller's notice may still be on its way.
@@ -469,24 +468,23 @@ void TimingService::revoke(const std::string& worker_id, const std::vector<uint6
 void TimingService::send_cancel(const std::string& worker_id, const std::vector<uint64_t>& ids, bool standby_only) {
   flush_credits();  // a cancel must not overtake the credits it names
   proto::CreditMessage msg;
-  msg.set_version(proto::PROTO_VERSION_CURRENT);
   for (uint64_t id : ids) msg.mutable_cancel()->add_credit_ids(id);
   msg.mutable_cancel()->set_standby_only(standby_only);
   try {
-    router_.send(zmq::buffer(worker_id), zmq::send_flags::sndmore);
-    bus::send_proto(router_, msg);
+    router_.send_to(worker_id, msg);
   } catch (const zmq::error_t&) {
     // Worker gone: its credits are settled by the drain timeout.
   }
 }
 
 void TimingService::on_credit_socket() {
-  zmq::message_t identity, body;
-  while (router_.recv(identity, zmq::recv_flags::dontwait)) {
-    if (!identity.more() || !router_.recv(body, zmq::recv_flags::dontwait)) continue;
+  zmq::message_t identity;
+  for (;;) {
     proto::CreditMessage msg;
-    if (!bus::parse_proto(body, msg) || msg.version() != proto::PROTO_VERSION_CURRENT) continue;
-    const std::string worker(static_cast<const char*>(identity.data()), identity.size());
+    const bus::Received got = router_.receive(identity, msg);
+    if (got == bus::Received::kNone) return;
+    if (got == bus::Received::kRejected) continue;
+    const std::string worker = identity.to_string();
     if (msg.has_ready()) {
       worker_load_.try_emplace(worker, 0);
       AIPERF_LOG(kDebug) << "worker ready: " << worker;

@@ -13,6 +13,8 @@
 #include <zmq.hpp>
 
 #include "arrival_schedule.h"
+#include "bus/channel.h"
+#include "credit.pb.h"
 #include "phase_runner.h"
 #include "rate_series.h"
 #include "server_profiler.h"
@@ -71,7 +73,7 @@ class TimingService final : public service::Service, public CreditSink {
   // end_wall_ns: the phase's end when it came before the publish (0 = now).
   void publish_phase(proto::PhaseEventKind kind, int64_t end_wall_ns = 0);
 
-  zmq::socket_t router_;
+  bus::Channel<proto::CreditMessage> router_;
   std::optional<config::RunConfig> config_;
   std::vector<ConversationInfo> conversations_;
   std::string sampling_;

@@ -216,7 +216,6 @@ void WorkerCore::flush_returns() {
     returns_timer_ = 0;
   }
   if (returns_.returns().returns_size() == 0 && returns_.returns().started_size() == 0) return;
-  returns_.set_version(proto::PROTO_VERSION_CURRENT);
   links_.send_credit_message(returns_);
   returns_.Clear();
 }
@@ -227,7 +226,6 @@ void WorkerCore::flush_raw_records() {
     raw_flush_timer_ = 0;
   }
   if (raw_batch_.records_size() == 0) return;
-  raw_batch_.set_version(proto::PROTO_VERSION_CURRENT);
   // Never blocks: with no record processor connected (not yet, or every one died) the batch
   // stays here, keeps growing, and is offered again on the next flush.
   if (!links_.send_raw_records(raw_batch_)) return arm_raw_flush();

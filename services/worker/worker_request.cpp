@@ -150,7 +150,6 @@ void WorkerCore::send_request(uint64_t key, http::Request req, http::SendOptions
       if (*seen) return;
       *seen = true;
       proto::CreditMessage msg;
-      msg.set_version(proto::PROTO_VERSION_CURRENT);
       msg.mutable_first_token()->set_credit_id(credit_id);
       msg.mutable_first_token()->set_phase(phase);
       links_.send_credit_message(msg);

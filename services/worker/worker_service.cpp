@@ -18,22 +18,23 @@ namespace aiperf::worker {
 
 WorkerService::WorkerService(service::Identity identity, bus::Endpoints endpoints)
     : Service(std::move(identity), std::move(endpoints)),
-      credit_(bus::make_socket(zmq::socket_type::dealer)),
-      dataset_(bus::make_socket(zmq::socket_type::dealer)),
-      raw_(bus::make_socket(zmq::socket_type::push)),
+      credit_(bus::make_socket(zmq::socket_type::dealer), "worker credits"),
+      dataset_(bus::make_socket(zmq::socket_type::dealer), "worker conversations"),
+      raw_(bus::make_socket(zmq::socket_type::push), "worker raw records"),
       work_(boost::asio::make_work_guard(io_)),
       timers_(io_),
       transport_(io_),
       core_(this->identity().id, *this, transport_, timers_, spinner_) {
-  credit_.set(zmq::sockopt::routing_id, this->identity().id);
-  bus::connect(credit_, this->endpoints().credit);
-  bus::connect(dataset_, this->endpoints().dataset);
+  credit_.socket().set(zmq::sockopt::routing_id, this->identity().id);
+  bus::connect(credit_.socket(), this->endpoints().credit);
+  bus::connect(dataset_.socket(), this->endpoints().dataset);
   // Records go only to record processors that are connected: a dead one's pipe would
   // otherwise keep taking its share (lost with it) while ZeroMQ tries to reconnect.
-  raw_.set(zmq::sockopt::immediate, 1);
-  if (!this->endpoints().raw_direct(0)) bus::connect(raw_, this->endpoints().raw_frontend);  // else at configure
-  credit_watch_ = std::make_unique<ZmqWatch>(io_, credit_, [this] { on_credit_socket(); });
-  dataset_watch_ = std::make_unique<ZmqWatch>(io_, dataset_, [this] { on_dataset_socket(); });
+  raw_.socket().set(zmq::sockopt::immediate, 1);
+  if (!this->endpoints().raw_direct(0))
+    bus::connect(raw_.socket(), this->endpoints().raw_frontend);  // else at configure
+  credit_watch_ = std::make_unique<ZmqWatch>(io_, credit_.socket(), [this] { on_credit_socket(); });
+  dataset_watch_ = std::make_unique<ZmqWatch>(io_, dataset_.socket(), [this] { on_dataset_socket(); });
   // The sockets belong to the io thread from here on (thread start is the memory barrier
   // ZeroMQ asks for when a socket changes threads).
   io_thread_ = std::thread([this] {
@@ -83,7 +84,7 @@ void WorkerService::configure(const config::RunConfig& config, const endpoints::
   if (!first) return;
   // Straight to every record processor; PUSH deals batches round-robin, skipping full pipes.
   for (uint32_t i = 0; i < config.service.record_processors; ++i) {
-    if (auto direct = endpoints().raw_direct(i)) bus::connect(raw_, *direct);
+    if (auto direct = endpoints().raw_direct(i)) bus::connect(raw_.socket(), *direct);
   }
   std::optional<VideoJobSettings> video;
   if (endpoint->requires_polling) {
@@ -94,49 +95,48 @@ void WorkerService::configure(const config::RunConfig& config, const endpoints::
   }
   transport_.open(opts, video);
   proto::CreditMessage ready;
-  ready.set_version(proto::PROTO_VERSION_CURRENT);
   ready.mutable_ready()->set_worker_id(identity().id);
   send_credit_message(ready);
 }
 
 // Sends on the credit socket; anything the send left waiting is read after (see ZmqWatch).
 void WorkerService::send_credit_message(const proto::CreditMessage& msg) {
-  bus::send_proto(credit_, msg);
+  credit_.send(msg);
   credit_watch_->drain_later();
 }
 
 void WorkerService::ask_conversation(const std::string& conversation_id) {
   proto::ConversationRequest req;
-  req.set_version(proto::PROTO_VERSION_CURRENT);
   req.set_conversation_id(conversation_id);
-  bus::send_proto(dataset_, req);
+  dataset_.send(req);
   dataset_watch_->drain_later();
 }
 
 // Never blocks the io thread: false when no record processor is connected (not yet, or every
 // one died).
 bool WorkerService::send_raw_records(const proto::RawRecordBatch& batch) {
-  return bus::send_proto(raw_, batch, zmq::send_flags::dontwait);
+  return raw_.send(batch, zmq::send_flags::dontwait);
 }
 
 void WorkerService::post(std::function<void()> fn) { boost::asio::post(io_, std::move(fn)); }
 
 void WorkerService::on_credit_socket() {
-  zmq::message_t frame;
-  while (credit_.recv(frame, zmq::recv_flags::dontwait)) {
-    const int64_t now = steady_now_ns();
+  for (;;) {
     proto::CreditMessage msg;
-    if (!bus::parse_proto(frame, msg) || msg.version() != proto::PROTO_VERSION_CURRENT) continue;
-    core_.on_credit_message(msg, now);
+    const bus::Received got = credit_.receive(msg);
+    if (got == bus::Received::kNone) return;
+    if (got == bus::Received::kMessage) core_.on_credit_message(msg, steady_now_ns());
   }
 }
 
+// A response of another version is dropped (counted by the channel); the conversation's deadline
+// then fails its credits.
 void WorkerService::on_dataset_socket() {
-  zmq::message_t frame;
-  while (dataset_.recv(frame, zmq::recv_flags::dontwait)) {
+  for (;;) {
     proto::ConversationResponse resp;
-    if (!bus::parse_proto(frame, resp)) continue;
-    core_.on_conversation(resp);
+    const bus::Received got = dataset_.receive(resp);
+    if (got == bus::Received::kNone) return;
+    if (got == bus::Received::kMessage) core_.on_conversation(resp);
   }
 }
 

@@ -15,6 +15,8 @@
 #include <zmq.hpp>
 
 #include "asio_timers.h"
+#include "bus/channel.h"
+#include "dataset.pb.h"
 #include "endpoints/endpoint.h"
 #include "http/http_client.h"
 #include "http_transport.h"
@@ -49,9 +51,9 @@ class WorkerService final : public service::Service, private WorkerLinks {
   bool configured_ = false;
 
   // io thread from here on.
-  zmq::socket_t credit_;
-  zmq::socket_t dataset_;
-  zmq::socket_t raw_;
+  bus::Channel<proto::CreditMessage> credit_;
+  bus::Channel<proto::ConversationRequest, proto::ConversationResponse> dataset_;
+  bus::Channel<proto::RawRecordBatch> raw_;
 
   boost::asio::io_context io_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
