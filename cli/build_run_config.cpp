@@ -93,12 +93,19 @@ config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::str
     o.dry_run_notes.push_back("--tokenizer " + c.tokenizer.name +
                               ": not in the HuggingFace cache; a run downloads it (not checked)");
   } catch (const tok::TokenizerError& e) {
-    throw OptionError(std::string("--tokenizer: ") + e.what());
+    std::string message = std::string("--tokenizer: ") + e.what();
+    // A Hub name that could not be fetched (offline, a typo, a gated repo): say what works instead.
+    if (!std::filesystem::exists(c.tokenizer.name)) {
+      message +=
+          "\n  Use a local tokenizer (--tokenizer /path/to/dir or tokenizer.json), a Hub name already in the "
+          "cache (e.g. --tokenizer gpt2), or --tokenizer builtin (o200k_base, no download needed).";
+    }
+    throw OptionError(message);
   }
 
   finalize_multi_run_options(o);
   if (!o.dry_run) wait_for_model(c);  // before anything is written; throws control::ReadinessTimeout
-  finalize_output_options(o);  // last: creates the artifact directory only for valid options
+  finalize_output_options(o);         // last: creates the artifact directory only for valid options
   if (!o.dry_run && c.service.zmq_host.empty() && c.service.zmq_ipc_path.empty()) {
     char tmpl[] = "/tmp/aiperf-XXXXXX";  // short: ipc paths must stay under sun_path's 107 bytes
     if (!mkdtemp(tmpl)) throw OptionError("cannot create a temporary IPC directory in /tmp");

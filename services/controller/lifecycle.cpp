@@ -11,13 +11,20 @@ namespace aiperf::controller {
 
 const char* stage_name(Stage stage) {
   switch (stage) {
-    case Stage::kRegistering: return "registering";
-    case Stage::kConfiguring: return "configuring";
-    case Stage::kWaitingRemote: return "waiting_remote";
-    case Stage::kRunning: return "running";
-    case Stage::kFinalizing: return "finalizing";
-    case Stage::kCollecting: return "collecting";
-    case Stage::kDone: return "done";
+    case Stage::kRegistering:
+      return "registering";
+    case Stage::kConfiguring:
+      return "configuring";
+    case Stage::kWaitingRemote:
+      return "waiting_remote";
+    case Stage::kRunning:
+      return "running";
+    case Stage::kFinalizing:
+      return "finalizing";
+    case Stage::kCollecting:
+      return "collecting";
+    case Stage::kDone:
+      return "done";
   }
   return "";
 }

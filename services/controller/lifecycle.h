@@ -107,18 +107,18 @@ class RunLifecycle {
   Observers& observers_;
 
   Stage stage_ = Stage::kRegistering;
-  std::set<std::string> expected_;                // spawned service ids
-  std::map<std::string, std::string> types_;      // spawned service id -> service type
-  std::set<std::string> gone_;                    // services whose process ended (or were lost)
-  std::map<std::string, std::string> failures_;   // service id -> the ServiceFailed it sent
-  std::vector<std::string> losses_;               // services the run went on without
+  std::set<std::string> expected_;               // spawned service ids
+  std::map<std::string, std::string> types_;     // spawned service id -> service type
+  std::set<std::string> gone_;                   // services whose process ended (or were lost)
+  std::map<std::string, std::string> failures_;  // service id -> the ServiceFailed it sent
+  std::vector<std::string> losses_;              // services the run went on without
   std::set<std::string> registered_;
   std::set<std::string> remote_workers_;
   std::set<std::string> configured_;
-  std::set<std::string> started_;                 // answered the start command
-  std::set<std::string> cancelled_;               // answered the cancel command
+  std::set<std::string> started_;    // answered the start command
+  std::set<std::string> cancelled_;  // answered the cancel command
   std::map<proto::CommandKind, std::string> command_ids_;
-  std::string config_json_;                       // the configure command's payload, built once
+  std::string config_json_;  // the configure command's payload, built once
   Nanos next_resend_ns_ = 0;
   std::string failure_;
   std::optional<proto::ProfileResults> results_;

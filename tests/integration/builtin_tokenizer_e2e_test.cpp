@@ -150,3 +150,22 @@ TEST_CASE("an accepted tiktoken name we do not ship: exit 2 naming --tokenizer, 
         std::string::npos);
   CHECK_FALSE(fs::exists(run.dir));
 }
+
+TEST_CASE("a Hub tokenizer that cannot be fetched: exit 2 saying what works instead, nothing written",
+          "[e2e][builtin_tokenizer]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  // An empty cache and a Hub that refuses connections: the model's own tokenizer cannot come.
+  ::setenv("HF_HUB_CACHE", (tmp + "/hub").c_str(), 1);
+  ::setenv("HF_ENDPOINT", "http://127.0.0.1:9", 1);
+  Run run =
+      profile(tmp, "unreachable", {"--url", "http://127.0.0.1:9", "--model", "acme/model-7b", "--request-count", "1"});
+  ::unsetenv("HF_ENDPOINT");
+  ::unsetenv("HF_HUB_CACHE");
+  CHECK(run.exit_code == 2);
+  CHECK(run.err.find("Error: --tokenizer: tokenizer 'acme/model-7b': cannot download tokenizer.json from "
+                     "http://127.0.0.1:9/acme/model-7b/resolve/main/tokenizer.json") != std::string::npos);
+  CHECK(run.err.find("Use a local tokenizer (--tokenizer /path/to/dir or tokenizer.json), a Hub name already in the "
+                     "cache (e.g. --tokenizer gpt2), or --tokenizer builtin (o200k_base, no download needed).") !=
+        std::string::npos);
+  CHECK_FALSE(fs::exists(run.dir));
+}

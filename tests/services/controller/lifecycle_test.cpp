@@ -52,7 +52,7 @@ class StageLog final : public RunObserver {
 };
 
 const std::vector<std::pair<std::string, std::string>> kServices = {
-    {"dataset_1", "dataset"}, {"timing_1", "timing"}, {"records_1", "records"}, {"telemetry_1", "telemetry"},
+    {"dataset_1", "dataset"},     {"timing_1", "timing"}, {"records_1", "records"}, {"telemetry_1", "telemetry"},
     {"rp_1", "record_processor"}, {"worker_1", "worker"}, {"worker_2", "worker"}};
 
 struct Fixture {
@@ -352,7 +352,8 @@ TEST_CASE("lifecycle: remote workers join, configure and start; too few in 120 s
   CHECK(f.life.failure() == "expected 2 remote workers, 1 joined before the deadline");
 }
 
-TEST_CASE("lifecycle: a remote worker joining a running benchmark gets configure and start", "[controller][lifecycle]") {
+TEST_CASE("lifecycle: a remote worker joining a running benchmark gets configure and start",
+          "[controller][lifecycle]") {
   Fixture f;
   f.run_all();
   f.life.on_message(f.registration("remote_b", "worker"));
