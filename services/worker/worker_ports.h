@@ -9,6 +9,7 @@
 #include "raw_record.pb.h"
 #include "time/clock.h"
 #include "time/send_lead.h"
+#include "video_job.h"
 
 namespace aiperf::worker {
 
@@ -31,13 +32,8 @@ class WorkerLinks {
 // Starts one request of the endpoint (one HTTP exchange, or a whole polled video job), as
 // http::HttpClient::send promises: `done` runs exactly once on the caller's thread, possibly
 // before send() returns when the request fails at once; cancelling through the handle ends it
-// with a cancelled result.
-class Transport {
- public:
-  virtual ~Transport() = default;
-  virtual http::CancelHandlePtr send(http::Request request, http::SendOptions options,
-                                     std::function<void(http::Result&&)> done) = 0;
-};
+// with a cancelled result. The same port a video job sends its steps through (video_job.h).
+using Transport = HttpSender;
 
 // Busy-waits to a steady instant (the last stretch before a scheduled send): the real one
 // spins the CPU; a fake moves its fake clock there.
