@@ -8,7 +8,7 @@ namespace aiperf::telemetry {
 
 namespace pm = prometheus;
 
-ServerMetrics::ServerMetrics(const std::string& jsonl_path) {
+ServerMetrics::ServerMetrics(const std::string& jsonl_path, std::optional<double> slice_s) : slice_s_(slice_s) {
   if (!jsonl_path.empty()) jsonl_ = std::make_unique<std::ofstream>(jsonl_path, std::ios::binary | std::ios::trunc);
 }
 

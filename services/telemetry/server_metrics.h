@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,10 +23,10 @@ struct ServerSeries {
   std::string endpoint_url;
   std::string family;
   prometheus::MetricType type = prometheus::MetricType::kGauge;
-  prometheus::Labels labels;               // sorted; for histograms without "le"
-  std::vector<int64_t> ts;                 // one entry per scrape that had the series
-  std::vector<double> values;              // gauge / counter
-  std::vector<std::string> les;            // histogram bucket bounds as exposed
+  prometheus::Labels labels;                 // sorted; for histograms without "le"
+  std::vector<int64_t> ts;                   // one entry per scrape that had the series
+  std::vector<double> values;                // gauge / counter
+  std::vector<std::string> les;              // histogram bucket bounds as exposed
   std::vector<std::vector<double>> buckets;  // histogram: cumulative counts per scrape
   std::vector<double> sums, counts;          // histogram
 };
@@ -46,8 +47,8 @@ struct ExportHeader {
 
 class ServerMetrics {
  public:
-  // `jsonl_path` empty = no per-scrape file.
-  explicit ServerMetrics(const std::string& jsonl_path);
+  // `jsonl_path` empty = no per-scrape file; `slice_s`: --slice-duration, the exports' timeslices.
+  explicit ServerMetrics(const std::string& jsonl_path, std::optional<double> slice_s = std::nullopt);
 
   // Records one successful scrape; false (and nothing recorded) when the page does not parse.
   bool add_scrape(const std::string& url, int64_t wall_ns, int64_t first_byte_wall_ns, int64_t latency_ns,
@@ -61,7 +62,7 @@ class ServerMetrics {
                                      const std::vector<std::string>& successful, int64_t start_ns,
                                      int64_t end_ns) const;
   // server_metrics_export.csv (CRLF rows after '\n'-terminated comment lines).
-  std::string export_csv(const ExportHeader& header, int64_t start_ns, int64_t end_ns) const;
+  std::string export_csv(const ExportHeader& header, int64_t start_ns) const;
 
   void flush_jsonl();
 
@@ -75,12 +76,33 @@ class ServerMetrics {
   std::map<std::string, FamilyInfo> families_;
   std::map<std::string, EndpointFetchStats> fetches_;
   std::unique_ptr<std::ofstream> jsonl_;
+  std::optional<double> slice_s_;
 };
 
-// Statistics of one series over the window (spec §6.8), as ordered JSON "stats" (and, for a
-// histogram, "buckets" with the per-le increase).
-nlohmann::ordered_json series_stats(const ServerSeries& s, int64_t start_ns, int64_t end_ns,
-                                    nlohmann::ordered_json* buckets = nullptr);
+// One series' export over the window from `start_ns` to its last scrape (spec §6.8): "stats"
+// (empty when no scrape falls in the window: AIPerf leaves the series out), a histogram's
+// "buckets" (the per-le increase; null when a bucket went back) and, with --slice-duration
+// (`slice_s`), AIPerf 0.13's "timeslices" (null when it writes none; a counter's may be []).
+struct SeriesExport {
+  nlohmann::ordered_json stats = nlohmann::ordered_json::object();
+  nlohmann::ordered_json buckets;
+  nlohmann::ordered_json timeslices;
+};
+SeriesExport series_export(const ServerSeries& s, int64_t start_ns, std::optional<double> slice_s = std::nullopt);
+
+// The window of a series in AIPerf 0.13's terms: `first` is its first scrape at or after the
+// profiling start, `last` its last scrape, `ref` the scrape before `first` (the baseline of a
+// cumulative series) when there is one. Timeslices run from ts[first] to ts[last].
+struct SeriesWindow {
+  size_t first = 0, last = 0;
+  std::optional<size_t> ref;
+};
+
+// server_metrics_timeslices.cpp: AIPerf 0.13's timeslices of `slice_s` seconds over the window;
+// the last one, cut short by the window's end, says "is_complete": false.
+nlohmann::ordered_json counter_timeslices(const ServerSeries& s, const SeriesWindow& w, double slice_s);
+nlohmann::ordered_json gauge_timeslices(const ServerSeries& s, const SeriesWindow& w, double slice_s);
+nlohmann::ordered_json histogram_timeslices(const ServerSeries& s, const SeriesWindow& w, double slice_s);
 
 // A counter's increase since the last scrape at or before `start_ns` (else its first), summing
 // the steps so that a reset (a decrease) loses nothing: the Client vs Server totals.
@@ -90,6 +112,13 @@ double reset_aware_increase(const ServerSeries& s, int64_t start_ns);
 // (a 0-1/0-100 range, "(in W)", "in seconds", ...), else the name's suffix ("_seconds" ->
 // "seconds", "_tokens" -> "tokens", "_total" -> "count", ...); "" when none applies.
 std::string infer_unit(std::string_view metric_name, const std::string& description = "");
+
+// server_metrics_csv_order.cpp, AIPerf 0.13's CSV section layout: the label columns (labels
+// that occur together form a family; families by their smallest label; in each, the labels of
+// one series first, then those shared by several, each sorted) and the row order (by which of
+// those columns a row fills, then family name, endpoint and labels).
+std::vector<std::string> csv_label_columns(const std::vector<const ServerSeries*>& rows);
+void sort_csv_rows(std::vector<const ServerSeries*>& rows, const std::vector<std::string>& columns);
 
 // The family's name in the exports: AIPerf 0.13's, a counter without its "_total" suffix.
 std::string export_family_name(const ServerSeries& s);

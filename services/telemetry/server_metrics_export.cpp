@@ -2,7 +2,7 @@
 // JSON schema 1.1 with summary.phase_time_ranges and metrics_phase, empty label sets left out;
 // CSV with host:port endpoints, numbers to four decimals (counts as integers) and its comment
 // header; 0.13's family names (a counter without "_total"), units and statistics, families in
-// name order. Not yet 0.13's: its histogram quantile estimates and its CSV row order.
+// name order, its CSV label columns and row order. Not yet 0.13's: its histogram quantile estimates.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -113,11 +113,11 @@ nlohmann::ordered_json ServerMetrics::export_json(const ExportHeader& header, co
     entry["endpoint_url"] = s.endpoint_url;
     for (const auto& [k, v] : s.labels) entry["labels"][k] = v;  // left out when there are none
     if (!is_info(s)) {
-      nlohmann::ordered_json buckets;
-      nlohmann::ordered_json stats = series_stats(s, start_ns, end_ns, &buckets);
-      if (stats.empty()) continue;  // no scrape in the window: AIPerf leaves the series out
-      entry["stats"] = std::move(stats);
-      if (s.type == pm::MetricType::kHistogram && !buckets.is_null()) entry["buckets"] = std::move(buckets);
+      SeriesExport e = series_export(s, start_ns, slice_s_);
+      if (e.stats.empty()) continue;  // no scrape in the window: AIPerf leaves the series out
+      entry["stats"] = std::move(e.stats);
+      if (s.type == pm::MetricType::kHistogram && !e.buckets.is_null()) entry["buckets"] = std::move(e.buckets);
+      if (!e.timeslices.is_null()) entry["timeslices"] = std::move(e.timeslices);
     }
     m["series"].push_back(std::move(entry));
   }
@@ -125,7 +125,7 @@ nlohmann::ordered_json ServerMetrics::export_json(const ExportHeader& header, co
   return j;
 }
 
-std::string ServerMetrics::export_csv(const ExportHeader& header, int64_t start_ns, int64_t end_ns) const {
+std::string ServerMetrics::export_csv(const ExportHeader& header, int64_t start_ns) const {
   std::string out;
   // The comment lines end in '\n', the CSV rows in "\r\n" (AIPerf writes the comments itself).
   out += "# AIPerf Server Metrics Export (CSV)\n";
@@ -137,19 +137,11 @@ std::string ServerMetrics::export_csv(const ExportHeader& header, int64_t start_
   bool first_section = true;
   for (pm::MetricType type : {pm::MetricType::kGauge, pm::MetricType::kCounter, pm::MetricType::kHistogram}) {
     std::vector<const ServerSeries*> rows;
-    std::vector<std::string> label_names;
-    for (const ServerSeries& s : series_) {
-      if (s.type != type || is_info(s)) continue;
-      rows.push_back(&s);
-      for (const auto& kv : s.labels)
-        if (std::find(label_names.begin(), label_names.end(), kv.first) == label_names.end())
-          label_names.push_back(kv.first);
-    }
+    for (const ServerSeries& s : series_)
+      if (s.type == type && !is_info(s)) rows.push_back(&s);
     if (rows.empty()) continue;
-    std::sort(label_names.begin(), label_names.end());
-    std::stable_sort(rows.begin(), rows.end(), [](const ServerSeries* a, const ServerSeries* b) {
-      return export_family_name(*a) < export_family_name(*b);
-    });
+    const std::vector<std::string> label_names = csv_label_columns(rows);
+    sort_csv_rows(rows, label_names);
     if (!first_section) out += "\r\n";
     first_section = false;
     const std::vector<std::string> keys = stat_keys(type);
@@ -160,8 +152,9 @@ std::string ServerMetrics::export_csv(const ExportHeader& header, int64_t start_
     if (type == pm::MetricType::kHistogram) head.push_back("buckets");
     exporting::append_csv_row(out, head);
     for (const ServerSeries* s : rows) {
-      nlohmann::ordered_json buckets;
-      const nlohmann::ordered_json stats = series_stats(*s, start_ns, end_ns, &buckets);
+      SeriesExport e = series_export(*s, start_ns, slice_s_);
+      const nlohmann::ordered_json& stats = e.stats;
+      nlohmann::ordered_json& buckets = e.buckets;
       const auto fam = families_.find(s->family);
       const std::string help = fam != families_.end() ? fam->second.help : "";
       std::vector<std::string> row = {endpoint_display(s->endpoint_url), std::string(pm::type_name(type)),

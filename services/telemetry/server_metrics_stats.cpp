@@ -40,19 +40,30 @@ nlohmann::ordered_json gauge_stats(const ServerSeries& s, int64_t start_ns) {
   return j;
 }
 
-// AIPerf 0.13: the increase from the reference to the last scrape (a decrease, a reset, counts
-// 0) and its rate over the time between those two scrapes. The rate statistics (rate_avg, ...)
-// exist only with timeslices there, which the server-metrics export does not use.
-nlohmann::ordered_json counter_stats(const ServerSeries& s, int64_t start_ns) {
+// AIPerf 0.13: the increase from the reference (else the first scrape in the window) to the last
+// (a decrease, a reset, counts 0) and its rate over the time between those two scrapes; with
+// timeslices, the mean, min, max and sample std of the complete slices' rates.
+nlohmann::ordered_json counter_stats(const ServerSeries& s, const SeriesWindow& w,
+                                     const nlohmann::ordered_json& slices) {
   nlohmann::ordered_json j;
-  const size_t first = first_in_window(s.ts, start_ns);
-  if (first == s.ts.size()) return j;  // nothing in the window
-  const size_t ref = reference_index(s.ts, start_ns).value_or(first);
-  const size_t last = s.ts.size() - 1;
-  const double total = std::max(s.values[last] - s.values[ref], 0.0);
-  const double span_s = static_cast<double>(s.ts[last] - s.ts[ref]) / 1e9;
+  const size_t ref = w.ref.value_or(w.first);
+  const double total = std::max(s.values[w.last] - s.values[ref], 0.0);
+  const double span_s = static_cast<double>(s.ts[w.last] - s.ts[ref]) / 1e9;
   j["total"] = total;
   j["rate"] = span_s > 0 ? total / span_s : 0.0;
+  if (!slices.is_array()) return j;
+  std::vector<double> rates;
+  for (const auto& slice : slices)
+    if (!slice.contains("is_complete")) rates.push_back(slice["rate"].get<double>());
+  if (rates.empty()) return j;
+  double mean = 0, sq = 0;
+  for (double r : rates) mean += r;
+  mean /= static_cast<double>(rates.size());
+  for (double r : rates) sq += (r - mean) * (r - mean);
+  j["rate_avg"] = mean;
+  j["rate_min"] = *std::min_element(rates.begin(), rates.end());
+  j["rate_max"] = *std::max_element(rates.begin(), rates.end());
+  j["rate_std"] = rates.size() > 1 ? std::sqrt(sq / static_cast<double>(rates.size() - 1)) : 0.0;
   return j;
 }
 
@@ -80,9 +91,10 @@ double quantile_estimate(const std::vector<std::string>& les, const std::vector<
 // AIPerf 0.13: count (an integer), sum, avg, count_rate and sum_rate over the time from the
 // reference scrape (else the first) to the last, and the quantile estimates; the buckets' increase
 // as integers (left out when a bucket went back: a reset).
-nlohmann::ordered_json histogram_stats(const ServerSeries& s, int64_t start_ns, nlohmann::ordered_json* buckets_out) {
-  const size_t ref = reference_index(s.ts, start_ns).value_or(0);
-  const size_t last = s.ts.size() - 1;
+nlohmann::ordered_json histogram_stats(const ServerSeries& s, const SeriesWindow& w,
+                                       nlohmann::ordered_json* buckets_out) {
+  const size_t ref = w.ref.value_or(0);
+  const size_t last = w.last;
   const int64_t count = std::max(static_cast<int64_t>(s.counts[last] - s.counts[ref]), int64_t{0});
   const double sum = std::max(s.sums[last] - s.sums[ref], 0.0);
   std::vector<double> delta(s.les.size());
@@ -91,12 +103,9 @@ nlohmann::ordered_json histogram_stats(const ServerSeries& s, int64_t start_ns, 
     delta[b] = s.buckets[last][b] - s.buckets[ref][b];
     bucket_reset = bucket_reset || delta[b] < 0;
   }
-  if (buckets_out) {
-    *buckets_out = nlohmann::ordered_json();
-    if (!bucket_reset) {
-      *buckets_out = nlohmann::ordered_json::object();
-      for (size_t b = 0; b < s.les.size(); ++b) (*buckets_out)[s.les[b]] = static_cast<int64_t>(delta[b]);
-    }
+  if (!bucket_reset) {
+    *buckets_out = nlohmann::ordered_json::object();
+    for (size_t b = 0; b < s.les.size(); ++b) (*buckets_out)[s.les[b]] = static_cast<int64_t>(delta[b]);
   }
   nlohmann::ordered_json j;
   j["count"] = count;
@@ -129,17 +138,26 @@ double reset_aware_increase(const ServerSeries& s, int64_t start_ns) {
   return total;
 }
 
-nlohmann::ordered_json series_stats(const ServerSeries& s, int64_t start_ns, int64_t end_ns,
-                                    nlohmann::ordered_json* buckets) {
-  if (s.ts.empty()) return nlohmann::ordered_json::object();
-  (void)end_ns;  // the last scrape closes the window (the final scrape comes after its end)
+SeriesExport series_export(const ServerSeries& s, int64_t start_ns, std::optional<double> slice_s) {
+  SeriesExport out;
+  if (s.ts.empty()) return out;
+  // The last scrape closes the window (the final scrape comes after the profiling end).
+  const SeriesWindow w{first_in_window(s.ts, start_ns), s.ts.size() - 1, reference_index(s.ts, start_ns)};
   switch (s.type) {
     case prometheus::MetricType::kCounter:
-      return counter_stats(s, start_ns);
+      if (w.first == s.ts.size()) return out;  // nothing in the window
+      if (slice_s) out.timeslices = counter_timeslices(s, w, *slice_s);
+      out.stats = counter_stats(s, w, out.timeslices);
+      break;
     case prometheus::MetricType::kHistogram:
-      return histogram_stats(s, start_ns, buckets);
-    default: return gauge_stats(s, start_ns);
+      out.stats = histogram_stats(s, w, &out.buckets);
+      if (slice_s && w.first < s.ts.size()) out.timeslices = histogram_timeslices(s, w, *slice_s);
+      break;
+    default:
+      out.stats = gauge_stats(s, start_ns);
+      if (slice_s && w.first < s.ts.size()) out.timeslices = gauge_timeslices(s, w, *slice_s);
   }
+  return out;
 }
 
 }  // namespace aiperf::telemetry

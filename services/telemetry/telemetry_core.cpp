@@ -46,7 +46,8 @@ bool TelemetryCore::configure(const config::RunConfig& config) {
     bool jsonl = false;
     for (const auto& f : t.server_metrics_formats) jsonl = jsonl || f == "jsonl";
     server_ = std::make_unique<ServerMetrics>(
-        jsonl ? output_path("server_metrics_export.jsonl", "_server_metrics.jsonl") : "");
+        jsonl ? output_path("server_metrics_export.jsonl", "_server_metrics.jsonl") : "",
+        config_.output.slice_duration);
   }
   return !targets_.empty();
 }
@@ -188,7 +189,7 @@ void TelemetryCore::finish() {
             r.add_export_lines("Server Metrics JSON Export: " + path);
           } else if (format == "csv") {
             const std::string path = output_path("server_metrics_export.csv", "_server_metrics.csv");
-            util::write_file_atomically(path, server_->export_csv(header, start_ns, end_ns));
+            util::write_file_atomically(path, server_->export_csv(header, start_ns));
             r.add_export_lines("Server Metrics CSV Export: " + path);
           } else if (format == "jsonl") {
             r.add_export_lines("Server Metrics JSONL Export: " + jsonl);

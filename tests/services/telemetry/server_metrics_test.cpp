@@ -1,6 +1,7 @@
 // Server metrics: per-series statistics over the profiling window and the export files.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <optional>
 
 #include "server_metrics.h"
 
@@ -13,14 +14,14 @@ const std::string kUrl = "http://127.0.0.1:8000/metrics";
 std::string page(double requests, double running, const std::string& buckets, double sum, double count) {
   return "# HELP req_total Requests.\n# TYPE req_total counter\nreq_total{code=\"200\"} " + std::to_string(requests) +
          "\n# TYPE running gauge\nrunning " + std::to_string(running) +
-         "\n# HELP lat_seconds Latency.\n# TYPE lat_seconds histogram\n" + buckets +
-         "lat_seconds_sum " + std::to_string(sum) + "\nlat_seconds_count " + std::to_string(count) +
+         "\n# HELP lat_seconds Latency.\n# TYPE lat_seconds histogram\n" + buckets + "lat_seconds_sum " +
+         std::to_string(sum) + "\nlat_seconds_count " + std::to_string(count) +
          "\n# TYPE build_info gauge\nbuild_info{version=\"1.2\",commit=\"abc\"} 1\n";
 }
 
 std::string buckets(int a, int b, int inf) {
-  return "lat_seconds_bucket{le=\"0.1\"} " + std::to_string(a) + "\nlat_seconds_bucket{le=\"1\"} " +
-         std::to_string(b) + "\nlat_seconds_bucket{le=\"+Inf\"} " + std::to_string(inf) + "\n";
+  return "lat_seconds_bucket{le=\"0.1\"} " + std::to_string(a) + "\nlat_seconds_bucket{le=\"1\"} " + std::to_string(b) +
+         "\nlat_seconds_bucket{le=\"+Inf\"} " + std::to_string(inf) + "\n";
 }
 
 constexpr int64_t kS = 1'000'000'000;
@@ -30,7 +31,7 @@ ServerMetrics scrapes() {
   ServerMetrics m("");
   REQUIRE(m.add_scrape(kUrl, 0, 0, 1'000'000, page(10, 0, buckets(1, 2, 2), 0.5, 2)));
   REQUIRE(m.add_scrape(kUrl, 2 * kS, 0, 3'000'000, page(15, 4, buckets(3, 6, 6), 2.5, 6)));
-  REQUIRE(m.add_scrape(kUrl, 4 * kS, 0, 1'000'000, page(3, 8, buckets(3, 8, 9), 7.0, 9)));   // counter reset
+  REQUIRE(m.add_scrape(kUrl, 4 * kS, 0, 1'000'000, page(3, 8, buckets(3, 8, 9), 7.0, 9)));  // counter reset
   REQUIRE(m.add_scrape(kUrl, 6 * kS, 0, 1'000'000, page(8, 2, buckets(4, 10, 12), 9.0, 12)));
   REQUIRE(m.add_scrape(kUrl, 11 * kS, 0, 1'000'000, page(8, 2, buckets(4, 10, 12), 9.0, 12)));
   return m;
@@ -49,30 +50,30 @@ TEST_CASE("counter: AIPerf 0.13's increase from the scrape before the window, an
   // From the reference scrape (t=0, 10) to the last (t=11 s, 8): a decrease, i.e. a reset, which
   // AIPerf 0.13 counts as 0 (it warns), and no rate statistics without timeslices.
   const ServerMetrics m = scrapes();
-  const auto stats = series_stats(find(m, "req_total"), 1 * kS, 11 * kS);
+  const auto stats = series_export(find(m, "req_total"), 1 * kS).stats;
   CHECK(stats == nlohmann::ordered_json{{"total", 0.0}, {"rate", 0.0}});
   // Without a reset: 10 at t=0 -> 18 at t=11 s, +8 over the 11 s between those scrapes.
   ServerMetrics steady("");
   REQUIRE(steady.add_scrape(kUrl, 0, 0, 1'000'000, page(10, 0, buckets(1, 2, 2), 0.5, 2)));
   REQUIRE(steady.add_scrape(kUrl, 2 * kS, 0, 1'000'000, page(15, 0, buckets(1, 2, 2), 0.5, 2)));
   REQUIRE(steady.add_scrape(kUrl, 11 * kS, 0, 1'000'000, page(18, 0, buckets(1, 2, 2), 0.5, 2)));
-  const auto s2 = series_stats(find(steady, "req_total"), 1 * kS, 11 * kS);
+  const auto s2 = series_export(find(steady, "req_total"), 1 * kS).stats;
   CHECK(s2["total"] == 8.0);
   CHECK(s2["rate"].get<double>() == Approx(8.0 / 11).epsilon(1e-15));
   // No scrape before the window (the first is at its start): the first one in it is the
   // reference; a window after every scrape has no statistics (AIPerf leaves the series out).
-  const auto s3 = series_stats(find(steady, "req_total"), 2 * kS, 11 * kS);
+  const auto s3 = series_export(find(steady, "req_total"), 2 * kS).stats;
   CHECK(s3["total"] == 8.0);  // reference t=0 (before 2 s): 10 -> 18
-  const auto s4 = series_stats(find(steady, "req_total"), 0, 11 * kS);
+  const auto s4 = series_export(find(steady, "req_total"), 0).stats;
   CHECK(s4["total"] == 8.0);  // reference: the first scrape in the window, t=0
   CHECK(s4["rate"].get<double>() == Approx(8.0 / 11).epsilon(1e-15));
-  CHECK(series_stats(find(steady, "req_total"), 12 * kS, 13 * kS).empty());
+  CHECK(series_export(find(steady, "req_total"), 12 * kS).stats.empty());
   // Our Client vs Server totals stay reset-aware: +5, reset to 3 (+3), +5.
   CHECK(reset_aware_increase(find(m, "req_total"), 1 * kS) == 13.0);
 }
 
 TEST_CASE("gauge: statistics of the samples in the window") {
-  const auto stats = series_stats(find(scrapes(), "running"), 1 * kS, 11 * kS);
+  const auto stats = series_export(find(scrapes(), "running"), 1 * kS).stats;
   CHECK(stats["avg"] == 4.0);  // 4, 8, 2, 2
   CHECK(stats["min"] == 2.0);
   CHECK(stats["max"] == 8.0);
@@ -81,11 +82,12 @@ TEST_CASE("gauge: statistics of the samples in the window") {
 }
 
 TEST_CASE("histogram: increase since the baseline, interpolated quantile estimates") {
-  nlohmann::ordered_json buckets_out;
   const ServerMetrics m = scrapes();
   const ServerSeries& s = find(m, "lat_seconds");
   CHECK(s.les == std::vector<std::string>{"0.1", "1", "+Inf"});
-  const auto stats = series_stats(s, 1 * kS, 11 * kS, &buckets_out);
+  const SeriesExport e = series_export(s, 1 * kS);
+  const auto& stats = e.stats;
+  const auto& buckets_out = e.buckets;
   CHECK(stats["count"] == 10);  // 12 - 2, an integer as AIPerf 0.13's
   CHECK(stats["count"].is_number_integer());
   CHECK(stats["sum"] == 8.5);
@@ -103,6 +105,84 @@ TEST_CASE("histogram: increase since the baseline, interpolated quantile estimat
   CHECK(stats["p50_estimate"].get<double>() == Approx(0.46).epsilon(1e-12));
   // p99: rank 9.9 is above the last finite bound: the highest finite bound.
   CHECK(stats["p99_estimate"] == 1.0);
+}
+
+// One scrape a second from t=0 (the baseline, before the window at 0.5 s) to t=6 s.
+ServerMetrics second_scrapes(std::optional<double> slice_s = std::nullopt) {
+  ServerMetrics m("", slice_s);
+  const double counter[] = {0, 2, 6, 7, 15, 15, 20};
+  const double gauge[] = {9, 1, 2, 3, 4, 5, 6};
+  const int b01[] = {0, 1, 2, 2, 3, 3, 4}, b1[] = {0, 1, 3, 3, 5, 5, 8};
+  const double sum[] = {0, 0.5, 1.5, 1.5, 3.5, 3.5, 6.5};
+  for (int t = 0; t <= 6; ++t)
+    REQUIRE(m.add_scrape(kUrl, t * kS, 0, 1'000'000,
+                         page(counter[t], gauge[t], buckets(b01[t], b1[t], b1[t]), sum[t], b1[t])));
+  return m;
+}
+
+TEST_CASE("timeslices (--slice-duration 2): 0.13's slices from the first scrape in the window to the last") {
+  // Slices [1 s, 3 s], [3 s, 5 s] and [5 s, 6 s], the last cut short: "is_complete": false.
+  const ServerMetrics m = second_scrapes(2.0);
+  const SeriesExport c = series_export(find(m, "req_total"), kS / 2, 2.0);
+  REQUIRE(c.timeslices.size() == 3);
+  CHECK(c.timeslices[0] ==
+        nlohmann::ordered_json{{"start_ns", 1 * kS}, {"end_ns", 3 * kS}, {"total", 5.0}, {"rate", 2.5}});
+  CHECK(c.timeslices[1]["rate"] == 4.0);  // 7 -> 15 over 2 s
+  CHECK(c.timeslices[2] ==
+        nlohmann::ordered_json{
+            {"start_ns", 5 * kS}, {"end_ns", 6 * kS}, {"is_complete", false}, {"total", 5.0}, {"rate", 5.0}});
+  // The rate statistics are over the complete slices only (2.5 and 4), std with ddof 1.
+  CHECK(c.stats["total"] == 20.0);  // from the baseline at t=0
+  CHECK(c.stats["rate_avg"] == 3.25);
+  CHECK(c.stats["rate_min"] == 2.5);
+  CHECK(c.stats["rate_max"] == 4.0);
+  CHECK(c.stats["rate_std"].get<double>() == Approx(std::sqrt(2 * 0.75 * 0.75)).epsilon(1e-15));
+
+  // A gauge's slice holds the scrapes in [start, end); the last one also the scrape at its end.
+  const SeriesExport g = series_export(find(m, "running"), kS / 2, 2.0);
+  REQUIRE(g.timeslices.size() == 3);
+  CHECK(g.timeslices[0] ==
+        nlohmann::ordered_json{{"start_ns", 1 * kS}, {"end_ns", 3 * kS}, {"avg", 1.5}, {"min", 1.0}, {"max", 2.0}});
+  CHECK(g.timeslices[1]["avg"] == 3.5);
+  CHECK(
+      g.timeslices[2] ==
+      nlohmann::ordered_json{
+          {"start_ns", 5 * kS}, {"end_ns", 6 * kS}, {"is_complete", false}, {"avg", 5.5}, {"min", 5.0}, {"max", 6.0}});
+
+  // A histogram's slice: the increase of count, sum and buckets between its bounds.
+  const SeriesExport h = series_export(find(m, "lat_seconds"), kS / 2, 2.0);
+  REQUIRE(h.timeslices.size() == 3);
+  CHECK(h.timeslices[0] == nlohmann::ordered_json{{"start_ns", 1 * kS},
+                                                  {"end_ns", 3 * kS},
+                                                  {"count", 2},
+                                                  {"sum", 1.0},
+                                                  {"avg", 0.5},
+                                                  {"buckets", {{"0.1", 1}, {"1", 2}, {"+Inf", 2}}}});
+  CHECK(h.timeslices[1]["avg"] == 1.0);
+  CHECK(h.timeslices[2]["count"] == 3);
+  CHECK(h.timeslices[2]["is_complete"] == false);
+
+  // Without --slice-duration: no timeslices and no rate statistics.
+  const SeriesExport plain = series_export(find(m, "req_total"), kS / 2);
+  CHECK(plain.timeslices.is_null());
+  CHECK_FALSE(plain.stats.contains("rate_avg"));
+}
+
+TEST_CASE("timeslices of a window holding one scrape: a 1 ns slice for a counter, none for a gauge") {
+  const ServerMetrics m = second_scrapes(2.0);
+  const SeriesExport c = series_export(find(m, "req_total"), 5 * kS + kS / 2, 2.0);
+  CHECK(c.timeslices ==
+        nlohmann::ordered_json::array(
+            {{{"start_ns", 6 * kS}, {"end_ns", 6 * kS + 1}, {"is_complete", false}, {"total", 0.0}, {"rate", 0.0}}}));
+  CHECK_FALSE(c.stats.contains("rate_avg"));  // no complete slice
+  CHECK(series_export(find(m, "running"), 5 * kS + kS / 2, 2.0).timeslices.is_null());
+  // The export file carries them after the stats (and a histogram's buckets).
+  const auto j = m.export_json({"0.1.0", "bench-1", {}}, {kUrl}, {kUrl}, kS / 2, 6 * kS);
+  const auto& series = j["metrics"]["lat_seconds"]["series"][0];
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : series.items()) keys.push_back(k);
+  CHECK(keys == std::vector<std::string>{"endpoint_url", "stats", "buckets", "timeslices"});
+  CHECK(series["timeslices"].size() == 3);
 }
 
 TEST_CASE("units as AIPerf 0.13 infers them: description range, description unit, name suffix") {
@@ -129,7 +209,8 @@ TEST_CASE("units as AIPerf 0.13 infers them: description range, description unit
 
 TEST_CASE("export json: fetch statistics, metric types, info metrics") {
   const ServerMetrics m = scrapes();
-  const auto j = m.export_json({"0.1.0", "bench-1", {{"endpoint", {{"type", "chat"}}}}}, {kUrl}, {kUrl}, 1 * kS, 11 * kS);
+  const auto j =
+      m.export_json({"0.1.0", "bench-1", {{"endpoint", {{"type", "chat"}}}}}, {kUrl}, {kUrl}, 1 * kS, 11 * kS);
   CHECK(j["schema_version"] == "1.1");
   std::vector<std::string> top;
   for (const auto& [k, v] : j.items()) top.push_back(k);
@@ -163,7 +244,7 @@ TEST_CASE("export json: fetch statistics, metric types, info metrics") {
 }
 
 TEST_CASE("export csv: comment header, one section per type, info section") {
-  const std::string csv = scrapes().export_csv({"0.1.0", "bench-1", {}}, 1 * kS, 11 * kS);
+  const std::string csv = scrapes().export_csv({"0.1.0", "bench-1", {}}, 1 * kS);
   CHECK(csv.rfind("# AIPerf Server Metrics Export (CSV)\n# aiperf_version: 0.1.0\n# schema_version: 1.0\n"
                   "# benchmark_id: bench-1\n# Note: Same benchmark_id and version appear in JSON and Parquet exports\n"
                   "#\nEndpoint,Type,Metric,Unit,avg,",
@@ -177,6 +258,27 @@ TEST_CASE("export csv: comment header, one section per type, info section") {
   CHECK(csv.find(",Latency.,0.1=3;1=8;+Inf=10\r\n") != std::string::npos);
   CHECK(csv.find("\r\nEndpoint,Metric,Key,Value,Description\r\n127.0.0.1:8000,build_info,commit,abc,\r\n"
                  "127.0.0.1:8000,build_info,version,1.2,\r\n") != std::string::npos);
+}
+
+TEST_CASE("export csv: 0.13's label columns (families, exclusive labels before shared ones) and row order") {
+  // Counters labelled {a, k}, {a}, {z} and {b, x} twice. Families: {a, k} (k in one series, a in
+  // two: k first), {b, x} (both shared), {z}; by their smallest label: a, b, z.
+  ServerMetrics m("");
+  REQUIRE(m.add_scrape(kUrl, 0, 0, 0,
+                       "# TYPE first counter\nfirst{a=\"1\",k=\"2\"} 1\n# TYPE second counter\nsecond{a=\"1\"} 1\n"
+                       "# TYPE third counter\nthird{z=\"1\"} 1\n# TYPE zeta counter\nzeta{x=\"2\",b=\"9\"} 1\n"
+                       "zeta{x=\"1\",b=\"9\"} 1\n"));
+  const std::string csv = m.export_csv({"0.1.0", "bench-1", {}}, 0);
+  CHECK(
+      csv.find("Endpoint,Type,Metric,Unit,total,rate,rate_avg,rate_min,rate_max,rate_std,k,a,b,x,z,Description\r\n") !=
+      std::string::npos);
+  // Rows by the columns they fill ("00001" < "00110" < "01000" < "11000"), then name and labels.
+  const size_t third = csv.find(",third,"), zeta1 = csv.find(",zeta,"), second = csv.find(",second,"),
+               first = csv.find(",first,");
+  CHECK(third < zeta1);
+  CHECK(csv.find(",9,1,,") < csv.find(",9,2,,"));  // zeta's rows: x=1 before x=2
+  CHECK(zeta1 < second);
+  CHECK(second < first);
 }
 
 TEST_CASE("a page that does not parse records nothing") {
