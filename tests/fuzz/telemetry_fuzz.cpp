@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const int64_t second = 1'000'000'000;
 
   GpuTelemetry gpus;
-  ServerMetrics server("");
+  ServerMetrics server("", 0.7);  // --slice-duration 0.7: timeslices over the 1 s scrapes
   int64_t t = t0;
   for (int page = 0; page < 4 && (page == 0 || !rest.empty()); ++page) {
     const size_t sep = rest.find("\n\f\n");
@@ -46,6 +46,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   header.aiperf_version = "0.13.0";
   header.benchmark_id = "fuzz";
   (void)server.export_json(header, configured, successful, t0 + second, t).dump(2, ' ', false, replace);
-  (void)server.export_csv(header, t0 + second, t);
+  (void)server.export_csv(header, t0 + second);
   return 0;
 }
