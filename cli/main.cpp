@@ -264,7 +264,7 @@ int main(int argc, char** argv) {
         throw aiperf::cli::OptionError("--search-space: an adaptive search cannot be combined with a parameter sweep (" +
                                        sweep_lists.parameters.front().option +
                                        " with a list); give that option a single value.");
-      if (config.service.ui_type == "dashboard")
+      if (config.service.ui_type == aiperf::config::UiType::kDashboard)
         throw aiperf::cli::OptionError(
             "Dashboard UI is not supported with sweep/multi-run mode. Please use '--ui simple' or '--ui none' instead.");
       // The first point is validated now, so a value the search would set cannot fail later.
@@ -284,7 +284,7 @@ int main(int argc, char** argv) {
             "per-record timestamps). Use a single parameter value, or pass --no-fixed-schedule to keep your "
             "rate/concurrency mode and ignore the trace timestamps.");
       }
-      if (config.service.ui_type == "dashboard") {
+      if (config.service.ui_type == aiperf::config::UiType::kDashboard) {
         // The reference's two messages: an explicit --ui dashboard, and the terminal's default.
         bool explicit_ui = false;
         for (const auto& a : args) explicit_ui = explicit_ui || a.rfind("--ui", 0) == 0;

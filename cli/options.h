@@ -54,7 +54,7 @@ struct ProfileOptions {
     bool plot_required = false;  // --plot-required: a plot failure makes the run fail (exit 1)
   } output;
   struct Load {
-    std::optional<std::string> arrival_pattern;
+    std::optional<config::ArrivalPattern> arrival_pattern;
     std::optional<double> arrival_smoothness;
     std::optional<double> grace_period;
     std::optional<uint32_t> prefill_concurrency;
@@ -63,7 +63,7 @@ struct ProfileOptions {
     std::optional<uint32_t> warmup_concurrency;
     std::optional<uint32_t> warmup_prefill_concurrency;
     std::optional<double> warmup_request_rate;
-    std::optional<std::string> warmup_arrival_pattern;
+    std::optional<config::ArrivalPattern> warmup_arrival_pattern;
     std::optional<double> concurrency_ramp, prefill_ramp, rate_ramp;
     std::optional<double> warmup_concurrency_ramp, warmup_prefill_ramp, warmup_rate_ramp;
     std::optional<std::string> rate_series;  // --request-rate-series file (read by finalize)
@@ -108,6 +108,7 @@ struct ProfileOptions {
     uint32_t workers_min = 0;  // local workers the concurrency needs (finalize_connection_plan)
     int verbosity = 0;  // -v = 1 (DEBUG), -vv or --extra-verbose = 2 (TRACE)
     bool extra_verbose = false;
+    std::optional<config::UiType> ui_type;  // --ui-type; unset: finalize picks by terminal and -v
   } service;
   // Readiness probe and control hooks (options_control.cpp): which options were given.
   struct Control {
@@ -245,6 +246,21 @@ template <typename T>
 CLI::Option* add_optional(CLI::App& app, const std::string& names, std::optional<T>& target,
                           const std::string& description) {
   return app.add_option_function<T>(names, [&target](const T& v) { target = v; }, description);
+}
+
+// A closed-choice option stored as its config enum: the text is parsed as a string (same help)
+// and the validator chained on the option (choice(), IsMember) checks and normalizes it as
+// before, so the accepted spellings and errors are unchanged; the callback stores the value.
+template <config::ConfigEnum E>
+CLI::Option* add_enum_option(CLI::App& app, const std::string& names, E& target, const std::string& description) {
+  return app.add_option_function<std::string>(
+      names, [&target](const std::string& v) { target = config::enum_from_string<E>(v, "option"); }, description);
+}
+template <config::ConfigEnum E>
+CLI::Option* add_enum_option(CLI::App& app, const std::string& names, std::optional<E>& target,
+                             const std::string& description) {
+  return app.add_option_function<std::string>(
+      names, [&target](const std::string& v) { target = config::enum_from_string<E>(v, "option"); }, description);
 }
 
 }  // namespace aiperf::cli

@@ -51,7 +51,7 @@ void check_agentic_trace_options(const ProfileOptions& o, bool type_given) {
     throw OptionError("Public dataset '" + in.public_dataset + "' does not support --dataset-filter");
   }
   // An auto-detected file may be a Weka trace, so only an explicit other type (or no file) is refused.
-  const bool weka = in.custom_dataset_type == "weka_trace";
+  const bool weka = in.custom_dataset_type == config::CustomDatasetType::kWekaTrace;
   const bool maybe_weka = weka || (!type_given && !in.input_file.empty());
   if (in.agentic_trace.max_context_length && !maybe_weka)
     throw OptionError(

@@ -19,11 +19,6 @@
 namespace aiperf::cli {
 namespace {
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // The reference's require_relative_path: hooks always resolve against the endpoint's origin.
 void require_relative_path(const std::string& path, const std::string& option) {
   if (path.find("://") != std::string::npos || path.empty() || path.front() != '/')
@@ -39,9 +34,10 @@ void add_control_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--wait-for-model-timeout", e.wait_for_model_timeout,
                  "Seconds to wait for the endpoint to be ready before benchmarking (0 = skip)")
       ->check(kNonNegative)->group(g);
-  c.mode_opt = app.add_option("--wait-for-model-mode", e.wait_for_model_mode,
-                              "Readiness probe: models (GET /v1/models), inference (1-token request) or both")
-                   ->transform(CLI::IsMember({"models", "inference", "both"}, CLI::ignore_case))->group(g);
+  c.mode_opt = add_enum_option(app, "--wait-for-model-mode", e.wait_for_model_mode,
+                               "Readiness probe: models (GET /v1/models), inference (1-token request) or both")
+                   ->transform(CLI::IsMember({"models", "inference", "both"}, CLI::ignore_case))
+                   ->group(g);
   c.interval_opt = app.add_option("--wait-for-model-interval", e.wait_for_model_interval,
                                   "Seconds between readiness probe attempts")
                        ->check(kPositive)->group(g);
@@ -61,9 +57,10 @@ void add_control_options(CLI::App& app, ProfileOptions& o) {
                                    "Relative path of profiler stop (default /stop_profile)")->group(g);
   app.add_flag("--per-chunk-usage", e.per_chunk_usage,
                "Ask for usage on every streamed chunk (stream_options.continuous_usage_stats)")->group(g);
-  app.add_option("--request-content-type", e.request_content_type,
-                 "Request body encoding: application/json (default) or multipart/form-data")
-      ->transform(CLI::IsMember({"application/json", "multipart/form-data"}, CLI::ignore_case))->group(g);
+  add_enum_option(app, "--request-content-type", e.request_content_type,
+                  "Request body encoding: application/json (default) or multipart/form-data")
+      ->transform(CLI::IsMember({"application/json", "multipart/form-data"}, CLI::ignore_case))
+      ->group(g);
   app.add_option("--session-header", e.session_header,
                  "Header carrying the session id (default X-Correlation-ID)")->group(g);
   app.add_flag("--uuid-and-strip", e.uuid_and_strip, "vLLM multimodal cache image stripping (chat only)")->group(g);
@@ -78,12 +75,12 @@ void add_control_options(CLI::App& app, ProfileOptions& o) {
 void finalize_control_options(ProfileOptions& o) {
   auto& e = o.config.endpoint;
   auto& c = o.control;
-  e.wait_for_model_mode = lower(e.wait_for_model_mode);
   // The reference rejects probe sub-options set to non-default values without a timeout.
   if (e.wait_for_model_timeout <= 0) {
     std::vector<std::string> non_default;
     if (given(c.interval_opt) && e.wait_for_model_interval != 5.0) non_default.push_back("--wait-for-model-interval");
-    if (given(c.mode_opt) && e.wait_for_model_mode != "inference") non_default.push_back("--wait-for-model-mode");
+    if (given(c.mode_opt) && e.wait_for_model_mode != config::WaitForModelMode::kInference)
+      non_default.push_back("--wait-for-model-mode");
     if (!non_default.empty()) {
       std::string shown;
       for (const auto& n : non_default) shown += (shown.empty() ? "" : ", ") + n;
@@ -106,17 +103,17 @@ void finalize_control_options(ProfileOptions& o) {
     throw OptionError("--per-chunk-usage requires endpoint type 'chat' "
                       "(continuous_usage_stats is only injected on the chat endpoint)");
   if (e.per_chunk_usage && !e.streaming)
-    throw OptionError("--per-chunk-usage requires --streaming "
-                      "(continuous_usage_stats and inter-token latency apply only to streaming responses)");
-  e.request_content_type = lower(e.request_content_type);
+    throw OptionError(
+        "--per-chunk-usage requires --streaming "
+        "(continuous_usage_stats and inter-token latency apply only to streaming responses)");
   // Form-data types (image_edit, audio_transcription) always send multipart and refuse JSON;
   // the others refuse multipart, as the reference says.
   const endpoints::EndpointInfo* info = endpoints::find_endpoint(e.type);
   const bool form_data = info && info->requires_form_data;
-  if (form_data && e.request_content_type == "application/json")
+  if (form_data && e.request_content_type == config::RequestContentType::kJson)
     throw OptionError("--request-content-type: endpoint type " + e.type +
                       " requires multipart/form-data; application/json is not supported.");
-  if (!form_data && e.request_content_type == "multipart/form-data")
+  if (!form_data && e.request_content_type == config::RequestContentType::kFormData)
     throw OptionError("--request-content-type: request_content_type=multipart/form-data is only supported for "
                       "endpoint types that accept form-data (e.g. image_edit, video_generation); endpoint type " +
                       e.type + " does not.");
@@ -146,7 +143,7 @@ void wait_for_model(const config::RunConfig& config) {
     std::string t = o.str();
     return t.find_first_of(".e") == std::string::npos ? t + ".0" : t;
   };
-  std::cerr << "Waiting for endpoint readiness (mode=" << s.mode << ", timeout=" << py(s.timeout_s)
+  std::cerr << "Waiting for endpoint readiness (mode=" << config::to_string(s.mode) << ", timeout=" << py(s.timeout_s)
             << "s, interval=" << py(s.interval_s) << "s) across " << s.urls.size() << " URL(s) x "
             << s.model_names.size() << " model(s)\n";
   auto transport = control::make_http_transport(config.endpoint.verify_tls);

@@ -19,8 +19,9 @@ void add_endpoint_options(CLI::App& app, ProfileOptions& o) {
   const char* g = "Endpoint";
   app.add_option("-m,--model,--model-names", e.model_names, "Model name(s); comma-separated or repeated")
       ->required()->delimiter(',')->group(g);
-  app.add_option("--model-selection-strategy", e.model_selection_strategy, "round_robin or random")
-      ->transform(choice({"round_robin", "random"}))->group(g);
+  add_enum_option(app, "--model-selection-strategy", e.model_selection_strategy, "round_robin or random")
+      ->transform(choice({"round_robin", "random"}))
+      ->group(g);
   app.add_option("--endpoint,--custom-endpoint", e.custom_endpoint, "Custom endpoint path")->group(g);
   app.add_option("--endpoint-type", e.type, "Endpoint type: " + join(endpoints::endpoint_type_names()))->group(g);
   app.add_flag("--streaming", e.streaming, "Use streaming (SSE)")->group(g);
@@ -32,8 +33,9 @@ void add_endpoint_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--transport,--transport-type", "Transport")->transform(choice({"http"}))->group(g);
   app.add_flag("--use-legacy-max-tokens", e.use_legacy_max_tokens, "Send max_tokens instead of max_completion_tokens")->group(g);
   app.add_flag("--use-server-token-count", e.use_server_token_count, "Use server usage token counts")->group(g);
-  app.add_option("--connection-reuse-strategy", e.connection_reuse_strategy, "pooled or never")
-      ->transform(choice({"pooled", "never"}))->group(g);
+  add_enum_option(app, "--connection-reuse-strategy", e.connection_reuse_strategy, "pooled or never")
+      ->transform(choice({"pooled", "never"}))
+      ->group(g);
   // GenAI-Perf compatibility: "triton" means Triton's HTTP generate extension here (KServe
   // gRPC is not implemented), so without --endpoint-type it selects the generate type.
   app.add_option_function<std::string>(

@@ -58,7 +58,7 @@ void add_synthetic_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--audio-length-mean", in.audio_length_mean, "Mean clip length (s); 0 = no audio")
       ->check(kNonNegative)->group(a);
   app.add_option("--audio-length-stddev", in.audio_length_stddev, "")->check(kNonNegative)->group(a);
-  app.add_option("--audio-format", in.audio_format, "wav or mp3")->transform(choice({"wav", "mp3"}))->group(a);
+  add_enum_option(app, "--audio-format", in.audio_format, "wav or mp3")->transform(choice({"wav", "mp3"}))->group(a);
   app.add_option("--audio-depths", in.audio_depths, "Bit depths to draw from (8, 16, 24, 32)")
       ->delimiter(',')->check(CLI::IsMember({8, 16, 24, 32}))->group(a);
   app.add_option("--audio-sample-rates", in.audio_sample_rates, "Sample rates (kHz) to draw from")
@@ -100,9 +100,9 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
                  "Multiplier applied to every delay, including file delays")->check(kNonNegative)->group(c);
 
   app.add_option("--input-file", in.input_file, "JSONL file (or random_pool directory) with a custom dataset")->group(g);
-  app.add_option("--custom-dataset-type", in.custom_dataset_type,
-                 "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, burst_gpt_trace, raw_payload, "
-                 "inputs_json, sagemaker_data_capture, baseten_trace or weka_trace (default: auto-detect)")
+  add_enum_option(app, "--custom-dataset-type", in.custom_dataset_type,
+                  "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, burst_gpt_trace, raw_payload, "
+                  "inputs_json, sagemaker_data_capture, baseten_trace or weka_trace (default: auto-detect)")
       ->transform(
           choice({"single_turn", "multi_turn", "random_pool", "mooncake_trace", "bailian_trace", "burst_gpt_trace",
                   "raw_payload", "inputs_json", "sagemaker_data_capture", "baseten_trace", "weka_trace"}))
@@ -171,7 +171,7 @@ void check_synthetic(const ProfileOptions& o) {
       throw OptionError("--seq-dist '" + in.seq_dist + "': " + e.what());
     }
   }
-  if (in.audio_format == "mp3" && in.audio_length_mean > 0) {
+  if (in.audio_format == config::AudioFormat::kMp3 && in.audio_length_mean > 0) {
     if (!dataset::mp3_supported())
       throw OptionError("--audio-format mp3 is not supported by this build (libmp3lame missing); use wav");
     for (double khz : in.audio_sample_rates) {
@@ -189,7 +189,7 @@ void check_synthetic(const ProfileOptions& o) {
 void check_public_dataset(ProfileOptions& o) {
   auto& in = o.config.input;
   if (in.public_dataset.empty()) return;
-  if (!in.custom_dataset_type.empty())
+  if (in.custom_dataset_type != config::CustomDatasetType::kNone)
     throw OptionError("--public-dataset and --custom-dataset-type cannot both be set");
   if (in.fixed_schedule) throw OptionError("--fixed-schedule needs an --input-file with timestamps, not --public-dataset");
   namespace fs = std::filesystem;
@@ -224,7 +224,8 @@ void check_public_dataset(ProfileOptions& o) {
 void check_input_file(ProfileOptions& o) {
   auto& in = o.config.input;
   if (in.input_file.empty()) {
-    if (!in.custom_dataset_type.empty()) throw OptionError("--custom-dataset-type requires --input-file");
+    if (in.custom_dataset_type != config::CustomDatasetType::kNone)
+      throw OptionError("--custom-dataset-type requires --input-file");
     if (in.fixed_schedule) throw OptionError("--fixed-schedule requires --input-file with timestamps");
     return;
   }
@@ -234,15 +235,16 @@ void check_input_file(ProfileOptions& o) {
   try {
     // AIPerf promotes a trace to its timestamps only when --custom-dataset-type names it: a detected
     // trace runs in the chosen (or default) load mode.
-    const bool type_given = !in.custom_dataset_type.empty();
+    using config::CustomDatasetType;
+    const bool type_given = in.custom_dataset_type != CustomDatasetType::kNone;
     if (!type_given) in.custom_dataset_type = dataset::detect_custom_dataset_type(in.input_file);
     std::mt19937_64 rng(0);  // validation only: the dataset service draws with the run's seed
     const auto dataset = dataset::load_custom_dataset(in, 1, rng);
     // AIPerf replays a named trace's timestamps without being asked.
     // Not burst_gpt_trace: AIPerf looks for a JSON "timestamp" in the first line, which a CSV lacks.
-    const bool trace =
-        type_given && (in.custom_dataset_type == "mooncake_trace" || in.custom_dataset_type == "bailian_trace" ||
-                       in.custom_dataset_type == "baseten_trace");
+    const bool trace = type_given && (in.custom_dataset_type == CustomDatasetType::kMooncakeTrace ||
+                                      in.custom_dataset_type == CustomDatasetType::kBailianTrace ||
+                                      in.custom_dataset_type == CustomDatasetType::kBasetenTrace);
     if (trace && dataset.has_timestamps && !in.fixed_schedule && !o.input.no_fixed_schedule) {
       // AIPerf refuses a rate-paced mode it would silently replace by the trace's schedule.
       const auto& l = o.config.loadgen;
@@ -276,7 +278,7 @@ void finalize_input_options(ProfileOptions& o) {
   check_fixed_schedule(o.config.input);
   check_synthetic(o);
   check_baseten_only_options(o);
-  check_agentic_trace_options(o, !o.config.input.custom_dataset_type.empty());
+  check_agentic_trace_options(o, o.config.input.custom_dataset_type != config::CustomDatasetType::kNone);
   check_public_dataset(o);
   check_synthesis_options(o);
   check_input_file(o);

@@ -27,8 +27,10 @@ void add_load_options(CLI::App& app, ProfileOptions& o) {
       ->check(kNonNegative)->group(g);
   add_optional(app, "--request-rate", l.request_rate, "Target requests per second")->check(positive)->group(g);
   const auto patterns = choice({"constant", "poisson", "gamma", "concurrency_burst"});
-  add_optional(app, "--arrival-pattern,--request-rate-mode", r.arrival_pattern, "constant, poisson, gamma or concurrency_burst")
-      ->transform(patterns)->group(g);
+  add_enum_option(app, "--arrival-pattern,--request-rate-mode", r.arrival_pattern,
+                  "constant, poisson, gamma or concurrency_burst")
+      ->transform(patterns)
+      ->group(g);
   add_optional(app, "--arrival-smoothness,--vllm-burstiness", r.arrival_smoothness, "Gamma shape (alone: selects gamma)")
       ->check(positive)->group(g);
   add_optional(app, "--request-cancellation-rate", l.request_cancellation_rate, "Percent of requests cancelled")
@@ -78,7 +80,7 @@ void add_load_options(CLI::App& app, ProfileOptions& o) {
   add_optional(app, "--warmup-concurrency", r.warmup_concurrency, "")->check(positive)->group(w);
   add_optional(app, "--warmup-prefill-concurrency", r.warmup_prefill_concurrency, "")->check(positive)->group(w);
   add_optional(app, "--warmup-request-rate", r.warmup_request_rate, "")->check(positive)->group(w);
-  add_optional(app, "--warmup-arrival-pattern", r.warmup_arrival_pattern, "")->transform(patterns)->group(w);
+  add_enum_option(app, "--warmup-arrival-pattern", r.warmup_arrival_pattern, "")->transform(patterns)->group(w);
   add_optional(app, "--warmup-grace-period", l.warmup_grace_period, "")->check(kNonNegative)->group(w);
   add_optional(app, "--warmup-concurrency-ramp-duration", r.warmup_concurrency_ramp, "")->check(positive)->group(w);
   add_optional(app, "--warmup-prefill-concurrency-ramp-duration", r.warmup_prefill_ramp, "")->check(positive)->group(w);
@@ -160,10 +162,11 @@ void finalize_load_options(ProfileOptions& o) {
   if (r.request_cancellation_delay) l.request_cancellation_delay = *r.request_cancellation_delay;
 
   // Arrival pattern: --arrival-smoothness alone selects gamma; with another pattern it is an error.
-  std::optional<std::string> pattern = r.arrival_pattern;
+  using config::ArrivalPattern;
+  std::optional<ArrivalPattern> pattern = r.arrival_pattern;
   if (r.arrival_smoothness) {
-    require(!pattern || *pattern == "gamma", "--arrival-smoothness requires --arrival-pattern gamma");
-    pattern = "gamma";
+    require(!pattern || *pattern == ArrivalPattern::kGamma, "--arrival-smoothness requires --arrival-pattern gamma");
+    pattern = ArrivalPattern::kGamma;
   }
 
   require(!l.num_users || l.user_centric_rate, "--num-users requires --user-centric-rate");
@@ -172,7 +175,7 @@ void finalize_load_options(ProfileOptions& o) {
     // Trace replay: every entry once; the request count defaults to the file's entries.
     if (!l.request_count && !l.conversation_num && !in.input_file.empty())
       l.request_count = count_nonempty_lines(in.input_file);
-    l.arrival_pattern = "fixed_schedule";
+    l.arrival_pattern = ArrivalPattern::kFixedSchedule;
   } else if (l.user_centric_rate) {
     require(!l.request_rate && !pattern,
             "--user-centric-rate cannot be used together with --request-rate or --arrival-pattern");
@@ -182,18 +185,19 @@ void finalize_load_options(ProfileOptions& o) {
     require(!l.request_count || *l.num_users <= *l.request_count, "--num-users cannot be greater than --request-count");
     require(!l.conversation_num || *l.num_users <= *l.conversation_num,
             "--num-users cannot be greater than --conversation-num");
-    l.arrival_pattern = "user_centric_rate";
+    l.arrival_pattern = ArrivalPattern::kUserCentricRate;
     // Users keep their sessions going; only an explicit grace period cancels them (AIPerf: ∞).
     if (l.benchmark_duration && !r.grace_period) l.benchmark_grace_period = kUnboundedGraceSeconds;
     if (!bounded) l.request_count = std::max<uint64_t>(10, *l.num_users);
   } else if (l.request_rate) {
-    l.arrival_pattern = pattern.value_or("poisson");
-    require(l.arrival_pattern != "concurrency_burst", "--arrival-pattern concurrency_burst cannot be used with --request-rate");
+    l.arrival_pattern = pattern.value_or(ArrivalPattern::kPoisson);
+    require(l.arrival_pattern != ArrivalPattern::kConcurrencyBurst,
+            "--arrival-pattern concurrency_burst cannot be used with --request-rate");
     if (!bounded) l.request_count = 10;
   } else {
-    require(!pattern || *pattern == "concurrency_burst",
-            "--arrival-pattern " + pattern.value_or("") + " requires --request-rate");
-    l.arrival_pattern = "concurrency_burst";
+    require(!pattern || *pattern == ArrivalPattern::kConcurrencyBurst,
+            "--arrival-pattern " + (pattern ? config::to_string(*pattern) : "") + " requires --request-rate");
+    l.arrival_pattern = ArrivalPattern::kConcurrencyBurst;
     if (!l.concurrency && !r.prefill_concurrency) {
       AIPERF_LOG(kWarning) << "no --concurrency or --request-rate given; using --concurrency 1";
       l.concurrency = 1;
@@ -232,10 +236,12 @@ void finalize_load_options(ProfileOptions& o) {
   w.request_rate = r.warmup_request_rate ? r.warmup_request_rate : l.request_rate;
   w.arrival_smoothness = p.arrival_smoothness;
   if (w.request_rate) {
-    w.arrival_pattern = r.warmup_arrival_pattern.value_or(l.request_rate ? l.arrival_pattern : "poisson");
-    require(w.arrival_pattern != "concurrency_burst", "--warmup-arrival-pattern concurrency_burst needs no --warmup-request-rate");
+    w.arrival_pattern =
+        r.warmup_arrival_pattern.value_or(l.request_rate ? l.arrival_pattern : ArrivalPattern::kPoisson);
+    require(w.arrival_pattern != ArrivalPattern::kConcurrencyBurst,
+            "--warmup-arrival-pattern concurrency_burst needs no --warmup-request-rate");
   } else {
-    w.arrival_pattern = "concurrency_burst";
+    w.arrival_pattern = ArrivalPattern::kConcurrencyBurst;
     if (!w.concurrency) w.concurrency = 1;
   }
   require(!w.prefill_concurrency || !w.concurrency || *w.prefill_concurrency <= *w.concurrency,

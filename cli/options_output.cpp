@@ -34,8 +34,9 @@ void add_output_options(CLI::App& app, ProfileOptions& o) {
   const char* g = "Output";
   add_optional(app, "--artifact-dir,--output-artifact-dir", o.output.artifact_dir, "Artifact directory")->group(g);
   app.add_option("--profile-export-prefix,--profile-export-file", out.profile_export_prefix, "Export file prefix")->group(g);
-  app.add_option("--export-level,--profile-export-level", out.export_level, "summary, records or raw")
-      ->transform(choice({"summary", "records", "raw"}))->group(g);
+  add_enum_option(app, "--export-level,--profile-export-level", out.export_level, "summary, records or raw")
+      ->transform(choice({"summary", "records", "raw"}))
+      ->group(g);
   add_optional(app, "--slice-duration", out.slice_duration, "Timeslice width in seconds (timeslice exports)")
       ->check(kPositive)->group(g);
   app.add_flag("--export-http-trace", out.export_http_trace, "Include HTTP trace_data in profile_export.jsonl")

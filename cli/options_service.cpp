@@ -26,9 +26,10 @@ void add_service_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--log-level", s.log_level, "TRACE, DEBUG, INFO, NOTICE, WARNING, SUCCESS, ERROR, CRITICAL")->group("Service");
   app.add_flag("-v,--verbose", o.service.verbosity, "DEBUG logging (-vv: TRACE)")->group("Service");
   app.add_flag("--extra-verbose", o.service.extra_verbose, "TRACE logging")->group("Service");
-  s.ui_type.clear();  // "" after parsing = not given: finalize picks the default
-  app.add_option("--ui-type,--ui", s.ui_type, "dashboard, simple or none (default: dashboard on a terminal, simple with -v)")
-      ->transform(choice({"dashboard", "simple", "none"}))->group("Service");
+  add_enum_option(app, "--ui-type,--ui", o.service.ui_type,
+                  "dashboard, simple or none (default: dashboard on a terminal, simple with -v)")
+      ->transform(choice({"dashboard", "simple", "none"}))
+      ->group("Service");
   add_optional(app, "--api-port", s.api_port, "Serve live /metrics (Prometheus) and /api/* JSON on this port during the run")
       ->check(CLI::Range(1, 65535))->envname("AIPERF_API_SERVER_PORT")->group("Service");
   app.add_option("--api-host", s.api_host, "Address the --api-port server binds (default 127.0.0.1)")
@@ -62,10 +63,9 @@ void finalize_service_options(ProfileOptions& o) {
     throw OptionError("--workers-remote needs --zmq-host (remote workers connect over TCP)");
   // AIPerf: dashboard on a terminal, none otherwise; -v/-vv switch the default to simple so
   // the log lines stay readable.
-  if (s.ui_type.empty()) {
-    if (o.service.extra_verbose || o.service.verbosity > 0) s.ui_type = "simple";
-    else s.ui_type = ::isatty(STDOUT_FILENO) ? "dashboard" : "none";
-  }
+  if (o.service.ui_type) s.ui_type = *o.service.ui_type;
+  else if (o.service.extra_verbose || o.service.verbosity > 0) s.ui_type = config::UiType::kSimple;
+  else s.ui_type = ::isatty(STDOUT_FILENO) ? config::UiType::kDashboard : config::UiType::kNone;
   if (o.service.extra_verbose || o.service.verbosity >= 2) s.log_level = "TRACE";
   else if (o.service.verbosity == 1) s.log_level = "DEBUG";
   log::Level level;

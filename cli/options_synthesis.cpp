@@ -52,7 +52,7 @@ void check_synthesis_options(const ProfileOptions& o) {
                                       std::pair{s.prompt_len_multiplier, "--synthesis-prompt-len-multiplier"}})
       if (!(value > 0)) throw OptionError(std::string(name) + ": must be > 0 for a file dataset, got 0");
   }
-  if (in.custom_dataset_type != "baseten_trace") return;
+  if (in.custom_dataset_type != config::CustomDatasetType::kBasetenTrace) return;
   const std::string source = "--custom-dataset-type baseten_trace";
   if (s.speedup_ratio != 1)
     throw OptionError("--synthesis-speedup-ratio is not supported with " + source +
@@ -75,11 +75,11 @@ void check_synthesis_dataset_type(const ProfileOptions& o) {
   if (!s.transforms() && !s.max_isl && !s.max_osl) return;
   // AIPerf's sagemaker and baseten_trace loaders take (some of) these options too; ours applies
   // them to mooncake_trace, bailian_trace and burst_gpt_trace only, so refuse rather than ignore.
-  const std::string& t = in.custom_dataset_type;
-  if (t == "sagemaker_data_capture" || t == "baseten_trace")
+  const config::CustomDatasetType t = in.custom_dataset_type;
+  if (t == config::CustomDatasetType::kSagemakerDataCapture || t == config::CustomDatasetType::kBasetenTrace)
     throw OptionError(
         "--synthesis-*: trace synthesis is implemented for mooncake_trace, bailian_trace and burst_gpt_trace, not " +
-        t);
+        config::to_string(t));
 }
 
 }  // namespace aiperf::cli

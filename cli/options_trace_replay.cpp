@@ -64,13 +64,14 @@ void check_baseten_only_options(const ProfileOptions& o) {
   const std::string msg = names + " is only supported by the baseten_trace loader";
   if (!in.public_dataset.empty() || in.input_file.empty())
     throw OptionError(msg + "; provide --input-file and --custom-dataset-type baseten_trace.");
-  if (!in.custom_dataset_type.empty() && in.custom_dataset_type != "baseten_trace")
-    throw OptionError(msg + ", but --custom-dataset-type is " + in.custom_dataset_type + ".");
+  using config::CustomDatasetType;
+  if (in.custom_dataset_type != CustomDatasetType::kNone && in.custom_dataset_type != CustomDatasetType::kBasetenTrace)
+    throw OptionError(msg + ", but --custom-dataset-type is " + config::to_string(in.custom_dataset_type) + ".");
 }
 
 void check_baseten_extra_inputs(const ProfileOptions& o) {
   const auto& in = o.config.input;
-  if (in.custom_dataset_type != "baseten_trace" || !in.extra_inputs.is_object()) return;
+  if (in.custom_dataset_type != config::CustomDatasetType::kBasetenTrace || !in.extra_inputs.is_object()) return;
   std::vector<std::pair<std::string, std::string>> collisions;
   if (in.trace_replay.force_min_tokens && in.extra_inputs.contains("min_tokens"))
     collisions.emplace_back("min_tokens", "--no-force-min-tokens");

@@ -4,13 +4,48 @@
 #include <string>
 #include <vector>
 
+#include "config/config_enum.h"
 #include "config/json_optional.h"
 
 namespace aiperf::config {
 
+// --model-selection-strategy: which model a dataset entry is sent to.
+enum class ModelSelectionStrategy { kRoundRobin, kRandom };
+constexpr auto enum_names(ModelSelectionStrategy) {
+  using E = ModelSelectionStrategy;
+  return std::array{EnumName<E>{E::kRoundRobin, "round_robin"}, EnumName<E>{E::kRandom, "random"}};
+}
+AIPERF_CONFIG_ENUM_JSON(ModelSelectionStrategy, "model_selection_strategy")
+
+// --connection-reuse-strategy: keep-alive pool, or a new connection per request.
+enum class ConnectionReuseStrategy { kPooled, kNever };
+constexpr auto enum_names(ConnectionReuseStrategy) {
+  using E = ConnectionReuseStrategy;
+  return std::array{EnumName<E>{E::kPooled, "pooled"}, EnumName<E>{E::kNever, "never"}};
+}
+AIPERF_CONFIG_ENUM_JSON(ConnectionReuseStrategy, "connection_reuse_strategy")
+
+// --wait-for-model-mode: what the readiness probe asks (GET /v1/models, a 1-token request, both).
+enum class WaitForModelMode { kModels, kInference, kBoth };
+constexpr auto enum_names(WaitForModelMode) {
+  using E = WaitForModelMode;
+  return std::array{EnumName<E>{E::kModels, "models"}, EnumName<E>{E::kInference, "inference"},
+                    EnumName<E>{E::kBoth, "both"}};
+}
+AIPERF_CONFIG_ENUM_JSON(WaitForModelMode, "wait_for_model_mode")
+
+// --request-content-type; kNone (not given) = the endpoint type's own encoding.
+enum class RequestContentType { kNone, kJson, kFormData };
+constexpr auto enum_names(RequestContentType) {
+  using E = RequestContentType;
+  return std::array{EnumName<E>{E::kNone, ""}, EnumName<E>{E::kJson, "application/json"},
+                    EnumName<E>{E::kFormData, "multipart/form-data"}};
+}
+AIPERF_CONFIG_ENUM_JSON(RequestContentType, "request_content_type")
+
 struct EndpointConfig {
   std::vector<std::string> model_names;
-  std::string model_selection_strategy = "round_robin";
+  ModelSelectionStrategy model_selection_strategy = ModelSelectionStrategy::kRoundRobin;
   std::string custom_endpoint;                  // --endpoint
   std::string type = "chat";                    // --endpoint-type
   bool streaming = false;
@@ -19,7 +54,7 @@ struct EndpointConfig {
   std::string api_key;                          // never exported
   bool use_legacy_max_tokens = false;
   bool use_server_token_count = false;
-  std::string connection_reuse_strategy = "pooled";
+  ConnectionReuseStrategy connection_reuse_strategy = ConnectionReuseStrategy::kPooled;
   std::string service_kind = "openai";          // --service-kind (GenAI-Perf): openai or triton
   // Ours. Source addresses new connections are bound to, in turn (--local-address, or
   // 127.0.0.1..127.0.0.N when a loopback server needs more than one address's ephemeral
@@ -32,7 +67,7 @@ struct EndpointConfig {
   // Readiness probe and control hooks (common/control/; docs/user-guide.md "Server readiness
   // and control hooks"). Timeouts unset = the reference's 30 s; paths empty = its defaults.
   double wait_for_model_timeout = 0;            // 0 = no probe
-  std::string wait_for_model_mode = "inference";  // models | inference | both
+  WaitForModelMode wait_for_model_mode = WaitForModelMode::kInference;
   double wait_for_model_interval = 5;
   bool reset_kv_cache = false;
   std::optional<double> reset_kv_cache_timeout_seconds;
@@ -42,7 +77,7 @@ struct EndpointConfig {
   std::string server_profiler_start_path;       // "" = /start_profile
   std::string server_profiler_stop_path;        // "" = /stop_profile
   std::string session_header;                   // "" = X-Correlation-ID
-  std::string request_content_type;             // "" = application/json
+  RequestContentType request_content_type = RequestContentType::kNone;
   bool uuid_and_strip = false;
   bool per_chunk_usage = false;                 // stream_options.continuous_usage_stats
   bool download_video_content = false;          // video_generation: GET the video once the job completes

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "config/config_enum.h"
 #include "config/json_optional.h"
 #include "config/prompt_shaping_config.h"
 #include "config/trace_replay_config.h"
@@ -13,6 +14,47 @@
 #include "config/agentic_trace_config.h"
 
 namespace aiperf::config {
+
+// --custom-dataset-type, given or detected from the --input-file; kNone ("") for synthetic data
+// and public datasets.
+enum class CustomDatasetType {
+  kNone,
+  kSingleTurn,
+  kMultiTurn,
+  kRandomPool,
+  kMooncakeTrace,
+  kBailianTrace,
+  kBurstGptTrace,
+  kRawPayload,
+  kInputsJson,
+  kSagemakerDataCapture,
+  kBasetenTrace,
+  kWekaTrace
+};
+constexpr auto enum_names(CustomDatasetType) {
+  using E = CustomDatasetType;
+  return std::array{EnumName<E>{E::kNone, ""},
+                    EnumName<E>{E::kSingleTurn, "single_turn"},
+                    EnumName<E>{E::kMultiTurn, "multi_turn"},
+                    EnumName<E>{E::kRandomPool, "random_pool"},
+                    EnumName<E>{E::kMooncakeTrace, "mooncake_trace"},
+                    EnumName<E>{E::kBailianTrace, "bailian_trace"},
+                    EnumName<E>{E::kBurstGptTrace, "burst_gpt_trace"},
+                    EnumName<E>{E::kRawPayload, "raw_payload"},
+                    EnumName<E>{E::kInputsJson, "inputs_json"},
+                    EnumName<E>{E::kSagemakerDataCapture, "sagemaker_data_capture"},
+                    EnumName<E>{E::kBasetenTrace, "baseten_trace"},
+                    EnumName<E>{E::kWekaTrace, "weka_trace"}};
+}
+AIPERF_CONFIG_ENUM_JSON(CustomDatasetType, "custom_dataset_type")
+
+// --audio-format of synthetic audio clips.
+enum class AudioFormat { kWav, kMp3 };
+constexpr auto enum_names(AudioFormat) {
+  using E = AudioFormat;
+  return std::array{EnumName<E>{E::kWav, "wav"}, EnumName<E>{E::kMp3, "mp3"}};
+}
+AIPERF_CONFIG_ENUM_JSON(AudioFormat, "audio_format")
 
 struct InputConfig {
   nlohmann::json extra_inputs = nlohmann::json::object();
@@ -27,10 +69,9 @@ struct InputConfig {
   double turn_mean = 1, turn_stddev = 0;
   double turn_delay_mean = 0, turn_delay_stddev = 0, turn_delay_ratio = 1;
   // --input-file: absolute path; custom_dataset_type is the given or auto-detected format
-  // (single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace), empty for
-  // synthetic data and public datasets.
+  // (CustomDatasetType above).
   std::string input_file;
-  std::string custom_dataset_type;
+  CustomDatasetType custom_dataset_type = CustomDatasetType::kNone;
   std::string dataset_sampling_strategy;        // empty = the loader's default
   std::optional<uint32_t> isl_block_size;       // tokens per hash_id block (mooncake: 512)
   // Fixed schedule (AIPerf "Input" group): replay turn timestamps. Enabled explicitly or
@@ -66,7 +107,7 @@ struct InputConfig {
   // Synthetic audio: generated when the length mean (seconds) is > 0.
   double audio_length_mean = 0, audio_length_stddev = 0;
   uint32_t audio_batch_size = 1;
-  std::string audio_format = "wav";             // wav | mp3
+  AudioFormat audio_format = AudioFormat::kWav;
   std::vector<uint32_t> audio_depths{16};       // bits per sample, one drawn per clip
   std::vector<double> audio_sample_rates{16.0}; // kHz, one drawn per clip
   uint32_t audio_num_channels = 1;

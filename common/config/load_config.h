@@ -6,16 +6,31 @@
 #include <utility>
 #include <vector>
 
+#include "config/config_enum.h"
 #include "config/json_optional.h"
 
 namespace aiperf::config {
+
+// How a phase paces its requests. The CLI takes constant, poisson, gamma and concurrency_burst
+// (--arrival-pattern); it sets fixed_schedule (trace replay) and user_centric_rate itself.
+enum class ArrivalPattern { kConstant, kPoisson, kGamma, kConcurrencyBurst, kFixedSchedule, kUserCentricRate };
+constexpr auto enum_names(ArrivalPattern) {
+  using E = ArrivalPattern;
+  return std::array{EnumName<E>{E::kConstant, "constant"},
+                    EnumName<E>{E::kPoisson, "poisson"},
+                    EnumName<E>{E::kGamma, "gamma"},
+                    EnumName<E>{E::kConcurrencyBurst, "concurrency_burst"},
+                    EnumName<E>{E::kFixedSchedule, "fixed_schedule"},
+                    EnumName<E>{E::kUserCentricRate, "user_centric_rate"}};
+}
+AIPERF_CONFIG_ENUM_JSON(ArrivalPattern, "arrival_pattern")
 
 // Settings one credit phase (warmup or profiling) runs with.
 struct PhaseLoad {
   std::optional<uint32_t> concurrency;
   std::optional<uint32_t> prefill_concurrency;
   std::optional<double> request_rate;
-  std::string arrival_pattern = "concurrency_burst";  // constant | poisson | gamma | concurrency_burst
+  ArrivalPattern arrival_pattern = ArrivalPattern::kConcurrencyBurst;
   double arrival_smoothness = 1.0;                     // gamma shape
   std::optional<double> concurrency_ramp_duration;     // seconds
   std::optional<double> prefill_concurrency_ramp_duration;
@@ -40,7 +55,7 @@ struct LoadConfig {
   std::optional<double> request_rate;
   std::optional<double> user_centric_rate;             // with num_users: user-centric mode
   std::optional<uint32_t> num_users;
-  std::string arrival_pattern = "concurrency_burst";
+  ArrivalPattern arrival_pattern = ArrivalPattern::kConcurrencyBurst;
   std::optional<uint64_t> conversation_num;
   // Resolved per-phase settings (finalize_load_options fills them; services read only these
   // and the counts/durations above).

@@ -3,15 +3,25 @@
 #include <optional>
 #include <string>
 
+#include "config/config_enum.h"
 #include "config/json_optional.h"
 
 namespace aiperf::config {
+
+// --export-level: how much per-request data is written (raw adds the request/response bodies).
+enum class ExportLevel { kSummary, kRecords, kRaw };
+constexpr auto enum_names(ExportLevel) {
+  using E = ExportLevel;
+  return std::array{EnumName<E>{E::kSummary, "summary"}, EnumName<E>{E::kRecords, "records"},
+                    EnumName<E>{E::kRaw, "raw"}};
+}
+AIPERF_CONFIG_ENUM_JSON(ExportLevel, "export_level")
 
 struct OutputConfig {
   std::string artifact_dir = "artifacts";       // resolved run directory (absolute)
   bool artifact_dir_explicit = false;
   std::string profile_export_prefix;            // empty = AIPerf default names
-  std::string export_level = "records";         // summary | records | raw
+  ExportLevel export_level = ExportLevel::kRecords;
   std::optional<std::string> goodput;           // --goodput SLOs "tag:value ...", display units
   std::optional<double> slice_duration;         // --slice-duration seconds
   bool export_http_trace = false;               // trace_data in profile_export.jsonl

@@ -27,7 +27,7 @@ std::string python_float(double v) {
 }  // namespace
 
 std::string RunConfig::stimulus() const {
-  if (loadgen.arrival_pattern == "fixed_schedule") return "fixed_schedule";
+  if (loadgen.arrival_pattern == ArrivalPattern::kFixedSchedule) return "fixed_schedule";
   if (loadgen.num_users && loadgen.user_centric_rate)
     return "user_centric-users" + std::to_string(*loadgen.num_users) + "-qps" + python_float(*loadgen.user_centric_rate);
   std::string out;

@@ -4,9 +4,19 @@
 #include <optional>
 #include <string>
 
+#include "config/config_enum.h"
 #include "config/json_optional.h"
 
 namespace aiperf::config {
+
+// --ui-type, resolved by the CLI (a terminal gets the dashboard).
+enum class UiType { kDashboard, kSimple, kNone };
+constexpr auto enum_names(UiType) {
+  using E = UiType;
+  return std::array{EnumName<E>{E::kDashboard, "dashboard"}, EnumName<E>{E::kSimple, "simple"},
+                    EnumName<E>{E::kNone, "none"}};
+}
+AIPERF_CONFIG_ENUM_JSON(UiType, "ui_type")
 
 struct ServiceConfig {
   uint32_t workers = 1;                         // resolved local worker count
@@ -17,7 +27,7 @@ struct ServiceConfig {
   uint16_t zmq_base_port = 5660;
   std::string mesh_keys;                        // CURVE key folder for the tcp mesh ("" = unauthenticated)
   std::string log_level = "INFO";
-  std::string ui_type = "none";                 // dashboard | simple | none (resolved by the CLI)
+  UiType ui_type = UiType::kNone;
   std::optional<uint16_t> api_port;             // --api-port: live HTTP API in the controller
   std::string api_host = "127.0.0.1";           // --api-host
   std::optional<double> fail_on_error_rate;     // percent

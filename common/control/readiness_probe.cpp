@@ -169,8 +169,9 @@ void wait_for_endpoint(const ProbeSettings& settings, ControlTransport& transpor
                        const std::function<void(const std::string&)>& log) {
   if (settings.timeout_s <= 0 || settings.urls.empty()) return;
   Probe probe(settings, transport, clock, log);
-  const bool models = settings.mode == "models" || settings.mode == "both";
-  const bool inference = settings.mode == "inference" || settings.mode == "both";
+  using config::WaitForModelMode;
+  const bool models = settings.mode == WaitForModelMode::kModels || settings.mode == WaitForModelMode::kBoth;
+  const bool inference = settings.mode == WaitForModelMode::kInference || settings.mode == WaitForModelMode::kBoth;
   for (const std::string& given : settings.urls) {
     const std::string url = with_scheme(given);
     if (models)

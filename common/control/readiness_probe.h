@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "config/endpoint_config.h"
 #include "control_transport.h"
 
 namespace aiperf::control {
@@ -17,7 +18,7 @@ namespace aiperf::control {
 struct ProbeSettings {
   std::vector<std::string> urls;         // as --url gives them (a scheme is added when missing)
   std::vector<std::string> model_names;
-  std::string mode = "inference";        // models | inference | both
+  config::WaitForModelMode mode = config::WaitForModelMode::kInference;
   std::string endpoint_type = "chat";
   std::string custom_endpoint;           // --endpoint: the inference probe's path
   double timeout_s = 0;

@@ -116,7 +116,7 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
       if (access(path.c_str(), F_OK) == 0) std::cout << label << ": " << path << "\n";
     }
   }
-  if (config.output.export_level == "raw") {
+  if (config.output.export_level == config::ExportLevel::kRaw) {
     std::cout << "Raw Records: " << util::artifact_file(config, "profile_export_raw.jsonl") << "\n";
   }
   for (const auto& line : telemetry.export_lines()) std::cout << line << "\n";

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <unordered_map>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -28,10 +29,13 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-bool is_known_type(const std::string& t) {
-  return t == "single_turn" || t == "multi_turn" || t == "random_pool" || t == "mooncake_trace" ||
-         t == "bailian_trace" || t == "burst_gpt_trace" || t == "raw_payload" || t == "inputs_json" ||
-         t == "sagemaker_data_capture" || t == "baseten_trace" || t == "weka_trace";
+using config::CustomDatasetType;
+
+// A line's "type" naming a format (not the empty kNone spelling).
+std::optional<CustomDatasetType> known_type(const std::string& t) {
+  const auto type = config::parse_enum<CustomDatasetType>(t);
+  if (type == CustomDatasetType::kNone) return std::nullopt;
+  return type;
 }
 
 // A line's optional "type" must agree with the file's format.
@@ -174,21 +178,21 @@ void load_mooncake(const config::InputConfig& in, CustomDataset& out, std::mt199
 }
 
 // Which formats recognise `object` when the file does not name its type.
-std::vector<std::string> recognising_types(const json& object) {
-  std::vector<std::string> types;
+std::vector<CustomDatasetType> recognising_types(const json& object) {
+  std::vector<CustomDatasetType> types;
   // Bailian lines also carry input_length; their chat_id tells them apart.
-  if (object.contains("chat_id")) return {"bailian_trace"};
+  if (object.contains("chat_id")) return {CustomDatasetType::kBailianTrace};
   // Baseten rows carry their recorded start time (AIPerf detects the column in the schema).
-  if (object.contains("timestamp_start_unix_ms")) return {"baseten_trace"};
+  if (object.contains("timestamp_start_unix_ms")) return {CustomDatasetType::kBasetenTrace};
   // A one-line inputs.json ({"data": [{"payloads": ...}]}).
-  if (looks_like_inputs_json(object)) return {"inputs_json"};
-  if (looks_like_sagemaker_capture(object)) return {"sagemaker_data_capture"};
+  if (looks_like_inputs_json(object)) return {CustomDatasetType::kInputsJson};
+  if (looks_like_sagemaker_capture(object)) return {CustomDatasetType::kSagemakerDataCapture};
   if (object.contains("input_length") || object.contains("text_input") || object.contains("messages"))
-    types.push_back("mooncake_trace");
-  if (object.contains("turns")) types.push_back("multi_turn");
-  if (has_turn_content(object)) types.push_back("single_turn");
+    types.push_back(CustomDatasetType::kMooncakeTrace);
+  if (object.contains("turns")) types.push_back(CustomDatasetType::kMultiTurn);
+  if (has_turn_content(object)) types.push_back(CustomDatasetType::kSingleTurn);
   // A bare {"messages": [...]} fits mooncake_trace too: AIPerf calls that ambiguous as well.
-  if (looks_like_raw_payload(object)) types.push_back("raw_payload");
+  if (looks_like_raw_payload(object)) types.push_back(CustomDatasetType::kRawPayload);
   return types;
 }
 
@@ -225,29 +229,30 @@ size_t apply_output_lengths(std::vector<proto::Conversation>& conversations, con
 
 uint32_t trace_block_size(const config::InputConfig& in) {
   if (in.isl_block_size) return *in.isl_block_size;
-  return in.custom_dataset_type == "bailian_trace" ? kBailianBlockSize : kMooncakeBlockSize;
+  return in.custom_dataset_type == CustomDatasetType::kBailianTrace ? kBailianBlockSize : kMooncakeBlockSize;
 }
 
-std::string detect_custom_dataset_type(const std::string& path) {
+CustomDatasetType detect_custom_dataset_type(const std::string& path) {
   // A Weka trace is one JSON object per .json file (or a directory of them), not JSONL.
-  if (is_weka_trace_path(path)) return "weka_trace";
+  if (is_weka_trace_path(path)) return CustomDatasetType::kWekaTrace;
   if (fs::is_directory(path)) {
-    if (dir_has_sagemaker_capture(path)) return "sagemaker_data_capture";
-    return dir_has_raw_payload_jsonl(path) ? "raw_payload" : "random_pool";
+    if (dir_has_sagemaker_capture(path)) return CustomDatasetType::kSagemakerDataCapture;
+    return dir_has_raw_payload_jsonl(path) ? CustomDatasetType::kRawPayload : CustomDatasetType::kRandomPool;
   }
   // Files whose first line is not JSON are recognised by name and content (AIPerf does the same).
-  if (is_inputs_json_file(path)) return "inputs_json";
-  if (is_burst_gpt_csv(path)) return "burst_gpt_trace";
+  if (is_inputs_json_file(path)) return CustomDatasetType::kInputsJson;
+  if (is_burst_gpt_csv(path)) return CustomDatasetType::kBurstGptTrace;
   // Arrow IPC is read; Parquet is refused by the loader with the conversion to use.
-  if (is_columnar_trace_file(path) || is_parquet_file(path)) return "baseten_trace";
-  std::string detected;
+  if (is_columnar_trace_file(path) || is_parquet_file(path)) return CustomDatasetType::kBasetenTrace;
+  CustomDatasetType detected = CustomDatasetType::kNone;
   try {
     for_each_json_line(path, [&](const json& object, size_t) {
-      if (!detected.empty()) return;
-      if (auto type = object.find("type"); type != object.end() && type->is_string() &&
-                                           is_known_type(type->get<std::string>())) {
-        detected = type->get<std::string>();
-        return;
+      if (detected != CustomDatasetType::kNone) return;
+      if (auto type = object.find("type"); type != object.end() && type->is_string()) {
+        if (const auto known = known_type(type->get<std::string>())) {
+          detected = *known;
+          return;
+        }
       }
       const auto types = recognising_types(object);
       if (types.size() == 1) {
@@ -255,50 +260,63 @@ std::string detect_custom_dataset_type(const std::string& path) {
         return;
       }
       std::string names;
-      for (const auto& t : types) names += (names.empty() ? "" : ", ") + t;
+      for (const auto t : types) names += (names.empty() ? "" : ", ") + config::to_string(t);
       throw FieldError{"", types.empty() ? std::string("cannot detect the dataset type from this line")
                                          : "the line fits several dataset types (" + names + ")"};
     });
   } catch (const DatasetFileError& e) {
     throw DatasetFileError(std::string(e.what()) + "; set --custom-dataset-type (" + kCustomDatasetTypes + ")");
   }
-  if (detected.empty()) throw DatasetFileError(path + ": the input file has no entries");
+  if (detected == CustomDatasetType::kNone) throw DatasetFileError(path + ": the input file has no entries");
   return detected;
 }
 
 CustomDataset load_custom_dataset(const config::InputConfig& in, uint64_t pool_conversations,
                                   std::mt19937_64& rng) {
   CustomDataset out;
-  const std::string& type = in.custom_dataset_type;
-  if (type == "single_turn") {
-    load_single_turn(in, out, rng);
-  } else if (type == "multi_turn") {
-    load_multi_turn(in, out, rng);
-  } else if (type == "random_pool") {
-    load_random_pool(in, pool_conversations, out, rng);
-  } else if (type == "mooncake_trace") {
-    load_mooncake(in, out, rng);
-  } else if (type == "bailian_trace") {
-    load_bailian_trace(in, out);
-  } else if (type == "burst_gpt_trace") {
-    load_burst_gpt_trace(in, out, rng);
-  } else if (type == "raw_payload") {
-    load_raw_payload(in, out, rng);
-  } else if (type == "inputs_json") {
-    load_inputs_json(in, out);
-  } else if (type == "sagemaker_data_capture") {
-    load_sagemaker_capture(in, out, rng);
-  } else if (type == "baseten_trace") {
-    load_baseten_trace(in, out, rng);
-  } else if (type == "weka_trace") {
-    load_weka_trace(in, out);
-  } else {
-    throw DatasetFileError("unknown dataset type '" + type + "'; valid: " + kCustomDatasetTypes);
+  switch (in.custom_dataset_type) {
+    case CustomDatasetType::kSingleTurn:
+      load_single_turn(in, out, rng);
+      break;
+    case CustomDatasetType::kMultiTurn:
+      load_multi_turn(in, out, rng);
+      break;
+    case CustomDatasetType::kRandomPool:
+      load_random_pool(in, pool_conversations, out, rng);
+      break;
+    case CustomDatasetType::kMooncakeTrace:
+      load_mooncake(in, out, rng);
+      break;
+    case CustomDatasetType::kBailianTrace:
+      load_bailian_trace(in, out);
+      break;
+    case CustomDatasetType::kBurstGptTrace:
+      load_burst_gpt_trace(in, out, rng);
+      break;
+    case CustomDatasetType::kRawPayload:
+      load_raw_payload(in, out, rng);
+      break;
+    case CustomDatasetType::kInputsJson:
+      load_inputs_json(in, out);
+      break;
+    case CustomDatasetType::kSagemakerDataCapture:
+      load_sagemaker_capture(in, out, rng);
+      break;
+    case CustomDatasetType::kBasetenTrace:
+      load_baseten_trace(in, out, rng);
+      break;
+    case CustomDatasetType::kWekaTrace:
+      load_weka_trace(in, out);
+      break;
+    case CustomDatasetType::kNone:  // the caller detects the type first (cli/options_input.cpp)
+      throw DatasetFileError(std::string("no dataset type; valid: ") + kCustomDatasetTypes);
   }
   // --inter-turn-delay-cap-seconds: AIPerf clamps the recorded delays of its trace loaders and
   // multi_turn files (baseten_trace clamps its think times itself).
   if (const auto cap = in.trace_replay.inter_turn_delay_cap_seconds;
-      cap && (type == "mooncake_trace" || type == "bailian_trace" || type == "multi_turn")) {
+      cap && (in.custom_dataset_type == CustomDatasetType::kMooncakeTrace ||
+              in.custom_dataset_type == CustomDatasetType::kBailianTrace ||
+              in.custom_dataset_type == CustomDatasetType::kMultiTurn)) {
     for (auto& conv : out.conversations)
       for (auto& turn : *conv.mutable_turns())
         if (turn.has_delay_ms() && turn.delay_ms() > *cap * 1000.0) turn.set_delay_ms(*cap * 1000.0);

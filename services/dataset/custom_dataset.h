@@ -41,7 +41,7 @@ struct CustomDataset {
 // Format of `path`: a directory is a random_pool; a file is decided by its first non-empty line
 // (an explicit "type" wins, else exactly one format must recognise the fields). Throws
 // DatasetFileError naming the file and line.
-std::string detect_custom_dataset_type(const std::string& path);
+config::CustomDatasetType detect_custom_dataset_type(const std::string& path);
 
 // Loads `in.input_file` as `in.custom_dataset_type`. random_pool draws `pool_conversations`
 // conversations with replacement. Session ids and draws come from `rng`. Throws

@@ -57,7 +57,7 @@ void assign_models(std::vector<proto::Conversation>& conversations, const config
   size_t counter = 0;
   for (auto& conv : conversations) {
     for (auto& turn : *conv.mutable_turns()) {
-      const size_t m = config.endpoint.model_selection_strategy == "random"
+      const size_t m = config.endpoint.model_selection_strategy == config::ModelSelectionStrategy::kRandom
                            ? std::uniform_int_distribution<size_t>(0, models.size() - 1)(rng)
                            : counter++ % models.size();
       turn.set_model(models[m]);

@@ -27,7 +27,7 @@ namespace {
 void select_model(const config::RunConfig& config, size_t turn_counter, std::mt19937_64& rng, proto::Turn& turn) {
   const auto& models = config.endpoint.model_names;
   if (models.size() < 2) return;
-  const size_t m = config.endpoint.model_selection_strategy == "random"
+  const size_t m = config.endpoint.model_selection_strategy == config::ModelSelectionStrategy::kRandom
                        ? std::uniform_int_distribution<size_t>(0, models.size() - 1)(rng)
                        : turn_counter % models.size();
   turn.set_model(models[m]);

@@ -157,8 +157,8 @@ std::string synthesize_audio(const config::InputConfig& in, std::mt19937_64& rng
   clip.samples.resize(frames * clip.channels);
   std::normal_distribution<double> noise(0.0, 0.3);
   for (double& s : clip.samples) s = std::clamp(noise(rng), -1.0, 1.0);
-  const std::string bytes = in.audio_format == "mp3" ? encode_mp3(clip) : encode_wav(clip);
-  return in.audio_format + "," + base64_encode(bytes);
+  const std::string bytes = in.audio_format == config::AudioFormat::kMp3 ? encode_mp3(clip) : encode_wav(clip);
+  return config::to_string(in.audio_format) + "," + base64_encode(bytes);
 }
 
 }  // namespace aiperf::dataset

@@ -165,7 +165,7 @@ void RecordProcessorCore::configure(const config::RunConfig& config) {
     isl_counts_.clear();
   }
   context_ = endpoints::metric_context_for(config, *endpoint_);
-  if (config.output.export_level == "raw" && !raw_file_) {
+  if (config.output.export_level == config::ExportLevel::kRaw && !raw_file_) {
     raw_file_ = std::make_unique<FragmentFile>(config.output.artifact_dir, util::kRawRecordsDir,
                                                "raw_records_" + processor_id_ + ".jsonl");
   }

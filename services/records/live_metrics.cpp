@@ -8,7 +8,7 @@
 namespace aiperf::records {
 
 bool live_metrics_wanted(const config::RunConfig& config) {
-  return config.service.ui_type == "dashboard" || config.service.api_port.has_value();
+  return config.service.ui_type == config::UiType::kDashboard || config.service.api_port.has_value();
 }
 
 LiveMetrics::LiveMetrics(bus::Reactor& reactor, Count count, Snapshot snapshot, Publish publish)

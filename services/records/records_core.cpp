@@ -216,7 +216,7 @@ void RecordsCore::finish() {
   // Before the timeslices and the summary, which both report it.
   const double rtt_ns = network_rtt_ns();
   if (timeslices_) timeslices_->set_network_rtt_ns(rtt_ns);
-  if (config_.output.export_level == "raw") {
+  if (config_.output.export_level == config::ExportLevel::kRaw) {
     // Every processor flushed its lines before sending the records counted above.
     try {
       merge_raw_records(config_.output.artifact_dir + "/" + util::kRawRecordsDir,
@@ -244,6 +244,13 @@ void RecordsCore::finish() {
     }
   }
   aggregator_.set_network_rtt_ns(rtt_ns);
+  // The sweep-line metrics weigh the profiling phase, start to the last return (AIPerf's
+  // export window: the phase start to its requests' end).
+  if (profiling_complete_->end_wall_ns() > profiling_complete_->start_wall_ns() &&
+      profiling_complete_->start_wall_ns() > 0) {
+    aggregator_.set_sweep_window_ns(static_cast<double>(profiling_complete_->start_wall_ns()),
+                                    static_cast<double>(profiling_complete_->end_wall_ns()));
+  }
   proto::ProfileResults results = aggregator_.finalize();
   results.set_total_expected(profiling_complete_->completed());
   results.set_start_ns(profiling_complete_->start_wall_ns());

@@ -34,7 +34,7 @@ RecordsService::~RecordsService() {
 void RecordsService::on_configure(const config::RunConfig& config) {
   live_.reset();
   std::unique_ptr<LineLog> log;
-  if (config.output.export_level != "summary")
+  if (config.output.export_level != config::ExportLevel::kSummary)
     log = std::make_unique<JsonlFile>(util::artifact_file(config, "profile_export.jsonl"));
   core_ = std::make_unique<RecordsCore>(config, reactor(), static_cast<ResultsSink&>(*this), std::move(log));
   prober_.reset();

@@ -4,13 +4,21 @@
 
 namespace aiperf::timing {
 
-bool parse_arrival_pattern(const std::string& name, ArrivalPattern& out) {
-  if (name == "constant") out = ArrivalPattern::kConstant;
-  else if (name == "poisson") out = ArrivalPattern::kPoisson;
-  else if (name == "gamma") out = ArrivalPattern::kGamma;
-  else if (name == "concurrency_burst") out = ArrivalPattern::kConcurrencyBurst;
-  else return false;
-  return true;
+ArrivalPattern schedule_pattern(config::ArrivalPattern pattern) {
+  switch (pattern) {
+    case config::ArrivalPattern::kConstant:
+      return ArrivalPattern::kConstant;
+    case config::ArrivalPattern::kPoisson:
+      return ArrivalPattern::kPoisson;
+    case config::ArrivalPattern::kGamma:
+      return ArrivalPattern::kGamma;
+    case config::ArrivalPattern::kConcurrencyBurst:
+      return ArrivalPattern::kConcurrencyBurst;
+    case config::ArrivalPattern::kFixedSchedule:
+    case config::ArrivalPattern::kUserCentricRate:
+      return ArrivalPattern::kPoisson;
+  }
+  return ArrivalPattern::kPoisson;  // not reached: the switch covers every pattern
 }
 
 ArrivalSchedule::ArrivalSchedule(ArrivalPattern pattern, double rate, double smoothness, std::mt19937_64 rng,

@@ -10,12 +10,15 @@
 #include <random>
 #include <string>
 
+#include "config/load_config.h"
+
 namespace aiperf::timing {
 
 enum class ArrivalPattern { kConstant, kPoisson, kGamma, kConcurrencyBurst };
 
-// Parses an --arrival-pattern value; false if unknown.
-bool parse_arrival_pattern(const std::string& name, ArrivalPattern& out);
+// The schedule of a request-rate phase's configured pattern; the modes without one of their own
+// (fixed_schedule, user_centric_rate: not paced by this schedule) get Poisson.
+ArrivalPattern schedule_pattern(config::ArrivalPattern pattern);
 
 class ArrivalSchedule {
  public:

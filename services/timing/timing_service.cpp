@@ -44,8 +44,7 @@ PhasePlan make_plan(const config::PhaseLoad& load, std::mt19937_64& rng) {
     plan.runner.user_rate = *load.request_rate;
     plan.target_rate = *load.request_rate;
   } else if (load.request_rate) {
-    ArrivalPattern pattern = ArrivalPattern::kPoisson;
-    parse_arrival_pattern(load.arrival_pattern, pattern);
+    const ArrivalPattern pattern = schedule_pattern(load.arrival_pattern);
     plan.runner.rate_mode = true;
     plan.target_rate = *load.request_rate;
     plan.rate_ramp_s = load.request_rate_ramp_duration;

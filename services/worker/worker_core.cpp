@@ -25,7 +25,7 @@ void WorkerCore::configure(const config::RunConfig& config, const endpoints::End
   for (const auto& base : config.endpoint.urls) {
     urls_.push_back(endpoints::build_url(base, endpoint, config.endpoint.custom_endpoint, config.endpoint.streaming));
   }
-  export_headers_ = config.output.export_http_trace || config.output.export_level == "raw";
+  export_headers_ = config.output.export_http_trace || config.output.export_level == config::ExportLevel::kRaw;
   config_ = config;
   prepared_.clear();
   send_first_token_ = config.loadgen.profiling.prefill_concurrency || config.loadgen.warmup.prefill_concurrency;

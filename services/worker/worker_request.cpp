@@ -229,7 +229,7 @@ void WorkerCore::finish(uint64_t key, http::Result&& result) {
     remember_turn(job, rec);
   // The body travels for the raw export, and for --apply-chat-template, whose ISL is counted on
   // the messages of what was sent.
-  if (config_->output.export_level == "raw" || config_->tokenizer.apply_chat_template)
+  if (config_->output.export_level == config::ExportLevel::kRaw || config_->tokenizer.apply_chat_template)
     rec.set_payload(std::move(job.payload));
 
   if (raw_batch_.records_size() >= kRawBatchMax) {

@@ -56,14 +56,16 @@ void WorkerService::on_configure(const config::RunConfig& config) {
   const endpoints::EndpointInfo* endpoint = endpoints::find_endpoint(config.endpoint.type);
   if (!endpoint) throw std::runtime_error("unknown endpoint type " + config.endpoint.type);
   http::ClientOptions opts;
-  opts.reuse = config.endpoint.connection_reuse_strategy == "never" ? http::ConnectionReuse::kNever
-                                                                     : http::ConnectionReuse::kPooled;
+  opts.reuse = config.endpoint.connection_reuse_strategy == config::ConnectionReuseStrategy::kNever
+                   ? http::ConnectionReuse::kNever
+                   : http::ConnectionReuse::kPooled;
   // As many connections as this process can open: the controller started enough workers
   // for the concurrency (cli/connection_plan.cpp), so none of them queues its own requests.
   const uint64_t capacity = util::connection_capacity(util::raise_fd_limit());
   opts.connection_limit = config.endpoint.connection_limit ? std::min(capacity, config.endpoint.connection_limit) : capacity;
   opts.local_addresses = config.endpoint.local_addresses;
-  opts.keep_response_headers = config.output.export_http_trace || config.output.export_level == "raw";
+  opts.keep_response_headers =
+      config.output.export_http_trace || config.output.export_level == config::ExportLevel::kRaw;
   opts.verify_tls = config.endpoint.verify_tls;
   const bool first = !std::exchange(configured_, true);
   // Synchronously, so the timing service has this worker's ready message before the controller

@@ -36,7 +36,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } else {
       aiperf::config::InputConfig in;
       in.input_file = path;
-      in.custom_dataset_type = type.empty() ? aiperf::dataset::detect_custom_dataset_type(path) : type;
+      in.custom_dataset_type = type.empty()
+                                   ? aiperf::dataset::detect_custom_dataset_type(path)
+                                   : aiperf::config::enum_from_string<aiperf::config::CustomDatasetType>(type, "type");
       in.osl_mean = 10;
       in.osl_stddev = 2;
       std::mt19937_64 rng(42);

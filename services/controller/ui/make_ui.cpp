@@ -9,14 +9,17 @@
 namespace aiperf::controller::ui {
 
 std::unique_ptr<RunObserver> make_ui(const config::RunConfig& config) {
-  const std::string& type = config.service.ui_type;
-  if (type == "dashboard") {
-    if (::isatty(STDOUT_FILENO)) return std::make_unique<DashboardUi>(config, STDOUT_FILENO);
-    AIPERF_LOG(kWarning) << "--ui-type dashboard needs a terminal on stdout; using the simple progress bars";
-    return std::make_unique<SimpleUi>(config, STDERR_FILENO);
+  switch (config.service.ui_type) {
+    case config::UiType::kDashboard:
+      if (::isatty(STDOUT_FILENO)) return std::make_unique<DashboardUi>(config, STDOUT_FILENO);
+      AIPERF_LOG(kWarning) << "--ui-type dashboard needs a terminal on stdout; using the simple progress bars";
+      return std::make_unique<SimpleUi>(config, STDERR_FILENO);
+    case config::UiType::kSimple:
+      return std::make_unique<SimpleUi>(config, STDERR_FILENO);
+    case config::UiType::kNone:
+      return nullptr;
   }
-  if (type == "simple") return std::make_unique<SimpleUi>(config, STDERR_FILENO);
-  return nullptr;
+  return nullptr;  // not reached: the switch covers every UiType
 }
 
 }  // namespace aiperf::controller::ui

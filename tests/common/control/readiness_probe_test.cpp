@@ -15,7 +15,7 @@ control::ProbeSettings settings(std::string mode, double timeout, double interva
   control::ProbeSettings s;
   s.urls = {"http://127.0.0.1:9"};
   s.model_names = {"m"};
-  s.mode = std::move(mode);
+  s.mode = config::enum_from_string<config::WaitForModelMode>(mode, "mode");
   s.timeout_s = timeout;
   s.interval_s = interval;
   return s;

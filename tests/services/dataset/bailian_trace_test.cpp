@@ -25,7 +25,7 @@ std::string write_temp(const std::string& name, const std::string& content) {
 CustomDataset load(const std::string& path) {
   aiperf::config::InputConfig in;
   in.input_file = path;
-  in.custom_dataset_type = "bailian_trace";
+  in.custom_dataset_type = aiperf::config::CustomDatasetType::kBailianTrace;
   std::mt19937_64 rng(1);
   return load_custom_dataset(in, 1, rng);
 }
@@ -34,7 +34,7 @@ CustomDataset load(const std::string& path) {
 
 TEST_CASE("bailian_trace groups chats into sessions ordered by turn", "[dataset][bailian]") {
   const std::string path = kData + "bailian_trace.jsonl";
-  CHECK(detect_custom_dataset_type(path) == "bailian_trace");
+  CHECK(aiperf::config::to_string(detect_custom_dataset_type(path)) == "bailian_trace");
   const CustomDataset d = load(path);
   CHECK(d.default_sampling == "sequential");
   CHECK(d.has_timestamps);
@@ -64,9 +64,9 @@ TEST_CASE("bailian_trace groups chats into sessions ordered by turn", "[dataset]
   CHECK(d.pending[2].input_length == 20);
 
   aiperf::config::InputConfig in;
-  in.custom_dataset_type = "bailian_trace";
+  in.custom_dataset_type = aiperf::config::CustomDatasetType::kBailianTrace;
   CHECK(trace_block_size(in) == 16);
-  in.custom_dataset_type = "mooncake_trace";
+  in.custom_dataset_type = aiperf::config::CustomDatasetType::kMooncakeTrace;
   CHECK(trace_block_size(in) == 512);
   in.isl_block_size = 32;
   CHECK(trace_block_size(in) == 32);

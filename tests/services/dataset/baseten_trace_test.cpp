@@ -31,7 +31,7 @@ std::string write_temp(const std::string& name, const std::string& content) {
 aiperf::config::InputConfig input(const std::string& path) {
   aiperf::config::InputConfig in;
   in.input_file = path;
-  in.custom_dataset_type = "baseten_trace";
+  in.custom_dataset_type = aiperf::config::CustomDatasetType::kBasetenTrace;
   return in;
 }
 
@@ -68,7 +68,7 @@ TEST_CASE("baseten think time: recorded gap minus recorded e2e, speedup and cap"
 }
 
 TEST_CASE("baseten_trace open loop: sessions, normalized timestamps, literal prompts, body fields", "[dataset][baseten]") {
-  CHECK(detect_custom_dataset_type(kFixture) == "baseten_trace");
+  CHECK(aiperf::config::to_string(detect_custom_dataset_type(kFixture)) == "baseten_trace");
   const CustomDataset d = load(input(kFixture));
   CHECK(d.has_timestamps);
   CHECK(d.default_sampling == "sequential");
@@ -220,7 +220,7 @@ TEST_CASE("baseten_trace bad rows name file, line and field", "[dataset][baseten
              Catch::Contains("bad.jsonl:1: field 'provided_session_id': must be an integer >= 0, got 1.5"));
   // A Parquet file is refused with the conversion to use.
   const std::string parquet = write_temp("t.parquet", "PAR1");
-  CHECK(detect_custom_dataset_type(parquet) == "baseten_trace");
+  CHECK(aiperf::config::to_string(detect_custom_dataset_type(parquet)) == "baseten_trace");
   try {
     load(input(parquet));
     FAIL("no error");
@@ -237,7 +237,7 @@ TEST_CASE("inter-turn delay cap (--inter-turn-delay-cap-seconds) clamps the reco
                      "\n");
   aiperf::config::InputConfig in;
   in.input_file = multi;
-  in.custom_dataset_type = "multi_turn";
+  in.custom_dataset_type = aiperf::config::CustomDatasetType::kMultiTurn;
   in.trace_replay.inter_turn_delay_cap_seconds = 2.0;
   const CustomDataset d = load(in);
   REQUIRE(d.conversations[0].turns_size() == 3);
@@ -248,7 +248,7 @@ TEST_CASE("inter-turn delay cap (--inter-turn-delay-cap-seconds) clamps the reco
   const std::string moon = write_temp(
       "moon.jsonl", R"({"session_id": "m", "input_length": 5, "output_length": 2, "delay": 9000})" "\n");
   in.input_file = moon;
-  in.custom_dataset_type = "mooncake_trace";
+  in.custom_dataset_type = aiperf::config::CustomDatasetType::kMooncakeTrace;
   in.trace_replay.inter_turn_delay_cap_seconds = 0.0;
   CHECK(load(in).conversations[0].turns(0).delay_ms() == 0.0);
 }
@@ -273,7 +273,7 @@ TEST_CASE("Arrow IPC: the rows pyarrow wrote, every column type the reader takes
 }
 
 TEST_CASE("baseten_trace from Arrow IPC loads as the same rows in JSON Lines", "[dataset][baseten][arrow]") {
-  CHECK(detect_custom_dataset_type(kData + "baseten_trace.arrow") == "baseten_trace");
+  CHECK(aiperf::config::to_string(detect_custom_dataset_type(kData + "baseten_trace.arrow")) == "baseten_trace");
   for (bool open_loop : {true, false}) {
     auto arrow = input(kData + "baseten_trace.arrow");
     auto jsonl = input(kFixture);

@@ -27,7 +27,7 @@ std::string temp_file(const std::string& name, const std::string& content) {
 aiperf::config::InputConfig input(const std::string& path, const std::string& type) {
   aiperf::config::InputConfig in;
   in.input_file = path;
-  in.custom_dataset_type = type;
+  in.custom_dataset_type = aiperf::config::enum_from_string<aiperf::config::CustomDatasetType>(type, "type");
   return in;
 }
 
@@ -55,7 +55,7 @@ TEST_CASE("single_turn reads every field and skips blank lines", "[dataset]") {
       "{\"texts\": [\"a\", \"b\"], \"images\": [\"" + img + "\"], \"role\": \"user\"}\n"
       "{\"texts\": [{\"name\": \"query\", \"contents\": [\"q\"]}], \"audio\": \"wav,AAAA\", \"delay\": 250}\n"
       "{\"timestamp\": 1500, \"text\": \"t\", \"video\": \"https://x/v.mp4\"}\n");
-  CHECK(detect_custom_dataset_type(path) == "single_turn");
+  CHECK(aiperf::config::to_string(detect_custom_dataset_type(path)) == "single_turn");
   auto in = input(path, "single_turn");
   in.turn_delay_ratio = 2;
   CustomDataset ds = load(in);
@@ -97,7 +97,7 @@ TEST_CASE("multi_turn keeps session ids and turn delays", "[dataset]") {
   const std::string path = temp_file("multi.jsonl",
       "{\"session_id\": \"s1\", \"turns\": [{\"text\": \"Hi\", \"delay\": 0}, {\"text\": \"More\", \"delay\": 2000}]}\n"
       "{\"type\": \"multi_turn\", \"turns\": [{\"text\": \"Solo\"}]}\n");
-  CHECK(detect_custom_dataset_type(path) == "multi_turn");
+  CHECK(aiperf::config::to_string(detect_custom_dataset_type(path)) == "multi_turn");
   CustomDataset ds = load(input(path, "multi_turn"));
   REQUIRE(ds.conversations.size() == 2);
   CHECK(ds.conversations[0].session_id() == "s1");
@@ -114,7 +114,7 @@ TEST_CASE("mooncake_trace groups sessions and records synthetic prompts", "[data
       "{\"session_id\": \"a\", \"text_input\": \"Hello\", \"output_length\": 8}\n"
       "{\"messages\": [{\"role\": \"user\", \"content\": \"Hi\"}], \"tools\": [{\"type\": \"function\"}], \"output_length\": 4}\n"
       "{\"session_id\": \"a\", \"text_input\": \"Again\", \"delay\": 100}\n");
-  CHECK(detect_custom_dataset_type(path) == "mooncake_trace");
+  CHECK(aiperf::config::to_string(detect_custom_dataset_type(path)) == "mooncake_trace");
   CustomDataset ds = load(input(path, "mooncake_trace"));
   REQUIRE(ds.conversations.size() == 4);
   CHECK(ds.default_sampling == "sequential");
@@ -140,7 +140,7 @@ TEST_CASE("random_pool draws conversations with replacement from every pool", "[
   temp_file("pool/passages.jsonl",
             "{\"texts\": [{\"name\": \"passages\", \"contents\": [\"p1\"]}]}\n"
             "{\"texts\": [{\"name\": \"passages\", \"contents\": [\"p2\"]}]}\n");
-  CHECK(detect_custom_dataset_type(dir) == "random_pool");
+  CHECK(aiperf::config::to_string(detect_custom_dataset_type(dir)) == "random_pool");
   auto in = input(dir, "random_pool");
   in.batch_size = 2;
   CustomDataset ds = load(in, 5);
@@ -187,7 +187,7 @@ TEST_CASE("a corrupted line names file, line and field", "[dataset]") {
 
 TEST_CASE("auto-detection: explicit type wins, unknown shapes ask for the option", "[dataset]") {
   const std::string typed = temp_file("typed.jsonl", "{\"type\": \"random_pool\", \"text\": \"a\"}\n");
-  CHECK(detect_custom_dataset_type(typed) == "random_pool");
+  CHECK(aiperf::config::to_string(detect_custom_dataset_type(typed)) == "random_pool");
   const std::string unknown = temp_file("unknown.jsonl", "\n{\"prompt\": \"a\"}\n");
   try {
     detect_custom_dataset_type(unknown);

@@ -30,7 +30,7 @@ std::string temp_file(const std::string& name, const std::string& content) {
 aiperf::config::InputConfig input(const std::string& path, const std::string& type) {
   aiperf::config::InputConfig in;
   in.input_file = path;
-  in.custom_dataset_type = type;
+  in.custom_dataset_type = aiperf::config::enum_from_string<aiperf::config::CustomDatasetType>(type, "type");
   return in;
 }
 
@@ -50,7 +50,7 @@ std::string error_of(const aiperf::config::InputConfig& in) {
 
 std::string detect_error(const std::string& path) {
   try {
-    return "detected " + detect_custom_dataset_type(path);
+    return "detected " + aiperf::config::to_string(detect_custom_dataset_type(path));
   } catch (const DatasetFileError& e) {
     return e.what();
   }
@@ -60,7 +60,7 @@ std::string detect_error(const std::string& path) {
 
 TEST_CASE("burst_gpt_trace: one request per row, seconds to ms, unparsable rows skipped", "[dataset][replay]") {
   const std::string path = kData + "burst_gpt.csv";
-  CHECK(detect_custom_dataset_type(path) == "burst_gpt_trace");
+  CHECK(aiperf::config::to_string(detect_custom_dataset_type(path)) == "burst_gpt_trace");
   const CustomDataset d = load(input(path, "burst_gpt_trace"));
   REQUIRE(d.conversations.size() == 3);  // the row with an empty Response tokens is skipped
   CHECK(d.default_sampling == "sequential");
@@ -89,7 +89,7 @@ TEST_CASE("burst_gpt_trace: columns in any order, quoted fields, fixed-schedule 
       "\"GPT-4, turbo\",7,x,11,1.5\r\n"
       "ChatGPT,9,x,12,4\r\n"
       "ChatGPT,1,x,13,12.25\r\n");
-  CHECK(detect_custom_dataset_type(path) == "burst_gpt_trace");
+  CHECK(aiperf::config::to_string(detect_custom_dataset_type(path)) == "burst_gpt_trace");
   auto in = input(path, "burst_gpt_trace");
   in.fixed_schedule = true;
   in.fixed_schedule_start_offset = 1500;
@@ -142,7 +142,7 @@ TEST_CASE("raw_payload file: one verbatim body per line, key order kept", "[data
 
 TEST_CASE("raw_payload directory: each *.jsonl file one conversation, in name order", "[dataset][replay]") {
   const std::string dir = kData + "raw_payload_dir";
-  CHECK(detect_custom_dataset_type(dir) == "raw_payload");
+  CHECK(aiperf::config::to_string(detect_custom_dataset_type(dir)) == "raw_payload");
   const CustomDataset d = load(input(dir, "raw_payload"));
   REQUIRE(d.conversations.size() == 2);  // notes.txt is not a .jsonl file
   REQUIRE(d.conversations[0].turns_size() == 2);  // a.jsonl
@@ -150,7 +150,7 @@ TEST_CASE("raw_payload directory: each *.jsonl file one conversation, in name or
   REQUIRE(d.conversations[1].turns_size() == 1);  // b.jsonl
   CHECK(json::parse(d.conversations[1].turns(0).raw_payload())["messages"][0]["content"] == "second session");
   // A random_pool directory is still one.
-  CHECK(detect_custom_dataset_type(kData + "random_pool") == "random_pool");
+  CHECK(aiperf::config::to_string(detect_custom_dataset_type(kData + "random_pool")) == "random_pool");
 }
 
 TEST_CASE("raw_payload: a bare messages line is ambiguous with mooncake_trace, as in AIPerf", "[dataset][replay]") {
@@ -166,7 +166,7 @@ TEST_CASE("raw_payload: a bare messages line is ambiguous with mooncake_trace, a
 
 TEST_CASE("inputs_json: sessions, ids and payloads kept verbatim", "[dataset][replay]") {
   const std::string path = kData + "inputs_json.json";
-  CHECK(detect_custom_dataset_type(path) == "inputs_json");
+  CHECK(aiperf::config::to_string(detect_custom_dataset_type(path)) == "inputs_json");
   const CustomDataset d = load(input(path, "inputs_json"));
   REQUIRE(d.conversations.size() == 2);
   CHECK(d.default_sampling == "sequential");
@@ -180,7 +180,7 @@ TEST_CASE("inputs_json: sessions, ids and payloads kept verbatim", "[dataset][re
   // One line holding the whole file is recognised too.
   const std::string one_line = temp_file("inputs_one_line.jsonl",
                                          R"({"data": [{"session_id": "x", "payloads": [{"messages": []}]}]})" "\n");
-  CHECK(detect_custom_dataset_type(one_line) == "inputs_json");
+  CHECK(aiperf::config::to_string(detect_custom_dataset_type(one_line)) == "inputs_json");
 }
 
 TEST_CASE("inputs_json errors name data[i] and the key", "[dataset][replay]") {
@@ -201,7 +201,7 @@ TEST_CASE("inputs_json errors name data[i] and the key", "[dataset][replay]") {
 
 TEST_CASE("sagemaker_data_capture: JSON and base64 captures, zero-aligned and time-ordered", "[dataset][replay]") {
   const std::string path = kData + "sagemaker_capture.jsonl";
-  CHECK(detect_custom_dataset_type(path) == "sagemaker_data_capture");
+  CHECK(aiperf::config::to_string(detect_custom_dataset_type(path)) == "sagemaker_data_capture");
   const CustomDataset d = load(input(path, "sagemaker_data_capture"));
   REQUIRE(d.conversations.size() == 3);
   CHECK(d.default_sampling == "sequential");
@@ -222,7 +222,7 @@ TEST_CASE("sagemaker_data_capture: JSON and base64 captures, zero-aligned and ti
   std::filesystem::create_directories(dir / "2026" / "04");
   std::filesystem::copy_file(path, dir / "2026" / "04" / "capture.jsonl",
                              std::filesystem::copy_options::overwrite_existing);
-  CHECK(detect_custom_dataset_type(dir.string()) == "sagemaker_data_capture");
+  CHECK(aiperf::config::to_string(detect_custom_dataset_type(dir.string())) == "sagemaker_data_capture");
   CHECK(load(input(dir.string(), "sagemaker_data_capture")).conversations.size() == 3);
 }
 

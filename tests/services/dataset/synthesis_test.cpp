@@ -43,7 +43,7 @@ PythonRandom synthesizer_rng(uint64_t seed) {
 aiperf::config::InputConfig mooncake(const std::string& path) {
   aiperf::config::InputConfig in;
   in.input_file = path;
-  in.custom_dataset_type = "mooncake_trace";
+  in.custom_dataset_type = aiperf::config::CustomDatasetType::kMooncakeTrace;
   return in;
 }
 
@@ -195,7 +195,7 @@ TEST_CASE("mooncake loader: the synthesizer's refusal names the file", "[dataset
 
 TEST_CASE("bailian_trace: max-isl drops before sessions form, transforms in session order", "[dataset][synthesis]") {
   auto in = mooncake(kDir + "bailian_trace.jsonl");
-  in.custom_dataset_type = "bailian_trace";  // blocks of 16
+  in.custom_dataset_type = aiperf::config::CustomDatasetType::kBailianTrace;  // blocks of 16
   in.synthesis.max_isl = 150;                // chat 3 (200 tokens) dropped
   in.synthesis.prefix_len_multiplier = 2;
   in.synthesis.prompt_len_multiplier = 2;
@@ -222,7 +222,7 @@ TEST_CASE("bailian_trace: max-isl drops before sessions form, transforms in sess
 
 TEST_CASE("burst_gpt_trace: max-isl, output multiplier and speedup on the rows", "[dataset][synthesis]") {
   auto in = mooncake(std::string(AIPERF_TEST_DATA) + "/datasets/burst_gpt.csv");
-  in.custom_dataset_type = "burst_gpt_trace";
+  in.custom_dataset_type = aiperf::config::CustomDatasetType::kBurstGptTrace;
   in.synthesis.max_isl = 28;  // the 30-token row is dropped
   in.synthesis.output_len_multiplier = 2.5;
   in.synthesis.speedup_ratio = 4;

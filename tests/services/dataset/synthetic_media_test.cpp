@@ -133,7 +133,7 @@ TEST_CASE("synthesize_audio: wav,<base64> with the chosen rate, depth and channe
 TEST_CASE("synthesize_audio mp3: MPEG audio frames at the sample rate", "[dataset][media]") {
   aiperf::config::InputConfig in;
   in.audio_length_mean = 0.5;
-  in.audio_format = "mp3";
+  in.audio_format = aiperf::config::AudioFormat::kMp3;
   in.audio_sample_rates = {16.0};
   std::mt19937_64 rng(4);
   if (!mp3_supported()) {

@@ -38,7 +38,7 @@ std::string write_temp(const std::string& name, const std::string& content) {
 aiperf::config::InputConfig input(const std::string& path) {
   aiperf::config::InputConfig in;
   in.input_file = path;
-  in.custom_dataset_type = "weka_trace";
+  in.custom_dataset_type = aiperf::config::CustomDatasetType::kWekaTrace;
   return in;
 }
 
@@ -292,8 +292,8 @@ TEST_CASE("weka_trace schema errors name the file and field", "[dataset][weka]")
 }
 
 TEST_CASE("weka_trace is detected; models map onto --model in order of first use", "[dataset][weka]") {
-  CHECK(detect_custom_dataset_type(kDir) == "weka_trace");
-  CHECK(detect_custom_dataset_type(kDir + "/a.json") == "weka_trace");
+  CHECK(aiperf::config::to_string(detect_custom_dataset_type(kDir)) == "weka_trace");
+  CHECK(aiperf::config::to_string(detect_custom_dataset_type(kDir + "/a.json")) == "weka_trace");
   CHECK(!is_weka_trace_path(std::string(AIPERF_TEST_DATA) + "/datasets/inputs_json.json"));
 
   CustomDataset d = load(input(kDir));

@@ -44,13 +44,13 @@ const proto::MetricResult* find(const proto::ProfileResults& r, const std::strin
 
 TEST_CASE("snapshots are wanted only for the dashboard or the API") {
   config::RunConfig cfg;
-  cfg.service.ui_type = "none";
+  cfg.service.ui_type = aiperf::config::UiType::kNone;
   CHECK_FALSE(records::live_metrics_wanted(cfg));
-  cfg.service.ui_type = "simple";
+  cfg.service.ui_type = aiperf::config::UiType::kSimple;
   CHECK_FALSE(records::live_metrics_wanted(cfg));
-  cfg.service.ui_type = "dashboard";
+  cfg.service.ui_type = aiperf::config::UiType::kDashboard;
   CHECK(records::live_metrics_wanted(cfg));
-  cfg.service.ui_type = "none";
+  cfg.service.ui_type = aiperf::config::UiType::kNone;
   cfg.service.api_port = 9090;
   CHECK(records::live_metrics_wanted(cfg));
 }

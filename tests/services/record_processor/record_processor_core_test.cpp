@@ -38,7 +38,7 @@ config::RunConfig chat_config(const std::string& artifact_dir = "") {
   config.tokenizer.resolved_path = tok::resolve_tokenizer_path("gpt2");
   if (!artifact_dir.empty()) {
     config.output.artifact_dir = artifact_dir;
-    config.output.export_level = "raw";
+    config.output.export_level = aiperf::config::ExportLevel::kRaw;
   }
   return config;
 }

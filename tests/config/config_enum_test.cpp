@@ -1,0 +1,108 @@
+// The closed-choice config enums (common/config/config_enum.h): each spelling round-trips through
+// JSON exactly as the string fields did, an unknown spelling is refused, and a RunConfig carrying
+// one (the configure command, a trial's run_config.json) fails to load.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "config/run_config.h"
+
+using namespace aiperf::config;
+using nlohmann::json;
+
+namespace {
+
+// Every value serializes to its spelling, reads back to itself, and the spellings are exactly
+// `expected` (in declaration order); an unknown spelling and a non-string throw.
+template <typename E>
+void check_enum(const std::vector<std::string>& expected) {
+  const auto names = enum_names(E{});
+  REQUIRE(names.size() == expected.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    const E value = names[i].value;
+    CHECK(static_cast<size_t>(value) == i);  // every enumerator listed once, in order
+    CHECK(to_string(value) == expected[i]);
+    const json j = value;
+    CHECK(j == json(expected[i]));
+    CHECK(j.get<E>() == value);
+    CHECK(parse_enum<E>(expected[i]) == value);
+  }
+  CHECK_FALSE(parse_enum<E>("no_such_value").has_value());
+  CHECK_THROWS_AS(json("no_such_value").get<E>(), std::invalid_argument);
+  CHECK_THROWS_AS(json(1).get<E>(), std::invalid_argument);
+}
+
+}  // namespace
+
+TEST_CASE("config enums keep their spellings on the wire") {
+  check_enum<ExportLevel>({"summary", "records", "raw"});
+  check_enum<UiType>({"dashboard", "simple", "none"});
+  check_enum<ModelSelectionStrategy>({"round_robin", "random"});
+  check_enum<ConnectionReuseStrategy>({"pooled", "never"});
+  check_enum<WaitForModelMode>({"models", "inference", "both"});
+  check_enum<RequestContentType>({"", "application/json", "multipart/form-data"});
+  check_enum<ArrivalPattern>(
+      {"constant", "poisson", "gamma", "concurrency_burst", "fixed_schedule", "user_centric_rate"});
+  check_enum<CustomDatasetType>({"", "single_turn", "multi_turn", "random_pool", "mooncake_trace", "bailian_trace",
+                                 "burst_gpt_trace", "raw_payload", "inputs_json", "sagemaker_data_capture",
+                                 "baseten_trace", "weka_trace"});
+  check_enum<AudioFormat>({"wav", "mp3"});
+}
+
+TEST_CASE("config enum messages name the field and the choices") {
+  CHECK(enum_choices<ExportLevel>() == "summary, records or raw");
+  try {
+    json("verbose").get<ExportLevel>();
+    FAIL("no exception");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()) == "export_level: unknown value 'verbose' (expected summary, records or raw)");
+  }
+}
+
+TEST_CASE("a RunConfig round-trips its enums and refuses an unknown spelling") {
+  RunConfig c;
+  c.output.export_level = ExportLevel::kRaw;
+  c.service.ui_type = UiType::kSimple;
+  c.endpoint.model_selection_strategy = ModelSelectionStrategy::kRandom;
+  c.endpoint.connection_reuse_strategy = ConnectionReuseStrategy::kNever;
+  c.endpoint.wait_for_model_mode = WaitForModelMode::kBoth;
+  c.endpoint.request_content_type = RequestContentType::kFormData;
+  c.loadgen.arrival_pattern = ArrivalPattern::kGamma;
+  c.loadgen.warmup.arrival_pattern = ArrivalPattern::kConstant;
+  c.input.custom_dataset_type = CustomDatasetType::kMooncakeTrace;
+  c.input.audio_format = AudioFormat::kMp3;
+  const json j = to_json(c);
+  CHECK(j["output"]["export_level"] == "raw");
+  CHECK(j["service"]["ui_type"] == "simple");
+  CHECK(j["endpoint"]["model_selection_strategy"] == "random");
+  CHECK(j["endpoint"]["connection_reuse_strategy"] == "never");
+  CHECK(j["endpoint"]["wait_for_model_mode"] == "both");
+  CHECK(j["endpoint"]["request_content_type"] == "multipart/form-data");
+  CHECK(j["loadgen"]["arrival_pattern"] == "gamma");
+  CHECK(j["loadgen"]["warmup"]["arrival_pattern"] == "constant");
+  CHECK(j["input"]["custom_dataset_type"] == "mooncake_trace");
+  CHECK(j["input"]["audio_format"] == "mp3");
+  CHECK(to_json(run_config_from_json(j)) == j);
+
+  // The defaults, as the string fields had them.
+  const json d = to_json(RunConfig{});
+  CHECK(d["output"]["export_level"] == "records");
+  CHECK(d["service"]["ui_type"] == "none");
+  CHECK(d["endpoint"]["model_selection_strategy"] == "round_robin");
+  CHECK(d["endpoint"]["connection_reuse_strategy"] == "pooled");
+  CHECK(d["endpoint"]["wait_for_model_mode"] == "inference");
+  CHECK(d["endpoint"]["request_content_type"] == "");
+  CHECK(d["loadgen"]["arrival_pattern"] == "concurrency_burst");
+  CHECK(d["loadgen"]["profiling"]["arrival_pattern"] == "concurrency_burst");
+  CHECK(d["input"]["custom_dataset_type"] == "");
+  CHECK(d["input"]["audio_format"] == "wav");
+
+  json bad = j;
+  bad["loadgen"]["profiling"]["arrival_pattern"] = "bursty";
+  CHECK_THROWS_AS(run_config_from_json(bad), std::invalid_argument);
+  bad = j;
+  bad["input"]["custom_dataset_type"] = "csv";
+  CHECK_THROWS_AS(run_config_from_json(bad), std::invalid_argument);
+}
