@@ -146,7 +146,8 @@ Loaded load(const std::string& file, const ProfileArgsCheck& check) {
   l.extracted = sweep::extract_lists(argv, cf::swept_options(l.translation));
   cf::retype_sweep(l.translation, l.extracted);
   if (!l.extracted.parameters.empty())
-    l.points = sweep::expand(l.extracted.parameters, l.translation.has_sweep ? l.translation.sweep_type : "grid");
+    l.points = sweep::expand(l.extracted.parameters,
+                             l.translation.has_sweep ? l.translation.sweep_type : sweep::SweepType::kGrid);
   try {
     check(words);
   } catch (const std::exception& e) {
@@ -192,7 +193,9 @@ int run_expand(const ConfigArgs& a, const ProfileArgsCheck& check) {
     return 1;
   }
   const bool swept = !l.points.empty();
-  const std::string type = !swept ? "none" : l.translation.sweep_type == "zip" ? "ZipSweep" : "GridSweep";
+  const std::string type = !swept                                               ? "none"
+                           : l.translation.sweep_type == sweep::SweepType::kZip ? "ZipSweep"
+                                                                                : "GridSweep";
   struct Entry {
     size_t index;
     std::string dir, label;

@@ -516,10 +516,14 @@ void Walker::sweep_block(const YAML::Node& s, const std::string& path) {
   t_.has_sweep = true;
   // Required, as the reference (its sweep union is discriminated by type).
   if (!type) fail(s, join(path, "type"), "field required (grid or zip)");
-  t_.sweep_type = choice(type, join(path, "type"), {"grid", "zip", "scenarios", "sobol", "latin_hypercube", "adaptive_search"});
-  if (t_.sweep_type != "grid" && t_.sweep_type != "zip")
-    fail(type, join(path, "type"), "sweep type '" + t_.sweep_type + "' is not supported by aiperf (C++) (grid or zip)");
-  set("--sweep-type", t_.sweep_type, type, join(path, "type"));
+  // The reference's sweep types, of which ours are grid and zip.
+  const std::string given =
+      choice(type, join(path, "type"), {"grid", "zip", "scenarios", "sobol", "latin_hypercube", "adaptive_search"});
+  const auto sweep_type = config::parse_enum<sweep::SweepType>(given);
+  if (!sweep_type)
+    fail(type, join(path, "type"), "sweep type '" + given + "' is not supported by aiperf (C++) (grid or zip)");
+  t_.sweep_type = *sweep_type;
+  set("--sweep-type", given, type, join(path, "type"));
   bool has_parameters = false;
   for (auto it = s.begin(); it != s.end(); ++it) {
     const std::string k = snake(it->first.Scalar());

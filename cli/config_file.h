@@ -41,7 +41,7 @@ struct Translation {
   std::vector<Arg> args;
   std::vector<std::string> warnings;  // keys accepted and ignored, said once each
   bool has_sweep = false;
-  std::string sweep_type;             // "grid" or "zip" when has_sweep
+  sweep::SweepType sweep_type = sweep::SweepType::kGrid;  // when has_sweep
   // Each swept option's values typed as the YAML wrote them (5 stays an integer on a float
   // option: the reference names that point "rate_5", where `--request-rate 5,10` gives "rate_5.0").
   std::map<std::string, std::vector<nlohmann::json>> sweep_values;

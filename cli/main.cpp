@@ -322,7 +322,8 @@ int main(int argc, char** argv) {
     if (profile.multi_run.enabled())
       std::cout << "  up to " << profile.multi_run.num_runs << " trials in profile_runs/run_NNNN, aggregated in aggregate/\n";
     if (!sweep_points.empty()) {
-      std::cout << "  sweep (" << profile.multi_run.sweep_type << ") of " << sweep_points.size() << " points:\n";
+      std::cout << "  sweep (" << aiperf::config::to_string(profile.multi_run.sweep_type) << ") of "
+                << sweep_points.size() << " points:\n";
       for (const auto& p : sweep_points) std::cout << "    " << p.dir_name << "  (" << p.label << ")\n";
     }
     if (profile.search.spec) {

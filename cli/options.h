@@ -12,6 +12,7 @@
 
 #include "config/run_config.h"
 #include "search_spec.h"
+#include "sweep_plan.h"
 
 namespace aiperf::cli {
 
@@ -138,8 +139,8 @@ struct ProfileOptions {
     std::optional<double> convergence_threshold;
     std::string convergence_mode = "ci_width";
     // Parameter sweeps (cli/sweep.h): how comma lists on the sweepable options combine and run.
-    std::string sweep_type = "grid";                 // grid | zip
-    std::string parameter_sweep_mode = "repeated";   // repeated | independent
+    sweep::SweepType sweep_type = sweep::SweepType::kGrid;
+    sweep::ParameterSweepMode parameter_sweep_mode = sweep::ParameterSweepMode::kRepeated;
     double parameter_sweep_cooldown_seconds = 0;
     bool parameter_sweep_same_seed = false;
     bool no_sweep_table = false;

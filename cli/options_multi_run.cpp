@@ -31,11 +31,15 @@ void add_multi_run_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--convergence-mode", m.convergence_mode, "ci_width, cv or distribution")
       ->transform(choice({"ci_width", "cv", "distribution"}))->group(g);
   // Sweeps: a comma list on --concurrency, --request-rate, --isl, ... (cli/sweep_plan.h).
-  app.add_option("--sweep-type", m.sweep_type, "How several swept lists combine: grid (every combination) or zip (element-wise)")
-      ->transform(choice({"grid", "zip"}))->group(g);
-  app.add_option("--parameter-sweep-mode", m.parameter_sweep_mode,
-                 "With --num-profile-runs: repeated (trials outer, points inner) or independent (all trials of a point, then the next)")
-      ->transform(choice({"repeated", "independent"}))->group(g);
+  add_enum_option(app, "--sweep-type", m.sweep_type,
+                  "How several swept lists combine: grid (every combination) or zip (element-wise)")
+      ->transform(choice({"grid", "zip"}))
+      ->group(g);
+  add_enum_option(app, "--parameter-sweep-mode", m.parameter_sweep_mode,
+                  "With --num-profile-runs: repeated (trials outer, points inner) or independent (all trials of a "
+                  "point, then the next)")
+      ->transform(choice({"repeated", "independent"}))
+      ->group(g);
   app.add_option("--parameter-sweep-cooldown-seconds", m.parameter_sweep_cooldown_seconds, "Pause between sweep points")
       ->check(kNonNegative)->group(g);
   app.add_flag("--parameter-sweep-same-seed,!--no-parameter-sweep-same-seed", m.parameter_sweep_same_seed,

@@ -89,7 +89,7 @@ std::vector<long long> pareto_concurrencies(const sweep::Extracted& given) {
 
 }  // namespace
 
-RecipeSweep recipe_sweep(const GridRecipe& g, const sweep::Extracted& given, const std::string& sweep_type) {
+RecipeSweep recipe_sweep(const GridRecipe& g, const sweep::Extracted& given, sweep::SweepType sweep_type) {
   const bool paired = !g.isl_osl_pairs.empty();
   std::vector<std::string> refused;
   for (const auto& p : given.parameters)
@@ -123,7 +123,7 @@ RecipeSweep recipe_sweep(const GridRecipe& g, const sweep::Extracted& given, con
     args = with_search_value(args, "--osl", joined(osl));
     args = with_search_value(args, "--concurrency", joined(c));
     paths = {{"--isl", "datasets.main.prompts.isl"}, {"--osl", "datasets.main.prompts.osl"}};
-    out.sweep_type = "zip";  // the pairs stay paired: AIPerf's scenarios, in pair-major order
+    out.sweep_type = sweep::SweepType::kZip;  // the pairs stay paired: AIPerf's scenarios, in pair-major order
   } else {
     args = with_search_value(args, g.option, joined(g.values));
     paths.emplace_back(g.option, g.path);
@@ -135,7 +135,7 @@ RecipeSweep recipe_sweep(const GridRecipe& g, const sweep::Extracted& given, con
       args = with_search_value(args, option, value + ",");
       one_value.push_back(option);
     }
-    out.sweep_type = "grid";
+    out.sweep_type = sweep::SweepType::kGrid;
   }
   try {
     out.lists = sweep::extract_lists(args, one_value);

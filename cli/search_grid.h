@@ -28,7 +28,7 @@ namespace aiperf::cli::search {
 
 struct RecipeSweep {
   sweep::Extracted lists;  // the lists to expand (and the command line they sit in)
-  std::string sweep_type;  // grid, or zip for pareto-sweep's paired points
+  sweep::SweepType sweep_type = sweep::SweepType::kGrid;  // zip for pareto-sweep's paired points
 };
 
 // `given`: the command line's own lists (sweep::extract_lists). Lists are refused beside a
@@ -36,7 +36,7 @@ struct RecipeSweep {
 // ['concurrency'] ..."), except pareto-sweep's --concurrency, which it consumes (a single
 // --concurrency value is a list of one; none: 1,4,16,64,256). Throws SearchError, also for a
 // pareto-sweep of a single point.
-RecipeSweep recipe_sweep(const GridRecipe& recipe, const sweep::Extracted& given, const std::string& sweep_type);
+RecipeSweep recipe_sweep(const GridRecipe& recipe, const sweep::Extracted& given, sweep::SweepType sweep_type);
 
 // pareto-sweep's points as AIPerf names its scenarios: label shape_<isl>_<osl>_c<concurrency>,
 // values keyed concurrency, isl, osl (the aggregates' variation_values and the sweep's

@@ -313,7 +313,8 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
 
 int finish_grid_recipe(const search::GridRecipe& recipe, int rc, const std::string& base_dir,
                        const ProfileOptions::MultiRun& m) {
-  const bool repeated = m.num_runs > 1 && (m.sweep_type != "grid" || m.parameter_sweep_mode == "repeated");
+  const bool repeated = m.num_runs > 1 && (m.sweep_type != sweep::SweepType::kGrid ||
+                                           m.parameter_sweep_mode == sweep::ParameterSweepMode::kRepeated);
   const std::string dir = repeated ? base_dir + "/aggregate/sweep_aggregate" : base_dir + "/sweep_aggregate";
   const std::string sweep_file = dir + "/profile_export_aiperf_sweep.json";
   if (!fs::exists(sweep_file)) return rc;  // no aggregate (fewer than two runs succeeded)

@@ -33,9 +33,9 @@ int run_sweep(const std::vector<sweep::Point>& points, const std::vector<config:
   const uint32_t trials = m.num_runs;
   const bool multi = trials > 1;
   // AIPerf honours the mode and the same-seed flag on grid sweeps only.
-  const bool grid = m.sweep_type == "grid";
-  const std::string mode = grid ? m.parameter_sweep_mode : "repeated";
-  const bool independent = multi && mode == "independent";
+  const bool grid = m.sweep_type == sweep::SweepType::kGrid;
+  const sweep::ParameterSweepMode mode = grid ? m.parameter_sweep_mode : sweep::ParameterSweepMode::kRepeated;
+  const bool independent = multi && mode == sweep::ParameterSweepMode::kIndependent;
   const bool same_seed = grid && m.parameter_sweep_same_seed;
   const bool table = !m.no_sweep_table && ::isatty(STDOUT_FILENO) && points.size() > 1;
 
@@ -146,15 +146,17 @@ int run_sweep(const std::vector<sweep::Point>& points, const std::vector<config:
       if (!any) continue;
       const size_t p = c.point.index;
       const std::string model = configs[p].endpoint.model_names.empty() ? "" : configs[p].endpoint.model_names.front();
-      const auto agg = sweep::point_aggregate(c, m.confidence_level, m.cooldown_seconds, mode, model, util::kVersion);
-      const std::string dir = mode == "independent" ? base_dir + "/" + c.point.dir_name + "/aggregate"
-                                  : base_dir + "/aggregate/" + (c.point.aggregate_dir.empty() ? c.point.dir_name
-                                                                                               : c.point.aggregate_dir);
+      const auto agg = sweep::point_aggregate(c, m.confidence_level, m.cooldown_seconds, config::to_string(mode), model,
+                                              util::kVersion);
+      const std::string dir =
+          mode == sweep::ParameterSweepMode::kIndependent
+              ? base_dir + "/" + c.point.dir_name + "/aggregate"
+              : base_dir + "/aggregate/" + (c.point.aggregate_dir.empty() ? c.point.dir_name : c.point.aggregate_dir);
       fs::create_directories(dir);
       write_file(dir + "/profile_export_aiperf_aggregate.json", agg.dump(2) + "\n");
       write_file(dir + "/profile_export_aiperf_aggregate.csv", exporting::aggregate_csv(agg) + sweep::point_csv_extra(agg));
     }
-    const auto sweep_doc = sweep::sweep_aggregate(ran, mode, m.confidence_level);
+    const auto sweep_doc = sweep::sweep_aggregate(ran, config::to_string(mode), m.confidence_level);
     const std::string dir = multi && !independent ? base_dir + "/aggregate/sweep_aggregate" : base_dir + "/sweep_aggregate";
     fs::create_directories(dir);
     write_file(dir + "/profile_export_aiperf_sweep.json", sweep_doc.dump(2) + "\n");

@@ -184,7 +184,7 @@ Extracted extract_lists(const std::vector<std::string>& args, const std::vector<
   return x;
 }
 
-std::vector<Point> expand(const std::vector<Parameter>& parameters, const std::string& sweep_type) {
+std::vector<Point> expand(const std::vector<Parameter>& parameters, SweepType sweep_type) {
   if (parameters.empty()) return {};
   // AIPerf sorts the swept paths so the order does not depend on the order of the options.
   std::vector<size_t> order(parameters.size());
@@ -192,7 +192,7 @@ std::vector<Point> expand(const std::vector<Parameter>& parameters, const std::s
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return parameters[a].path < parameters[b].path; });
   std::vector<std::vector<size_t>> combos;  // per point: value index per sorted parameter
-  if (sweep_type == "zip") {
+  if (sweep_type == SweepType::kZip) {
     const size_t n = parameters[order[0]].values.size();
     bool equal = true;
     for (const Parameter& p : parameters) equal = equal && p.values.size() == n;

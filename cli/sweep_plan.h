@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/config_enum.h"
+
 namespace aiperf::cli::sweep {
 
 // A user error in the sweep options; the caller prints "Error: <what>" and exits 2.
@@ -19,6 +21,20 @@ class SweepError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// --sweep-type: grid (every combination of the lists) or zip (element-wise).
+enum class SweepType { kGrid, kZip };
+constexpr auto enum_names(SweepType) {
+  return std::array{config::EnumName<SweepType>{SweepType::kGrid, "grid"},
+                    config::EnumName<SweepType>{SweepType::kZip, "zip"}};
+}
+
+// --parameter-sweep-mode with trials: repeated (trials outer, points inner) or independent.
+enum class ParameterSweepMode { kRepeated, kIndependent };
+constexpr auto enum_names(ParameterSweepMode) {
+  return std::array{config::EnumName<ParameterSweepMode>{ParameterSweepMode::kRepeated, "repeated"},
+                    config::EnumName<ParameterSweepMode>{ParameterSweepMode::kIndependent, "independent"}};
+}
 
 // One list given on the command line.
 struct Parameter {
@@ -59,7 +75,7 @@ struct Point {
 
 // Grid: the Cartesian product over the parameters sorted by path (the first path varies
 // slowest). Zip: element-wise; throws SweepError when the lists differ in length.
-std::vector<Point> expand(const std::vector<Parameter>& parameters, const std::string& sweep_type);
+std::vector<Point> expand(const std::vector<Parameter>& parameters, SweepType sweep_type);
 
 // The command line of one point: `extracted.args` with each list replaced by the point's value.
 std::vector<std::string> point_args(const Extracted& extracted, const Point& point);

@@ -149,7 +149,7 @@ TEST_CASE("config file: a sweep block becomes comma lists on the swept options",
 )";
   const cf::Translation t = cf::translate_text(yaml, "cfg.yaml", env());
   CHECK(t.has_sweep);
-  CHECK(t.sweep_type == "zip");
+  CHECK(t.sweep_type == aiperf::cli::sweep::SweepType::kZip);
   // The lists replace the body's values in place; the sweep's own options come after.
   CHECK(cf::to_args(t) == std::vector<std::string>{"--model", "m1", "--url", "http://h:1", "--num-dataset-entries", "100",
                                                     "--isl", "64,128,256", "--osl", "128", "--concurrency", "1,2,4",
@@ -285,9 +285,10 @@ TEST_CASE("config file: swept values keep the YAML's typing in point names, as t
   aiperf::cli::sweep::Extracted lists = aiperf::cli::sweep::extract_lists(argv, cf::swept_options(t));
   REQUIRE(lists.parameters.size() == 2);
   // The command line's typing: a float option's 5 is 5.0.
-  CHECK(aiperf::cli::sweep::expand(lists.parameters, "grid")[1].dir_name == "concurrency_3__rate_5.0");
+  CHECK(aiperf::cli::sweep::expand(lists.parameters, aiperf::cli::sweep::SweepType::kGrid)[1].dir_name ==
+        "concurrency_3__rate_5.0");
   cf::retype_sweep(t, lists);
-  const auto points = aiperf::cli::sweep::expand(lists.parameters, "grid");
+  const auto points = aiperf::cli::sweep::expand(lists.parameters, aiperf::cli::sweep::SweepType::kGrid);
   REQUIRE(points.size() == 2);
   CHECK(points[0].dir_name == "concurrency_3__rate_2.5");
   CHECK(points[1].dir_name == "concurrency_3__rate_5");
@@ -302,7 +303,7 @@ TEST_CASE("config file: swept values keep the YAML's typing in point names, as t
   dargv.insert(dargv.end(), dwords.begin(), dwords.end());
   aiperf::cli::sweep::Extracted dlists = aiperf::cli::sweep::extract_lists(dargv, cf::swept_options(d));
   cf::retype_sweep(d, dlists);
-  const auto dpoints = aiperf::cli::sweep::expand(dlists.parameters, "grid");
+  const auto dpoints = aiperf::cli::sweep::expand(dlists.parameters, aiperf::cli::sweep::SweepType::kGrid);
   REQUIRE(dpoints.size() == 2);
   CHECK(dpoints[1].dir_name == "isl_512");
   CHECK(dpoints[1].label == "datasets.default.prompts.isl=512");
@@ -321,7 +322,7 @@ TEST_CASE("config file: a list on the command line replaces the file's sweep lis
   argv.insert(argv.end(), merged.begin(), merged.end());
   aiperf::cli::sweep::Extracted lists = aiperf::cli::sweep::extract_lists(argv, cf::swept_options(t));
   cf::retype_sweep(t, lists);
-  const auto points = aiperf::cli::sweep::expand(lists.parameters, "grid");
+  const auto points = aiperf::cli::sweep::expand(lists.parameters, aiperf::cli::sweep::SweepType::kGrid);
   REQUIRE(points.size() == 2);
   CHECK(points[0].dir_name == "concurrency_3__rate_1.0");  // the command line's list, its typing
   CHECK(points[1].dir_name == "concurrency_3__rate_2.0");

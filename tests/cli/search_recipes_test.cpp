@@ -149,8 +149,8 @@ TEST_CASE("decode-itl-curve sweeps concurrency x OSL in AIPerf's folder order", 
   g.values = {1, 2};
   g.more_axes.push_back({"--osl", "datasets.main.prompts.osl", {8, 16}});
   const auto given = aiperf::cli::sweep::extract_lists({"--streaming", "--osl", "5", "--concurrency", "3"});
-  const auto rs = recipe_sweep(g, given, "grid");
-  CHECK(rs.sweep_type == "grid");
+  const auto rs = recipe_sweep(g, given, aiperf::cli::sweep::SweepType::kGrid);
+  CHECK(rs.sweep_type == aiperf::cli::sweep::SweepType::kGrid);
   auto points = aiperf::cli::sweep::expand(rs.lists.parameters, rs.sweep_type);
   std::vector<std::string> dirs;
   for (const auto& p : points) dirs.push_back(p.dir_name);
@@ -160,7 +160,7 @@ TEST_CASE("decode-itl-curve sweeps concurrency x OSL in AIPerf's folder order", 
   CHECK(aiperf::cli::sweep::point_args(rs.lists, points[3]) ==
         std::vector<std::string>{"--streaming", "--concurrency", "2", "--osl", "16"});
   const auto listed = aiperf::cli::sweep::extract_lists({"--osl", "5,6"});
-  CHECK(what([&] { recipe_sweep(g, listed, "grid"); }) ==
+  CHECK(what([&] { recipe_sweep(g, listed, aiperf::cli::sweep::SweepType::kGrid); }) ==
         "--search-recipe (grid path) is mutually exclusive with magic-list flags ['prompt_output_tokens_mean'] -- the "
         "recipe owns the sweep parameters. Drop the list-shaped flag, or drop --search-recipe and configure the sweep "
         "by hand.");
@@ -173,8 +173,8 @@ TEST_CASE("pareto-sweep pairs ISL with OSL and crosses each pair with the --conc
   g.path = "phases.profiling.concurrency";
   g.isl_osl_pairs = {{32, 8}, {64, 16}};
   const auto given = aiperf::cli::sweep::extract_lists({"--isl", "100", "--concurrency", "1,2"});
-  const auto rs = recipe_sweep(g, given, "grid");
-  CHECK(rs.sweep_type == "zip");
+  const auto rs = recipe_sweep(g, given, aiperf::cli::sweep::SweepType::kGrid);
+  CHECK(rs.sweep_type == aiperf::cli::sweep::SweepType::kZip);
   auto points = aiperf::cli::sweep::expand(rs.lists.parameters, rs.sweep_type);
   label_recipe_points(g, points);
   std::vector<std::string> dirs, labels;
@@ -191,13 +191,18 @@ TEST_CASE("pareto-sweep pairs ISL with OSL and crosses each pair with the --conc
   CHECK(aiperf::cli::sweep::point_args(rs.lists, points[2]) ==
         std::vector<std::string>{"--isl", "64", "--osl", "16", "--concurrency", "1"});
   // A single --concurrency is a list of one; none is AIPerf's 1,4,16,64,256.
-  const auto one = recipe_sweep(g, aiperf::cli::sweep::extract_lists({"--concurrency", "8"}), "grid");
+  const auto one =
+      recipe_sweep(g, aiperf::cli::sweep::extract_lists({"--concurrency", "8"}), aiperf::cli::sweep::SweepType::kGrid);
   CHECK(aiperf::cli::sweep::expand(one.lists.parameters, one.sweep_type).size() == 2);
-  const auto dflt = recipe_sweep(g, aiperf::cli::sweep::extract_lists({"--streaming"}), "grid");
+  const auto dflt =
+      recipe_sweep(g, aiperf::cli::sweep::extract_lists({"--streaming"}), aiperf::cli::sweep::SweepType::kGrid);
   CHECK(aiperf::cli::sweep::expand(dflt.lists.parameters, dflt.sweep_type).size() == 10);
   // One pair at one concurrency is one point: refused.
   g.isl_osl_pairs = {{32, 8}};
-  CHECK(what([&] { recipe_sweep(g, aiperf::cli::sweep::extract_lists({"--concurrency", "8"}), "grid"); }) ==
+  CHECK(what([&] {
+          recipe_sweep(g, aiperf::cli::sweep::extract_lists({"--concurrency", "8"}),
+                       aiperf::cli::sweep::SweepType::kGrid);
+        }) ==
         "recipe 'pareto-sweep': a Pareto sweep with a single point is meaningless. Pass at least 2 pairs OR at least 2 "
         "concurrency values.");
   CHECK(recipe_pareto_axes("pareto-sweep")["series_keys"] == Json::array({"isl", "osl"}));

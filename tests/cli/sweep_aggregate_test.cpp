@@ -24,7 +24,7 @@ TrialResult trial(const std::string& label, double tput, double ttft_p99, double
 
 std::vector<Cell> cells_for(const std::vector<std::vector<TrialResult>>& trials) {
   const auto x = extract_lists({"aiperf", "profile", "--concurrency", "1,2,4"});
-  const auto pts = expand(x.parameters, "grid");
+  const auto pts = expand(x.parameters, aiperf::cli::sweep::SweepType::kGrid);
   std::vector<Cell> cells;
   for (size_t i = 0; i < trials.size(); ++i) cells.push_back({pts[i], trials[i]});
   return cells;

@@ -49,7 +49,7 @@ TEST_CASE("options that take no list are left to the parser", "[unit]") {
 TEST_CASE("grid: the Cartesian product over the sorted paths, first path slowest", "[unit]") {
   // Given rate first: the paths sort concurrency < rate, so concurrency varies slowest.
   const auto x = extract_lists(argv({"aiperf", "profile", "--request-rate", "5,10", "--concurrency", "1,2,4"}));
-  const auto pts = expand(x.parameters, "grid");
+  const auto pts = expand(x.parameters, aiperf::cli::sweep::SweepType::kGrid);
   REQUIRE(pts.size() == 6);
   CHECK(pts[0].dir_name == "concurrency_1__rate_5.0");
   CHECK(pts[1].dir_name == "concurrency_1__rate_10.0");
@@ -62,21 +62,21 @@ TEST_CASE("grid: the Cartesian product over the sorted paths, first path slowest
 
 TEST_CASE("zip: element-wise, lists of different lengths are refused", "[unit]") {
   const auto x = extract_lists(argv({"aiperf", "profile", "--concurrency", "1,2,4", "--isl", "100,200,300"}));
-  const auto pts = expand(x.parameters, "zip");
+  const auto pts = expand(x.parameters, aiperf::cli::sweep::SweepType::kZip);
   REQUIRE(pts.size() == 3);
   CHECK(pts[0].dir_name == "mean_100__concurrency_1");  // datasets.* sorts before phases.*
   CHECK(pts[2].dir_name == "mean_300__concurrency_4");
   CHECK(point_args(x, pts[1]) == argv({"aiperf", "profile", "--concurrency", "2", "--isl", "200"}));
   const auto y = extract_lists(argv({"aiperf", "profile", "--concurrency", "1,2,4", "--request-rate", "1,2"}));
-  CHECK_THROWS_WITH(expand(y.parameters, "zip"),
+  CHECK_THROWS_WITH(expand(y.parameters, aiperf::cli::sweep::SweepType::kZip),
                     "--sweep-type zip: zip sweep parameters must all have equal length; got "
                     "{'phases.profiling.concurrency': 3, 'phases.profiling.rate': 2}.");
-  CHECK(expand(y.parameters, "grid").size() == 6);
+  CHECK(expand(y.parameters, aiperf::cli::sweep::SweepType::kGrid).size() == 6);
 }
 
 TEST_CASE("display names: the leaf, or the whole path when two leaves collide", "[unit]") {
   const auto x = extract_lists(argv({"aiperf", "profile", "--isl", "1,2", "--osl", "3,4", "--concurrency", "1,2"}));
-  const auto names = display_names(expand(x.parameters, "grid"));
+  const auto names = display_names(expand(x.parameters, aiperf::cli::sweep::SweepType::kGrid));
   REQUIRE(names.size() == 3);
   CHECK(names[0] == std::make_pair(std::string("datasets.main.prompts.isl.mean"), std::string("datasets.main.prompts.isl.mean")));
   CHECK(names[2] == std::make_pair(std::string("phases.profiling.concurrency"), std::string("concurrency")));
@@ -92,4 +92,17 @@ TEST_CASE("python_str prints numbers as Python's str()", "[unit]") {
   CHECK(python_str(123.25) == "123.25");
   CHECK(python_str(-2.5) == "-2.5");
   CHECK(python_str(1234567.0) == "1234567.0");
+}
+
+TEST_CASE("the sweep type and parameter sweep mode keep their option spellings", "[unit]") {
+  using aiperf::config::parse_enum;
+  using aiperf::config::to_string;
+  CHECK(to_string(SweepType::kGrid) == "grid");
+  CHECK(to_string(SweepType::kZip) == "zip");
+  CHECK(parse_enum<SweepType>("zip") == SweepType::kZip);
+  CHECK_FALSE(parse_enum<SweepType>("sobol").has_value());
+  CHECK(to_string(ParameterSweepMode::kRepeated) == "repeated");
+  CHECK(to_string(ParameterSweepMode::kIndependent) == "independent");
+  CHECK(parse_enum<ParameterSweepMode>("independent") == ParameterSweepMode::kIndependent);
+  CHECK_FALSE(parse_enum<ParameterSweepMode>("grid").has_value());
 }
