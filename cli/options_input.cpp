@@ -50,8 +50,9 @@ void add_synthetic_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--image-height-mean", in.image_height_mean, "Mean height (px)")->check(kNonNegative)->group(i);
   app.add_option("--image-height-stddev", in.image_height_stddev, "")->check(kNonNegative)->group(i);
   app.add_option("--image-batch-size,--batch-size-image", in.image_batch_size, "Images per request")->group(i);
-  app.add_option("--image-format", in.image_format, "png, jpeg or random (per image)")
-      ->transform(choice({"png", "jpeg", "random"}))->group(i);
+  add_enum_option(app, "--image-format", in.image_format, "png, jpeg or random (per image)")
+      ->transform(choice({"png", "jpeg", "random"}))
+      ->group(i);
 
   const char* a = "Audio Input";
   app.add_option("--audio-batch-size,--batch-size-audio", in.audio_batch_size, "Audio clips per request")->group(a);

@@ -159,10 +159,11 @@ void resolve_image_source(ProfileOptions& o) {
 void add_prompt_shaping_options(CLI::App& app, ProfileOptions& o) {
   auto& ps = o.config.input.prompt_shaping;
   auto& raw = o.input.shaping;
-  app.add_option("--prompt-corpus", ps.prompt_corpus,
-                 "Corpus of synthetic prompts: sonnet (prose, default), coding (code, shell output, JSON, "
-                 "tracebacks, diffs) or random (vocabulary ids)")
-      ->transform(choice({"sonnet", "coding", "random"}))->group("Prompt");
+  add_enum_option(app, "--prompt-corpus", ps.prompt_corpus,
+                  "Corpus of synthetic prompts: sonnet (prose, default), coding (code, shell output, JSON, "
+                  "tracebacks, diffs) or random (vocabulary ids)")
+      ->transform(choice({"sonnet", "coding", "random"}))
+      ->group("Prompt");
   const char* isl = "Input Sequence Length (ISL)";
   add_optional(app, "--random-range-ratio", raw.random_range_ratio,
                "ISL and OSL uniform in a window around --isl/--osl: a float r, or {\"input\": a, \"output\": b} "

@@ -48,6 +48,14 @@ constexpr auto enum_names(CustomDatasetType) {
 }
 AIPERF_CONFIG_ENUM_JSON(CustomDatasetType, "custom_dataset_type")
 
+// --image-format of synthetic images; random draws png or jpeg per image.
+enum class ImageFormat { kPng, kJpeg, kRandom };
+constexpr auto enum_names(ImageFormat) {
+  using E = ImageFormat;
+  return std::array{EnumName<E>{E::kPng, "png"}, EnumName<E>{E::kJpeg, "jpeg"}, EnumName<E>{E::kRandom, "random"}};
+}
+AIPERF_CONFIG_ENUM_JSON(ImageFormat, "image_format")
+
 // --audio-format of synthetic audio clips.
 enum class AudioFormat { kWav, kMp3 };
 constexpr auto enum_names(AudioFormat) {
@@ -103,7 +111,7 @@ struct InputConfig {
   double image_width_mean = 0, image_width_stddev = 0;
   double image_height_mean = 0, image_height_stddev = 0;
   uint32_t image_batch_size = 1;
-  std::string image_format = "png";             // png | jpeg | random
+  ImageFormat image_format = ImageFormat::kPng;
   // Synthetic audio: generated when the length mean (seconds) is > 0.
   double audio_length_mean = 0, audio_length_stddev = 0;
   uint32_t audio_batch_size = 1;

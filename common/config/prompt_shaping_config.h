@@ -7,12 +7,22 @@
 #include <optional>
 #include <string>
 
+#include "config/config_enum.h"
 #include "config/json_optional.h"
 
 namespace aiperf::config {
 
+// --prompt-corpus: prose (sonnet), code-like text (coding) or random vocabulary ids.
+enum class PromptCorpus { kSonnet, kCoding, kRandom };
+constexpr auto enum_names(PromptCorpus) {
+  using E = PromptCorpus;
+  return std::array{EnumName<E>{E::kSonnet, "sonnet"}, EnumName<E>{E::kCoding, "coding"},
+                    EnumName<E>{E::kRandom, "random"}};
+}
+AIPERF_CONFIG_ENUM_JSON(PromptCorpus, "prompt_corpus")
+
 struct PromptShapingConfig {
-  std::string prompt_corpus = "sonnet";      // --prompt-corpus: sonnet | coding | random
+  PromptCorpus prompt_corpus = PromptCorpus::kSonnet;
   // --random-range-ratio resolved to (ISL ratio, OSL ratio); unset = no window.
   std::optional<double> range_ratio_isl, range_ratio_osl;
   std::string random_corpus_style = "vllm";  // --random-corpus-style: vllm | sglang

@@ -103,7 +103,8 @@ Dataset build_dataset(const config::RunConfig& config) {
       auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path, config.tokenizer.cache_dir);
       // Coding-agent traces default to the coding corpus (AIPerf registers it for weka).
       config::InputConfig weka_in = in;
-      if (weka_in.prompt_shaping.prompt_corpus == "sonnet") weka_in.prompt_shaping.prompt_corpus = "coding";
+      if (weka_in.prompt_shaping.prompt_corpus == config::PromptCorpus::kSonnet)
+        weka_in.prompt_shaping.prompt_corpus = config::PromptCorpus::kCoding;
       const PromptGenerator prompts = make_prompt_generator(weka_in, *tokenizer, config.tokenizer.resolved_path);
       write_weka_messages(custom, prompts, in.random_seed);
     }

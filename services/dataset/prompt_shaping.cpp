@@ -41,11 +41,16 @@ std::optional<std::set<tok::TokenId>> hf_special_ids(const std::string& tokenize
 PromptGenerator make_prompt_generator(const config::InputConfig& in, const tok::Tokenizer& tokenizer,
                                       const std::string& tokenizer_path) {
   const auto& ps = in.prompt_shaping;
-  if (ps.prompt_corpus == "random") {
-    const auto special = hf_special_ids(tokenizer_path, tokenizer);
-    return PromptGenerator::random_vocab(tokenizer, ps.random_corpus_style, special ? &*special : nullptr);
+  switch (ps.prompt_corpus) {
+    case config::PromptCorpus::kRandom: {
+      const auto special = hf_special_ids(tokenizer_path, tokenizer);
+      return PromptGenerator::random_vocab(tokenizer, ps.random_corpus_style, special ? &*special : nullptr);
+    }
+    case config::PromptCorpus::kCoding:
+      return PromptGenerator(tokenizer, generate_coding_corpus());
+    case config::PromptCorpus::kSonnet:
+      break;
   }
-  if (ps.prompt_corpus == "coding") return PromptGenerator(tokenizer, generate_coding_corpus());
   return PromptGenerator(tokenizer, generate_corpus());
 }
 

@@ -49,11 +49,12 @@ RgbImage synthesize_picture(uint32_t width, uint32_t height, std::mt19937_64& rn
 std::string synthesize_image(const config::InputConfig& in, std::mt19937_64& rng) {
   const uint32_t w = sample_positive_normal_int(in.image_width_mean, in.image_width_stddev, rng);
   const uint32_t h = sample_positive_normal_int(in.image_height_mean, in.image_height_stddev, rng);
-  std::string format = in.image_format;
-  if (format == "random") format = std::uniform_int_distribution<int>(0, 1)(rng) ? "jpeg" : "png";
+  config::ImageFormat format = in.image_format;
+  if (format == config::ImageFormat::kRandom)
+    format = std::uniform_int_distribution<int>(0, 1)(rng) ? config::ImageFormat::kJpeg : config::ImageFormat::kPng;
   const RgbImage img = synthesize_picture(w, h, rng);
-  const std::string bytes = format == "jpeg" ? encode_jpeg(img) : encode_png(img);
-  return "data:image/" + format + ";base64," + base64_encode(bytes);
+  const std::string bytes = format == config::ImageFormat::kJpeg ? encode_jpeg(img) : encode_png(img);
+  return "data:image/" + config::to_string(format) + ";base64," + base64_encode(bytes);
 }
 
 namespace {

@@ -49,6 +49,8 @@ TEST_CASE("config enums keep their spellings on the wire") {
                                  "burst_gpt_trace", "raw_payload", "inputs_json", "sagemaker_data_capture",
                                  "baseten_trace", "weka_trace"});
   check_enum<AudioFormat>({"wav", "mp3"});
+  check_enum<ImageFormat>({"png", "jpeg", "random"});
+  check_enum<PromptCorpus>({"sonnet", "coding", "random"});
 }
 
 TEST_CASE("config enum messages name the field and the choices") {
@@ -98,6 +100,8 @@ TEST_CASE("a RunConfig round-trips its enums and refuses an unknown spelling") {
   CHECK(d["loadgen"]["profiling"]["arrival_pattern"] == "concurrency_burst");
   CHECK(d["input"]["custom_dataset_type"] == "");
   CHECK(d["input"]["audio_format"] == "wav");
+  CHECK(d["input"]["image_format"] == "png");
+  CHECK(d["input"]["prompt_shaping"]["prompt_corpus"] == "sonnet");
 
   json bad = j;
   bad["loadgen"]["profiling"]["arrival_pattern"] = "bursty";

@@ -189,7 +189,7 @@ TEST_CASE("HF's special ids for the vllm pool: the tokens tokenizer_config.json 
   REQUIRE(bundled);
   CHECK(bundled->empty());
   aiperf::config::InputConfig in;
-  in.prompt_shaping.prompt_corpus = "random";
+  in.prompt_shaping.prompt_corpus = aiperf::config::PromptCorpus::kRandom;
   CHECK(make_prompt_generator(in, gpt2(), aiperf::tok::resolve_tokenizer_path("gpt2")).random_pool_size() == 50257);
 
   const fs::path dir = fs::temp_directory_path() / ("aiperf-special-ids-" + std::to_string(::getpid()));
@@ -208,7 +208,7 @@ TEST_CASE("HF's special ids for the vllm pool: the tokens tokenizer_config.json 
 TEST_CASE("prompt shaping: --prompt-corpus random with --random-range-ratio: offsets follow the ISL and OSL draws",
           "[dataset][shaping]") {
   auto c = ratio_config("vllm");
-  c.input.prompt_shaping.prompt_corpus = "random";
+  c.input.prompt_shaping.prompt_corpus = aiperf::config::PromptCorpus::kRandom;
   const PromptGenerator prompts = make_prompt_generator(c.input, gpt2());
   const auto convs = synthesize_conversations(c, prompts);
   // Offsets 36976 and 38252 (the next draws of default_rng(42)), request indexes 0 and 1.
@@ -227,7 +227,7 @@ TEST_CASE("prompt shaping: --prompt-corpus coding: a fixed corpus of code, shell
   for (const char* kind : {"def ", "func ", "fn ", "Traceback (most recent call last)", "diff --git", "$ ", "\"status\""})
     CHECK(corpus.find(kind) != std::string::npos);
   aiperf::config::InputConfig in;
-  in.prompt_shaping.prompt_corpus = "coding";
+  in.prompt_shaping.prompt_corpus = aiperf::config::PromptCorpus::kCoding;
   const PromptGenerator prompts = make_prompt_generator(in, gpt2());
   std::mt19937_64 rng(3);
   for (uint32_t n : {1u, 17u, 256u}) CHECK(gpt2().count(prompts.generate(n, rng)) == n);

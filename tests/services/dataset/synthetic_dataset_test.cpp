@@ -117,7 +117,7 @@ TEST_CASE("images and audio: batch sizes, sizes and formats in every turn", "[da
   c.input.image_width_mean = 16;
   c.input.image_height_mean = 8;
   c.input.image_batch_size = 3;
-  c.input.image_format = "jpeg";
+  c.input.image_format = aiperf::config::ImageFormat::kJpeg;
   c.input.audio_length_mean = 0.1;
   c.input.audio_batch_size = 2;
   c.input.audio_sample_rates = {8.0};
@@ -162,7 +162,7 @@ TEST_CASE("same seed gives identical conversations with every feature on, anothe
   c.input.image_width_mean = 12;
   c.input.image_width_stddev = 3;
   c.input.image_height_mean = 12;
-  c.input.image_format = "random";
+  c.input.image_format = aiperf::config::ImageFormat::kRandom;
   c.input.audio_length_mean = 0.05;
   c.input.audio_length_stddev = 0.01;
   c.input.turn_mean = 2;

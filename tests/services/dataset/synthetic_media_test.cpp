@@ -37,17 +37,17 @@ TEST_CASE("synthesize_image: data URL of the format, size from the width/height 
   in.image_width_mean = 64;
   in.image_height_mean = 24;
   std::mt19937_64 rng(1);
-  in.image_format = "png";
+  in.image_format = aiperf::config::ImageFormat::kPng;
   const auto png = aiperf::test::png_dimensions(payload_of(synthesize_image(in, rng), "data:image/png;base64,"));
   CHECK(png.width == 64);
   CHECK(png.height == 24);
-  in.image_format = "jpeg";
+  in.image_format = aiperf::config::ImageFormat::kJpeg;
   const auto jpg = aiperf::test::jpeg_dimensions(payload_of(synthesize_image(in, rng), "data:image/jpeg;base64,"));
   CHECK(jpg.width == 64);
   CHECK(jpg.height == 24);
 
   // random: each image picks its own format; a fixed seed gives a fixed mix.
-  in.image_format = "random";
+  in.image_format = aiperf::config::ImageFormat::kRandom;
   int pngs = 0, jpegs = 0;
   std::mt19937_64 mix(7);
   for (int i = 0; i < 20; ++i) {
