@@ -43,6 +43,22 @@ proto::MetricResult record_result(const MetricDescriptor& m, const stats::Summar
   return r;
 }
 
+proto::MetricResult sweep_result(const MetricDescriptor& m, const SweepStats& s) {
+  // AIPerf's sweep-line MetricResult: no count, sum or low percentiles.
+  proto::MetricResult r = header_of(m);
+  r.set_is_record_metric(true);  // the statistics section of the CSV
+  r.set_integer_values(false);
+  r.set_avg(s.avg);
+  r.set_min(s.min);
+  r.set_max(s.max);
+  r.set_p50(s.p50);
+  r.set_p90(s.p90);
+  r.set_p95(s.p95);
+  r.set_p99(s.p99);
+  r.set_std(s.std);
+  return r;
+}
+
 proto::MetricResult scalar_result(const MetricDescriptor& m, double value) {
   proto::MetricResult r = header_of(m);
   r.set_count(1);
@@ -80,8 +96,13 @@ Aggregator::Aggregator(MetricContext ctx) : ctx_(std::move(ctx)), metrics_(built
       aggregates_.push_back({m});
     } else if (m->kind == MetricKind::kOverlap) {
       overlaps_.push_back({m, {}});
+    } else if (m->kind == MetricKind::kRecordTimes) {
+      times_.push_back({m, {}});
+    } else if (m->kind == MetricKind::kSweep) {
+      sweeps_.push_back(m);
     }
   }
+  if (auto it = column_index_.find("inter_chunk_latency"); it != column_index_.end()) icl_column_ = it->second;
 }
 
 Aggregator::Column* Aggregator::column_at(int position, const std::string& tag) {
@@ -102,6 +123,7 @@ void Aggregator::add(const proto::MetricRecord& rec) {
   ++completed_;
   const bool is_error = rec.has_error();
   if (is_error) add_error(rec.error());
+  const std::size_t icl_before = icl_column_ ? columns_[*icl_column_].values.size() : 0;
 
   for (int i = 0; i < rec.metrics_size(); ++i) {
     const proto::MetricValue& mv = rec.metrics(i);
@@ -135,6 +157,19 @@ void Aggregator::add(const proto::MetricRecord& rec) {
       o.events.emplace_back(span->first, +1);
       o.events.emplace_back(span->second, -1);
     }
+  }
+
+  if (per_timeslice_) return;
+  for (Column& t : times_) {
+    if (auto v = t.metric->times(rec)) t.values.push_back(*v);
+  }
+  if (!sweeps_.empty()) {
+    SweepRecord r = sweep_record_of(rec);
+    if (icl_column_) {
+      r.icl_offset = icl_before;
+      r.icl_count = columns_[*icl_column_].values.size() - icl_before;
+    }
+    sweep_records_.push_back(r);
   }
 }
 
@@ -188,6 +223,15 @@ proto::ProfileResults Aggregator::finalize() const {
         }
         break;
       }
+      case MetricKind::kRecordTimes: {
+        for (const Column& t : times_) {
+          if (t.metric != m || t.values.empty()) continue;
+          *out.add_records() = record_result(*m, stats::summarize(t.values));
+        }
+        break;
+      }
+      case MetricKind::kSweep:
+        break;  // all together below, from one set of curves
       case MetricKind::kDerived: {
         std::optional<double> v = m->derive(values);
         if (!v) break;
@@ -195,6 +239,16 @@ proto::ProfileResults Aggregator::finalize() const {
         *out.add_records() = scalar_result(*m, *v);
         break;
       }
+    }
+  }
+
+  if (!sweeps_.empty() && !sweep_records_.empty()) {
+    static const std::vector<double> kNoChunks;
+    const SweepCurves curves(sweep_records_, icl_column_ ? columns_[*icl_column_].values : kNoChunks);
+    if (!curves.empty()) {
+      const auto [from, to] = sweep_window_.value_or(std::pair{curves.first_ns(), curves.last_ns()});
+      for (const MetricDescriptor* m : sweeps_)
+        *out.add_records() = sweep_result(*m, sweep_stats(*m, curves, from, to));
     }
   }
 
@@ -210,6 +264,16 @@ proto::ProfileResults Aggregator::finalize() const {
   }
   out.set_completed(completed_);
   return out;
+}
+
+void append_sweep_results(proto::ProfileResults& out, const MetricContext& ctx, const SweepCurves& curves,
+                          double window_start, double window_end) {
+  if (curves.empty()) return;
+  for (const MetricDescriptor* m : builtin_metrics().applicable(ctx)) {
+    if (m->kind == MetricKind::kSweep) {
+      *out.add_records() = sweep_result(*m, sweep_stats(*m, curves, window_start, window_end));
+    }
+  }
 }
 
 }  // namespace aiperf::metrics

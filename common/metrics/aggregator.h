@@ -4,6 +4,7 @@
 // Not thread-safe: one instance per consumer thread.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "metric_record.pb.h"
 #include "metrics/metric_context.h"
 #include "metrics/metric_descriptor.h"
+#include "metrics/sweep_line.h"
 #include "results.pb.h"
 
 namespace aiperf::metrics {
@@ -35,6 +37,14 @@ class Aggregator {
   // divide by its length instead of benchmark_duration, as AIPerf's observation_duration
   // does for windowed results. 0 = none (the run's own benchmark_duration).
   void set_observation_window_ns(double duration_ns) { observation_window_ns_ = duration_ns; }
+  // The window the sweep-line metrics are weighted over (wall ns): the profiling phase, as
+  // AIPerf's records manager passes it. Unset: from the first request start to the last end.
+  void set_sweep_window_ns(double start_ns, double end_ns) { sweep_window_ = {start_ns, end_ns}; }
+  // A timeslice's aggregation: the run-wide metrics (record-times and sweep-line metrics, which
+  // AIPerf does not recompute per slice from the slice's own records) are left out. Call before
+  // add(); the caller appends the sweep metrics from the whole run's curves
+  // (append_sweep_results).
+  void set_per_timeslice() { per_timeslice_ = true; }
 
  private:
   struct Column {
@@ -67,11 +77,22 @@ class Aggregator {
   std::vector<std::size_t> column_by_position_;
   std::vector<Running> aggregates_;
   std::vector<Overlap> overlaps_;
+  std::vector<Column> times_;                    // kRecordTimes values, base units
+  std::vector<const MetricDescriptor*> sweeps_;  // kSweep metrics, catalogue order
+  std::vector<SweepRecord> sweep_records_;       // ICL offsets into the ICL column
+  std::optional<std::size_t> icl_column_;        // index in columns_
+  std::optional<std::pair<double, double>> sweep_window_;
+  bool per_timeslice_ = false;
   std::vector<ErrorGroup> errors_;
   std::unordered_map<std::string, std::size_t> error_index_;
   uint64_t completed_ = 0;
   double network_rtt_ns_ = 0;
   double observation_window_ns_ = 0;
 };
+
+// Appends the statistics of every applicable kSweep metric over [window_start, window_end] to
+// `out` (nothing when the curves are empty): the timeslices weigh the run's curves per slice.
+void append_sweep_results(proto::ProfileResults& out, const MetricContext& ctx, const SweepCurves& curves,
+                          double window_start, double window_end);
 
 }  // namespace aiperf::metrics

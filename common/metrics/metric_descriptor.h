@@ -20,6 +20,28 @@ enum class MetricKind {
   kAggregate,  // running value folded over records (counts, min/max timestamps)
   kDerived,    // computed once at the end from other metrics' final values
   kOverlap,    // the most records whose intervals (IntervalFn) overlap at one instant
+  // One value per record that the records service takes from the record's metadata times
+  // (TimesFn), summarized like a record metric (count, percentiles); written neither per
+  // record nor per timeslice (AIPerf derives these from its column store at summary time).
+  kRecordTimes,
+  // Time-weighted statistics of a sweep-line step function over every record's start, first
+  // token and end (metrics/sweep_line.h); a timeslice weighs the whole run's curve over its
+  // own window.
+  kSweep,
+};
+
+// The step functions of the sweep line (AIPerf's SweepLineCurves), metrics/sweep_line.h.
+enum class SweepCurve {
+  kNone,
+  kConcurrency,               // requests between start and end
+  kDecodeThroughput,          // output tokens/ns over [first token, end)
+  kPrefillThroughput,         // input tokens/ns over [start, first token)
+  kDecodeConcurrency,         // requests between first token and end
+  kPrefillConcurrency,        // requests between start and first token
+  kTotalThroughput,           // prefill + decode tokens/ns
+  kDecodeThroughputPerUser,   // decode throughput / decode concurrency
+  kPrefillThroughputPerUser,  // prefill throughput / prefill concurrency
+  kTokensInFlight,            // input tokens from start, output tokens from first token, to end
 };
 
 // AIPerf's generic value type: int metrics print min/max/sum (and scalar values) without
@@ -72,6 +94,8 @@ using ListFn = std::vector<double> (*)(const ParsedRecord&, const RecordValues&)
 // Aggregate contribution of one record (already filtered by ERROR_ONLY); nullopt = none.
 // The context carries run settings some aggregates judge records by (goodput SLOs).
 using AggregateFn = std::optional<double> (*)(const proto::MetricRecord&, const MetricContext&);
+// Record-times metric: the record's value from its metadata (base unit); nullopt = none.
+using TimesFn = std::optional<double> (*)(const proto::MetricRecord&);
 // Overlap metric: the record's [start, end) in ns; nullopt = the record takes no part.
 using IntervalFn = std::optional<std::pair<int64_t, int64_t>> (*)(const proto::MetricRecord&);
 // Derived metric: nullopt = inputs missing or degenerate (e.g. zero duration).
@@ -89,13 +113,20 @@ struct MetricDescriptor {
   ValueType value_type = ValueType::kFloat;
   std::vector<std::string_view> required;  // tags computed before this one
 
-  // Exactly one of these is set, matching kind (record: record or list; overlap: interval).
+  // Exactly one of these is set, matching kind (record: record or list; overlap: interval;
+  // record times: times; sweep: sweep, the curve).
   RecordFn record = nullptr;
   ListFn list = nullptr;
   AggregateFn aggregate = nullptr;
   AggregateOp aggregate_op = AggregateOp::kSum;
   DerivedFn derive = nullptr;
   IntervalFn interval = nullptr;
+  TimesFn times = nullptr;
+  SweepCurve sweep = SweepCurve::kNone;
+  // kSweep only: weigh only the time when this curve is positive ("active" metrics: while at
+  // least one request is in that phase) instead of the whole window.
+  SweepCurve sweep_active_while = SweepCurve::kNone;
+  double sweep_scale = 1;  // curve unit -> display unit (tokens/ns -> tokens/sec: 1e9)
 
   bool is_list() const { return list != nullptr; }
   // Integer values stay integers through export (no unit conversion makes them floats).

@@ -52,6 +52,22 @@ std::vector<TimesliceResult> Timeslices::finalize() const {
   }
   const SliceGrid grid = make_slice_grid(min_start, max_ns, slice_ns_);
 
+  // The sweep-line curves of the whole run, each slice weighing them over its own window: a
+  // request that started in the previous slice counts while it is in flight in this one.
+  std::vector<metrics::SweepRecord> sweep_records;
+  std::vector<double> icl;
+  sweep_records.reserve(records_.size());
+  for (const auto& rec : records_) {
+    metrics::SweepRecord r = metrics::sweep_record_of(rec);
+    r.icl_offset = icl.size();
+    for (const auto& m : rec.metrics()) {
+      if (m.is_list() && m.tag() == "inter_chunk_latency") icl.insert(icl.end(), m.values().begin(), m.values().end());
+    }
+    r.icl_count = icl.size() - r.icl_offset;
+    sweep_records.push_back(r);
+  }
+  const metrics::SweepCurves curves(sweep_records, icl);
+
   // Sparse: a long idle gap makes many empty grid slices, which are never exported.
   std::map<int64_t, std::vector<const proto::MetricRecord*>> bins;
   for (const auto& rec : records_) bins[grid.index_of(rec.metadata().request_start_ns())].push_back(&rec);
@@ -64,10 +80,12 @@ std::vector<TimesliceResult> Timeslices::finalize() const {
     slice.start_ns = static_cast<int64_t>(start);
     slice.end_ns = static_cast<int64_t>(slice.complete ? raw_end : grid.last);
     metrics::Aggregator aggregator(ctx_);
+    aggregator.set_per_timeslice();
     aggregator.set_network_rtt_ns(network_rtt_ns_);
     aggregator.set_observation_window_ns(static_cast<double>(slice.end_ns - slice.start_ns));
     for (const auto* rec : members) aggregator.add(*rec);
     slice.results = aggregator.finalize();
+    metrics::append_sweep_results(slice.results, ctx_, curves, start, slice.complete ? raw_end : grid.last);
     out.push_back(std::move(slice));
   }
   return out;

@@ -4,7 +4,10 @@
 // numpy computes them); empty slices are dropped (the exported index is the position); the
 // last slice ends at the run's last instant (flagged incomplete when that cuts it short).
 // Each slice gets the full metric computation of a run of its own, except that the
-// throughputs divide by the slice's window length rather than by its benchmark_duration.
+// throughputs divide by the slice's window length rather than by its benchmark_duration, the
+// sweep-line metrics weigh the whole run's curves over the slice's window, and the run-wide
+// record-times metrics (credit_to_start_latency, effective_latency) are left out, as AIPerf
+// 0.13 does.
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -8,6 +8,8 @@ namespace aiperf::metrics {
 
 void register_builtin_metrics(MetricRegistry& registry) {
   using namespace types;
+  // One line per group of metrics, hand-laid.
+  // clang-format off
   for (auto factory : {
            input_sequence_length, time_to_first_token, time_to_second_token,
            time_to_first_output_token, request_latency, output_token_count,
@@ -31,7 +33,15 @@ void register_builtin_metrics(MetricRegistry& registry) {
            peak_in_flight_requests, request_throughput, goodput, good_request_fraction, output_token_throughput, input_token_throughput,
            total_token_throughput,
            completed_request_count, request_error_rate,
+           // AIPerf 0.13 appends these after its metric classes, in this order.
+           effective_concurrency, effective_decode_throughput, effective_prefill_throughput,
+           effective_decode_concurrency, effective_prefill_concurrency, effective_total_throughput,
+           effective_decode_throughput_per_user, effective_prefill_throughput_per_user, tokens_in_flight,
+           active_decode_throughput, active_prefill_throughput, active_decode_throughput_per_user,
+           active_prefill_throughput_per_user, active_total_throughput,
+           credit_to_start_latency, effective_latency,
        }) {
+    // clang-format on
     registry.add(factory());
   }
 }

@@ -68,6 +68,24 @@ MetricDescriptor ttft_server_gap();
 MetricDescriptor request_latency_server_gap();
 // Overlap metrics.
 MetricDescriptor peak_in_flight_requests();
+// Record-times metrics (from each record's metadata, at the records service).
+MetricDescriptor credit_to_start_latency();
+MetricDescriptor effective_latency();
+// Sweep-line metrics (metrics/sweep_line.h).
+MetricDescriptor effective_concurrency();
+MetricDescriptor effective_decode_throughput();
+MetricDescriptor effective_prefill_throughput();
+MetricDescriptor effective_decode_concurrency();
+MetricDescriptor effective_prefill_concurrency();
+MetricDescriptor effective_total_throughput();
+MetricDescriptor effective_decode_throughput_per_user();
+MetricDescriptor effective_prefill_throughput_per_user();
+MetricDescriptor tokens_in_flight();
+MetricDescriptor active_decode_throughput();
+MetricDescriptor active_prefill_throughput();
+MetricDescriptor active_decode_throughput_per_user();
+MetricDescriptor active_prefill_throughput_per_user();
+MetricDescriptor active_total_throughput();
 // Aggregate metrics.
 MetricDescriptor request_count();
 MetricDescriptor error_request_count();

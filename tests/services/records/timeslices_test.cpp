@@ -183,3 +183,24 @@ TEST_CASE("a long idle gap: only the two occupied slices of a million-slice grid
   CHECK(out[1].end_ns == 1'700'001'000'000'999'936);
   CHECK(out[1].complete);  // ends exactly on its grid edge
 }
+
+TEST_CASE("sweep-line metrics weigh the whole run's curve over each slice's window") {
+  Timeslices ts(MetricContext{}, 1.0);
+  // R1 in flight [0, 1.5 s), R2 [1.2, 1.7 s): slice 0 is [0, 1) and holds R1; slice 1 holds R2
+  // and is cut at 1.7 s. Its concurrency counts R1, which started in slice 0:
+  // [1, 1.2) 1, [1.2, 1.5) 2, [1.5, 1.7) 1: avg 1.0 / 0.7.
+  proto::MetricRecord r1 = record(kT0, 1500, 5);
+  r1.mutable_metadata()->set_credit_issued_ns(kT0 - kMs);
+  ts.add(r1);
+  ts.add(record(kT0 + 1200 * kMs, 500, 5));
+  const std::vector<TimesliceResult> slices = ts.finalize();
+  REQUIRE(slices.size() == 2);
+  CHECK(avg(slices[0].results, "effective_concurrency") == Approx(1.0));
+  CHECK(avg(slices[1].results, "effective_concurrency") == Approx(1.0 / 0.7));
+  CHECK(find(slices[1].results, "effective_concurrency")->max() == 2);
+  CHECK(find(slices[1].results, "tokens_in_flight"));
+  CHECK(find(slices[1].results, "active_total_throughput"));
+  // The credit latencies are run-wide only, as in AIPerf 0.13.
+  CHECK_FALSE(find(slices[0].results, "credit_to_start_latency"));
+  CHECK_FALSE(find(slices[0].results, "effective_latency"));
+}

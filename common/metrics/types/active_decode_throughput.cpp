@@ -1,0 +1,24 @@
+// Active Decode Throughput (AIPerf 0.13 sweep line, metrics/sweep_line.h): Decode throughput weighted over only the
+// time some request was decoding. Statistics: avg, min, max, p50, p90, p95, p99, std (no count or sum: not per record).
+// The summary's window is the profiling phase; a timeslice weighs the whole run's curve over its own window. Hidden
+// from our console table (AIPerf prints it in a table of its own).
+#include "metrics/types/builtin_metrics.h"
+
+namespace aiperf::metrics::types {
+
+MetricDescriptor active_decode_throughput() {
+  MetricDescriptor d;
+  d.tag = "active_decode_throughput";
+  d.header = "Active Decode Throughput";
+  d.unit = units::kTokensPerSecond;
+  d.display_unit = units::kTokensPerSecond;
+  d.flags = flags::kNoConsole | flags::kNoIndividualRecords;
+  d.display_order = 1300;
+  d.kind = MetricKind::kSweep;
+  d.sweep = SweepCurve::kDecodeThroughput;
+  d.sweep_active_while = SweepCurve::kDecodeConcurrency;
+  d.sweep_scale = 1e9;  // tokens/ns -> tokens/sec
+  return d;
+}
+
+}  // namespace aiperf::metrics::types

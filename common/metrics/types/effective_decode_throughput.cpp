@@ -1,0 +1,24 @@
+// Effective Decode Throughput (AIPerf 0.13 sweep line, metrics/sweep_line.h): Output tokens per second being generated,
+// time-weighted over the window: each request's tokens after the first over its decode (chunk by chunk when inter-chunk
+// latencies exist). Statistics: avg, min, max, p50, p90, p95, p99, std (no count or sum: not per record). The summary's
+// window is the profiling phase; a timeslice weighs the whole run's curve over its own window. Hidden from our console
+// table (AIPerf prints it in a table of its own).
+#include "metrics/types/builtin_metrics.h"
+
+namespace aiperf::metrics::types {
+
+MetricDescriptor effective_decode_throughput() {
+  MetricDescriptor d;
+  d.tag = "effective_decode_throughput";
+  d.header = "Effective Decode Throughput";
+  d.unit = units::kTokensPerSecond;
+  d.display_unit = units::kTokensPerSecond;
+  d.flags = flags::kNoConsole | flags::kNoIndividualRecords;
+  d.display_order = 1210;
+  d.kind = MetricKind::kSweep;
+  d.sweep = SweepCurve::kDecodeThroughput;
+  d.sweep_scale = 1e9;  // tokens/ns -> tokens/sec
+  return d;
+}
+
+}  // namespace aiperf::metrics::types

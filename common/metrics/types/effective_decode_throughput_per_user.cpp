@@ -1,0 +1,24 @@
+// Effective Decode Throughput Per User (AIPerf 0.13 sweep line, metrics/sweep_line.h): Decode throughput divided by
+// decode concurrency at each instant (0 while nothing decodes), time-weighted over the window. Statistics: avg, min,
+// max, p50, p90, p95, p99, std (no count or sum: not per record). The summary's window is the profiling phase; a
+// timeslice weighs the whole run's curve over its own window. Hidden from our console table (AIPerf prints it in a
+// table of its own).
+#include "metrics/types/builtin_metrics.h"
+
+namespace aiperf::metrics::types {
+
+MetricDescriptor effective_decode_throughput_per_user() {
+  MetricDescriptor d;
+  d.tag = "effective_decode_throughput_per_user";
+  d.header = "Effective Decode Throughput Per User";
+  d.unit = units::kTokensPerSecondPerUser;
+  d.display_unit = units::kTokensPerSecondPerUser;
+  d.flags = flags::kNoConsole | flags::kNoIndividualRecords;
+  d.display_order = 1260;
+  d.kind = MetricKind::kSweep;
+  d.sweep = SweepCurve::kDecodeThroughputPerUser;
+  d.sweep_scale = 1e9;  // tokens/ns -> tokens/sec
+  return d;
+}
+
+}  // namespace aiperf::metrics::types
