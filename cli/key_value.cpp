@@ -9,11 +9,6 @@
 namespace aiperf::cli {
 namespace {
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), ::tolower);
-  return s;
-}
-
 bool all_digits(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), ::isdigit);
 }
@@ -59,7 +54,7 @@ void for_each_pair(const std::vector<std::string>& items, const char* option, Fn
 }  // namespace
 
 nlohmann::json coerce_value(const std::string& v) {
-  const std::string l = lower(v);
+  const std::string l = util::ascii_lower(v);
   if (l == "true") return true;
   if (l == "false") return false;
   if (l == "none" || l == "null") return nullptr;

@@ -14,7 +14,7 @@
 namespace aiperf::cli {
 namespace {
 
-struct Args {
+struct PlotArgs {
   std::vector<std::string> positional, paths;
   bool empty_paths = false;
   std::string output, theme = "light", config, host = "127.0.0.1", mlflow_uri, mlflow_run;
@@ -38,7 +38,7 @@ int make(const plot::PlotRequest& req, bool quiet_summary) {
   return 0;
 }
 
-int run(const Args& a) {
+int run_plot(const PlotArgs& a) {
   if (a.dashboard && a.mlflow_upload) {
     std::cerr << "Error: --dashboard and --mlflow-upload are mutually exclusive\n";
     return 2;
@@ -90,7 +90,7 @@ int run(const Args& a) {
 }  // namespace
 
 std::function<int()> add_plot_command(CLI::App& app) {
-  auto a = std::make_shared<Args>();
+  auto a = std::make_shared<PlotArgs>();
   CLI::App* cmd = app.add_subcommand("plot", "Generate PNG plots (and an HTML report) from AIPerf profiling runs");
   cmd->add_option("paths", a->positional, "Paths to profiling run directories (default ./artifacts)");
   cmd->add_option("--paths", a->paths, "Paths to profiling run directories (default ./artifacts)");
@@ -105,7 +105,7 @@ std::function<int()> add_plot_command(CLI::App& app) {
   cmd->add_flag("--mlflow-upload,!--no-mlflow-upload", a->mlflow_upload, "Upload to MLflow (not supported: refused)");
   cmd->add_option("--mlflow-tracking-uri", a->mlflow_uri, "MLflow tracking URI (with --mlflow-upload)");
   cmd->add_option("--mlflow-run-id", a->mlflow_run, "MLflow run id (with --mlflow-upload)");
-  return [a]() -> int { return run(*a); };
+  return [a]() -> int { return run_plot(*a); };
 }
 
 int run_auto_plot(const std::string& artifact_dir, bool plot_required) {

@@ -20,7 +20,7 @@ int64_t index_or(const json& j, const char* key) {
   return it != j.end() && it->is_number_integer() ? it->get<int64_t>() : -1;
 }
 
-void push(ParseResult& out, int64_t perf_ns, std::string_view text, std::string_view reasoning) {
+void push_part(ParseResult& out, int64_t perf_ns, std::string_view text, std::string_view reasoning) {
   out.responses.push_back(metrics::ContentResponse{perf_ns, std::string(text), std::string(reasoning)});
 }
 
@@ -32,18 +32,18 @@ void stream_event(const json& j, std::string_view type, int64_t perf_ns, Respons
       const std::string_view delta = str(j, "delta");
       if (delta.empty()) return;
       state.streamed_parts.insert(part);
-      push(out, perf_ns, delta, {});
+      push_part(out, perf_ns, delta, {});
     } else if (state.streamed_parts.count(part)) {
       // The deltas carried this text already; an empty response keeps the last-content
       // timestamp the same as AIPerf's.
-      push(out, perf_ns, {}, {});
+      push_part(out, perf_ns, {}, {});
     } else if (const std::string_view text = str(j, "text"); !text.empty()) {
-      push(out, perf_ns, text, {});
+      push_part(out, perf_ns, text, {});
     }
   } else if (type == "response.reasoning_text.delta") {
-    if (const std::string_view delta = str(j, "delta"); !delta.empty()) push(out, perf_ns, {}, delta);
+    if (const std::string_view delta = str(j, "delta"); !delta.empty()) push_part(out, perf_ns, {}, delta);
   } else if (type == "response.function_call_arguments.delta") {
-    if (const std::string_view delta = str(j, "delta"); !delta.empty()) push(out, perf_ns, delta, {});
+    if (const std::string_view delta = str(j, "delta"); !delta.empty()) push_part(out, perf_ns, delta, {});
   } else if (type == "response.completed") {
     if (auto it = j.find("response"); it != j.end() && it->is_object()) read_usage_member(*it, out);
   }
@@ -70,12 +70,12 @@ void full_response(const json& j, int64_t perf_ns, ParseResult& out) {
         tool_calls += str(item, "arguments");
       }
     }
-    if (!reasoning.empty()) return push(out, perf_ns, text, reasoning);
-    if (!text.empty()) return push(out, perf_ns, text, {});
-    if (!tool_calls.empty()) return push(out, perf_ns, tool_calls, {});
+    if (!reasoning.empty()) return push_part(out, perf_ns, text, reasoning);
+    if (!text.empty()) return push_part(out, perf_ns, text, {});
+    if (!tool_calls.empty()) return push_part(out, perf_ns, tool_calls, {});
   }
   if (const std::string_view output_text = str(j, "output_text"); !output_text.empty())
-    push(out, perf_ns, output_text, {});
+    push_part(out, perf_ns, output_text, {});
 }
 
 }  // namespace

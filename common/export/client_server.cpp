@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "export/csv_row.h"
+#include "export/metric_lookup.h"
 #include "export/number_format.h"
 #include "export/text_table.h"
 #include "export/warning_panels.h"
@@ -18,28 +19,21 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-const proto::MetricResult* find(const proto::ProfileResults& r, std::string_view tag) {
-  for (const auto& m : r.records()) {
-    if (m.tag() == tag) return &m;
-  }
-  return nullptr;
-}
-
 std::optional<double> sum_of(const proto::ProfileResults& r, std::string_view tag) {
-  const proto::MetricResult* m = find(r, tag);
+  const proto::MetricResult* m = find_metric(r, tag);
   if (!m || m->count() == 0 || !m->has_sum()) return std::nullopt;
   return m->sum();
 }
 
 std::optional<double> avg_of(const proto::ProfileResults& r, std::string_view tag) {
-  const proto::MetricResult* m = find(r, tag);
+  const proto::MetricResult* m = find_metric(r, tag);
   if (!m || !m->has_avg()) return std::nullopt;
   if (m->is_record_metric() && m->count() == 0) return std::nullopt;
   return m->avg();
 }
 
 std::optional<double> count_of(const proto::ProfileResults& r, std::string_view tag) {
-  const proto::MetricResult* m = find(r, tag);
+  const proto::MetricResult* m = find_metric(r, tag);
   if (!m || m->count() == 0) return std::nullopt;
   return static_cast<double>(m->count());
 }

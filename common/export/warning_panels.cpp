@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "export/metric_lookup.h"
 #include "export/number_format.h"
 #include "metrics/types/builtin_metrics.h"
 
@@ -11,15 +12,8 @@ namespace aiperf::exporting {
 
 namespace {
 
-const proto::MetricResult* find(const proto::ProfileResults& r, std::string_view tag) {
-  for (const auto& m : r.records()) {
-    if (m.tag() == tag) return &m;
-  }
-  return nullptr;
-}
-
-int64_t count_of(const proto::ProfileResults& r, std::string_view tag) {
-  const proto::MetricResult* m = find(r, tag);
+int64_t avg_count(const proto::ProfileResults& r, std::string_view tag) {
+  const proto::MetricResult* m = find_metric(r, tag);
   return m && m->has_avg() ? static_cast<int64_t>(m->avg()) : 0;
 }
 
@@ -72,11 +66,11 @@ std::string format_panel(const std::string& title, const std::vector<std::string
 std::string format_warning_panels(const proto::ProfileResults& results, bool unicode_box) {
   namespace t = metrics::types;
   std::string out;
-  const int64_t total = count_of(results, "request_count");
+  const int64_t total = avg_count(results, "request_count");
   if (total <= 0) return out;
 
-  if (const int64_t n = count_of(results, "osl_mismatch_count"); n > 0) {
-    const proto::MetricResult* diff = find(results, "osl_mismatch_diff_pct");
+  if (const int64_t n = avg_count(results, "osl_mismatch_count"); n > 0) {
+    const proto::MetricResult* diff = find_metric(results, "osl_mismatch_diff_pct");
     char threshold[96];
     std::snprintf(threshold, sizeof threshold, "min(requested x %g%%, %g)", t::kOslMismatchPct,
                   t::kOslMismatchMaxTokens);
@@ -92,7 +86,7 @@ std::string format_warning_panels(const proto::ProfileResults& results, bool uni
                   "Per-request values: osl_mismatch_diff_pct in profile_export.jsonl"},
                  unicode_box);
   }
-  if (const int64_t n = count_of(results, "usage_discrepancy_count"); n > 0) {
+  if (const int64_t n = avg_count(results, "usage_discrepancy_count"); n > 0) {
     char threshold[32];
     std::snprintf(threshold, sizeof threshold, "%g%%", t::kUsageDiffThresholdPct);
     out += panel("Token Usage Discrepancy Warning",

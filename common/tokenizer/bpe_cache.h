@@ -13,6 +13,9 @@
 
 namespace aiperf::tok {
 
+// Pre-tokens longer than this are rarely repeated, so they are not cached (HF uses 256 too).
+inline constexpr size_t kMaxCachedPieceBytes = 256;
+
 class BpeCache {
  public:
   // Appends the cached ids of `key` to `out`; false when absent.

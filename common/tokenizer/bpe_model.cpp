@@ -11,9 +11,6 @@ namespace aiperf::tok {
 
 namespace {
 
-// Pre-tokens longer than this are rarely repeated, so they are not cached (HF uses 256 too).
-constexpr size_t kMaxCachedPieceBytes = 256;
-
 // SentencePiece's whitespace stand-in U+2581, which Metaspace/Replace normalizers write.
 constexpr std::string_view kMetaspace = "\xE2\x96\x81";
 

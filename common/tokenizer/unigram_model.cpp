@@ -12,8 +12,6 @@ namespace {
 
 // HF K_UNK_PENALTY: an unknown character scores this far below the rarest piece.
 constexpr double kUnkPenalty = 10.0;
-// As for BPE, only short pre-tokens are worth caching.
-constexpr size_t kMaxCachedPieceBytes = 256;
 
 }  // namespace
 

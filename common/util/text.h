@@ -22,4 +22,10 @@ inline bool has_suffix(std::string_view s, std::string_view suffix) {
   return s.size() > suffix.size() && s.ends_with(suffix);
 }
 
+// `s` with ASCII letters lowered (option values and file extensions are ASCII).
+inline std::string ascii_lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return s;
+}
+
 }  // namespace aiperf::util

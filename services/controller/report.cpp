@@ -8,6 +8,7 @@
 
 #include "endpoints/endpoint.h"
 #include "export/client_server.h"
+#include "export/metric_lookup.h"
 #include "export/console_table.h"
 #include "export/summary_csv.h"
 #include "export/summary_json.h"
@@ -18,16 +19,6 @@
 #include "util/version.h"
 
 namespace aiperf::controller {
-namespace {
-
-const proto::MetricResult* find(const proto::ProfileResults& r, std::string_view tag) {
-  for (const auto& m : r.records())
-    if (m.tag() == tag) return &m;
-  return nullptr;
-}
-
-}  // namespace
-
 int write_report(const config::RunConfig& config, const proto::ProfileResults& run_results,
                  const proto::TelemetryResults& telemetry, bool services_ok) {
   // The GPU energy-efficiency metrics join the run's in the summary JSON and CSV (their console
@@ -94,9 +85,9 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
     write_errors.push_back(e.what());
   }
 
-  const proto::MetricResult* duration = find(results, "benchmark_duration");
-  const proto::MetricResult* count = find(results, "request_count");
-  const proto::MetricResult* error_count = find(results, "error_request_count");
+  const proto::MetricResult* duration = exporting::find_metric(results, "benchmark_duration");
+  const proto::MetricResult* count = exporting::find_metric(results, "request_count");
+  const proto::MetricResult* error_count = exporting::find_metric(results, "error_request_count");
   const double ok = count && count->has_avg() ? count->avg() : 0;
   const double failed = error_count && error_count->has_avg() ? error_count->avg() : 0;
 

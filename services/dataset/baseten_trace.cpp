@@ -144,7 +144,7 @@ std::string body_of(const Row& r, const config::TraceReplayConfig& replay) {
 }  // namespace
 
 namespace {
-std::string lower_extension(const std::string& path) {
+std::string lower_dot_extension(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
   return ext;
@@ -152,11 +152,11 @@ std::string lower_extension(const std::string& path) {
 }  // namespace
 
 bool is_columnar_trace_file(const std::string& path) {
-  const std::string ext = lower_extension(path);
+  const std::string ext = lower_dot_extension(path);
   return ext == ".arrow" || ext == ".ipc";
 }
 
-bool is_parquet_file(const std::string& path) { return lower_extension(path) == ".parquet"; }
+bool is_parquet_file(const std::string& path) { return lower_dot_extension(path) == ".parquet"; }
 
 std::vector<int64_t> reflow_idle_gaps(const std::vector<double>& timestamps_ms, std::optional<double> cap_ms) {
   std::vector<int64_t> values;
