@@ -103,6 +103,125 @@ TEST_CASE("timeslices: files exist, slices partition the records, counts add up"
   for (const auto& [index, count] : per_slice) CHECK(csv_counts.at(static_cast<int>(i++)) == count);
 }
 
+TEST_CASE("sweep-line metrics and credit latencies: summary, CSV and each slice", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  // Each request: 50 ms to the first token, then 5 tokens 10 ms apart (100 ms); two in flight.
+  MockServer mock({"--ttft", "50", "--itl", "10"}, tmp);
+  aiperf::test::ProfileRun run = aiperf::test::run_profile(tmp + "/artifacts",
+                                                           {"--tokenizer",
+                                                            "gpt2",
+                                                            "--ui-type",
+                                                            "none",
+                                                            "--model",
+                                                            "m",
+                                                            "--endpoint-type",
+                                                            "chat",
+                                                            "--streaming",
+                                                            "--random-seed",
+                                                            "1",
+                                                            "--url",
+                                                            mock.url(),
+                                                            "--concurrency",
+                                                            "2",
+                                                            "--request-count",
+                                                            "10",
+                                                            "--synthetic-input-tokens-mean",
+                                                            "20",
+                                                            "--synthetic-input-tokens-stddev",
+                                                            "0",
+                                                            "--output-tokens-mean",
+                                                            "6",
+                                                            "--output-tokens-stddev",
+                                                            "0",
+                                                            "--extra-inputs",
+                                                            "ignore_eos:true",
+                                                            "--slice-duration",
+                                                            "0.2"},
+                                                           tmp, "aiperf", 120);
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const json summary = run.summary();
+
+  const std::vector<std::string> sweeps = {"effective_concurrency",
+                                           "effective_decode_throughput",
+                                           "effective_prefill_throughput",
+                                           "effective_decode_concurrency",
+                                           "effective_prefill_concurrency",
+                                           "effective_total_throughput",
+                                           "effective_decode_throughput_per_user",
+                                           "effective_prefill_throughput_per_user",
+                                           "tokens_in_flight",
+                                           "active_decode_throughput",
+                                           "active_prefill_throughput",
+                                           "active_decode_throughput_per_user",
+                                           "active_prefill_throughput_per_user",
+                                           "active_total_throughput"};
+  for (const std::string& tag : sweeps) {
+    INFO(tag);
+    REQUIRE(summary.contains(tag));
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : summary.at(tag).items()) keys.push_back(key);
+    // AIPerf 0.13's sweep-line result: no count, sum or p1..p25/p75 (keys sorted by the parser).
+    CHECK(keys == std::vector<std::string>{"avg", "max", "min", "p50", "p90", "p95", "p99", "std", "unit"});
+    CHECK(summary.at(tag).at("avg").get<double>() >= 0);
+  }
+  // Two requests in flight nearly all the time; half of each in prefill (ISL 20 over 50 ms:
+  // 400 tokens/s per user), half decoding (5 tokens over 50 ms: 100/s per user).
+  const double concurrency = summary.at("effective_concurrency").at("avg").get<double>();
+  CHECK(concurrency > 1.5);
+  CHECK(concurrency <= 2.0 + 1e-9);
+  CHECK(summary.at("effective_concurrency").at("max").get<double>() == 2.0);
+  CHECK(summary.at("effective_concurrency").at("unit") == "requests");
+  const double prefill_per_user = summary.at("active_prefill_throughput_per_user").at("avg").get<double>();
+  CHECK(prefill_per_user > 200);
+  CHECK(prefill_per_user < 450);
+  const double decode_per_user = summary.at("active_decode_throughput_per_user").at("avg").get<double>();
+  CHECK(decode_per_user > 50);
+  CHECK(decode_per_user < 120);
+  CHECK(summary.at("active_decode_throughput").at("unit") == "tokens/sec");
+  const json& tokens = summary.at("tokens_in_flight");
+  CHECK(tokens.at("unit") == "tokens");
+  CHECK(tokens.at("avg").get<double>() > 20);             // at least one prompt held
+  CHECK(tokens.at("max").get<double>() <= 2 * (20 + 6));  // two prompts and their outputs
+
+  // The credit latencies: one value per request, the wait before it went out; the effective
+  // latency is request latency plus that wait.
+  const json& wait = summary.at("credit_to_start_latency");
+  CHECK(wait.at("unit") == "ms");
+  CHECK(wait.at("count") == 10);
+  CHECK(wait.at("avg").get<double>() >= 0);
+  CHECK(wait.at("avg").get<double>() < 100);
+  const double latency = summary.at("request_latency").at("avg").get<double>();
+  const double effective = summary.at("effective_latency").at("avg").get<double>();
+  CHECK(effective >= latency - 0.01);
+  CHECK(effective == Approx(latency + wait.at("avg").get<double>()).margin(0.05));
+
+  // The summary CSV: statistics rows (empty where a sweep has no such statistic).
+  const std::string csv = aiperf::test::read_file(run.dir + "/profile_export_aiperf.csv");
+  CHECK(csv.find("\nEffective Concurrency,") != std::string::npos);
+  CHECK(csv.find("\nActive Decode Throughput (tokens/sec),") != std::string::npos);
+  CHECK(csv.find("\nTokens In Flight (tokens),") != std::string::npos);
+  CHECK(csv.find("\nCredit-to-Start Latency (ms),") != std::string::npos);
+  CHECK(csv.find("\nEffective Latency (CO-aware) (ms),") != std::string::npos);
+  // Not in our console table (AIPerf shows them in tables of their own).
+  CHECK(run.out.find("Effective Concurrency") == std::string::npos);
+
+  // Each slice weighs the run's curves over its window; the credit latencies are per run only.
+  const json slices = run.json_file("profile_export_aiperf_timeslices.json").at("timeslices");
+  REQUIRE(slices.size() >= 2);
+  for (const json& s : slices) {
+    CHECK(s.contains("effective_concurrency"));
+    CHECK(s.at("effective_concurrency").at("max").get<double>() <= 2.0);
+    CHECK(s.contains("tokens_in_flight"));
+    CHECK(s.contains("active_total_throughput"));
+    CHECK_FALSE(s.contains("credit_to_start_latency"));
+    CHECK_FALSE(s.contains("effective_latency"));
+  }
+  const std::string slice_csv = aiperf::test::read_file(run.dir + "/profile_export_aiperf_timeslices.csv");
+  CHECK(slice_csv.find(",Tokens In Flight,tokens,avg,") != std::string::npos);
+  CHECK(slice_csv.find(",Effective Concurrency,requests,p99,") != std::string::npos);
+}
+
 TEST_CASE("a slice duration must be positive", "[e2e]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   aiperf::test::ProfileRun run = aiperf::test::run_profile(

@@ -289,7 +289,7 @@ TEST_CASE("aggregator: credit-to-start and effective latency from the records' c
   CHECK(has_flags(metric("effective_latency").flags, flags::kNoIndividualRecords));
 }
 
-TEST_CASE("aggregator: the sweep window is the phase when given; a timeslice computes none of these") {
+TEST_CASE("aggregator: the sweep window is the phase when given, and a timeslice computes none of these") {
   Aggregator agg(streaming_context());
   agg.add(streamed_record(kT0, 2));
   // The phase ran [0, 400) ms: the request was in flight [2, 382).
