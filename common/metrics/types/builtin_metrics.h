@@ -143,6 +143,13 @@ inline std::optional<double> per_second(std::optional<double> amount,
   return *amount / (*duration_ns / 1e9);
 }
 
+// When a credit was issued as AIPerf counts it: our timing service sends a scheduled credit
+// ahead of its intended send time (the worker holds it until then), AIPerf's issues it when it is
+// due; so the later of the two (credit_to_start_latency, effective_latency).
+inline int64_t issued_when_due(const proto::RecordMetadata& m) {
+  return m.intended_start_ns() > m.credit_issued_ns() ? m.intended_start_ns() : m.credit_issued_ns();
+}
+
 // Not a metric: the ResultValues key of a windowed aggregation's length in ns (timeslices).
 inline constexpr std::string_view kObservationDuration = "observation_duration";
 

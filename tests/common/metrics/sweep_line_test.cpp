@@ -268,18 +268,24 @@ TEST_CASE("aggregator: credit-to-start and effective latency from the records' c
   proto::MetricRecord no_credit = streamed_record(kT0 + 1000 * kMsNs, 1);
   no_credit.mutable_metadata()->set_credit_issued_ns(0);  // no issue time: no value
   agg.add(no_credit);
+  // A scheduled credit sent 5 ms ahead of its intended time, started 3 ms after that time: it
+  // waited 3 ms, not 8 (AIPerf issues a credit when it is due).
+  proto::MetricRecord scheduled = streamed_record(kT0 + 2000 * kMsNs, 8);
+  scheduled.mutable_metadata()->set_intended_start_ns(kT0 + 2005 * kMsNs);
+  agg.add(scheduled);
   const proto::ProfileResults res = agg.finalize();
-  // Waits 2 and 4 ms: avg 3, p50 3 (linear between them), sum 6, count 2.
+  // Waits 2, 4 and 3 ms: avg 3, p50 3, sum 9, count 3; p1 = 2 + 0.02 * (3 - 2) (linear).
   const proto::MetricResult* c = find(res, "credit_to_start_latency");
   REQUIRE(c);
   CHECK(c->unit() == "ms");
-  CHECK(c->count() == 2);
+  CHECK(c->count() == 3);
   CHECK(c->avg() == Approx(3));
-  CHECK(c->sum() == Approx(6));
+  CHECK(c->sum() == Approx(9));
   CHECK(c->min() == Approx(2));
+  CHECK(c->max() == Approx(4));
   CHECK(c->p50() == Approx(3));
   CHECK(c->p1() == Approx(2.02));
-  // Effective latency = wait + 380 ms.
+  // Effective latency = wait + 380 ms: 382, 384 and 383.
   const proto::MetricResult* e = find(res, "effective_latency");
   REQUIRE(e);
   CHECK(e->avg() == Approx(383));
