@@ -36,6 +36,7 @@ std::vector<std::string> csv_label_columns(const std::vector<const ServerSeries*
   // Families in the order of their smallest label; in each, the labels found in one series only
   // first, then the "bridges" found in several, each group sorted.
   std::vector<const std::set<std::string>*> ordered;
+  ordered.reserve(families.size());
   for (const auto& [root, members] : families) ordered.push_back(&members);
   std::sort(ordered.begin(), ordered.end(), [](auto* a, auto* b) { return *a->begin() < *b->begin(); });
   std::vector<std::string> columns;
@@ -73,6 +74,7 @@ void sort_csv_rows(std::vector<const ServerSeries*>& rows, const std::vector<std
     return std::make_tuple(pattern, export_family_name(*s), endpoint_display(s->endpoint_url), python_dict(s->labels));
   };
   std::vector<std::pair<decltype(key(nullptr)), const ServerSeries*>> keyed;
+  keyed.reserve(rows.size());
   for (const ServerSeries* s : rows) keyed.emplace_back(key(s), s);
   std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (size_t i = 0; i < rows.size(); ++i) rows[i] = keyed[i].second;
