@@ -15,9 +15,11 @@ too), then compares:
   jsonl   record key trees of every .jsonl both wrote (union over records)
   value   metric values both report in the summary JSON: counts, ISL and OSL exactly (every
           statistic); latencies within 1 % or 0.2 ms and throughputs within 2 % (avg, p50, sum);
+          the sweep-line metrics (effective_*, active_*, tokens_in_flight) within 2 % (avg);
           a scenario whose only unlisted differences are values runs up to twice more, and only
           those seen every time count
   value-tail  the other statistics of timings (min, max, p1..p99 but p50, std): reported only
+  value-sweep a sweep-line average in a scenario that gives no truth for it: reported only
   value-noise a timing mean off by more than the tolerance but by less than three standard errors
           of the difference (from each tool's own std and count): reported only
   unit    metric units both report
@@ -106,11 +108,40 @@ def concurrency_truth(concurrency, requests, latency_ms, isl=ISL, osl=OSL):
     """Throughputs of back-to-back rounds of `concurrency` requests of `latency_ms` each."""
     rounds = requests / concurrency
     duration = rounds * latency_ms / 1000.0
-    t = {"benchmark_duration": duration, "request_throughput": requests / duration}
+    t = {"benchmark_duration": duration, "request_throughput": requests / duration,
+         "effective_concurrency": {"avg": concurrency}}
     if osl:
         t["output_token_throughput"] = requests * osl / duration
         t["total_token_throughput"] = requests * (isl + osl) / duration
     return t
+
+
+def sweep_truth(concurrency, isl=ISL, osl=OSL):
+    """AIPerf 0.13's sweep-line averages for back-to-back rounds of `concurrency` streaming requests in
+    lock step, each a TTFT_MS prefill of isl tokens then osl - 1 chunks ITL_MS apart (time-weighted over
+    the run, whose every instant has a request in flight). Only the averages the server fixes: integrals
+    over the run (tokens, request-seconds) and per-user rates while a phase runs. Not the ones that
+    divide by, or weigh, the time some request is in a phase (active_prefill/decode_throughput,
+    effective_*_per_user): that time grows by however far a tool's requests drift apart within a round
+    (a few ms on a loaded host)."""
+    c, lat, pre, dec = concurrency, LAT_MS / 1000.0, TTFT_MS / 1000.0, (LAT_MS - TTFT_MS) / 1000.0
+    if isl is None:  # prompts of different lengths: only what does not depend on them
+        t = {"effective_concurrency": c,
+             "effective_prefill_concurrency": c * pre / lat, "effective_decode_concurrency": c * dec / lat,
+             "effective_decode_throughput": c * (osl - 1) / lat, "active_decode_throughput_per_user": (osl - 1) / dec}
+        return {tag: {"avg": v} for tag, v in t.items()}
+    t = {"effective_concurrency": c,
+         "effective_prefill_concurrency": c * pre / lat, "effective_decode_concurrency": c * dec / lat,
+         "effective_prefill_throughput": c * isl / lat, "effective_decode_throughput": c * (osl - 1) / lat,
+         "effective_total_throughput": c * (isl + osl - 1) / lat,
+         "active_prefill_throughput_per_user": isl / pre, "active_decode_throughput_per_user": (osl - 1) / dec,
+         "active_total_throughput": c * (isl + osl - 1) / lat,
+         # The input from the start, then one token at the first and one per chunk after it: on
+         # average over the decode isl + osl / 2.
+         "tokens_in_flight": c * (isl + osl / 2 * dec / lat)}
+    # Only the sweep averages are held to the tolerance (SWEEP_TAGS); effective_latency's truth is the
+    # request latency's (compare_values).
+    return {tag: {"avg": v} for tag, v in t.items()}
 
 
 # "truth": what a client measures against the deterministic server, per metric in its display unit
@@ -122,7 +153,7 @@ SCENARIOS = {
         "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count", "20",
                  *SYNTHETIC, *EXACT_OSL],
         "requests": 20,
-        "truth": {**streaming_truth(), **concurrency_truth(2, 20, LAT_MS)},
+        "truth": {**streaming_truth(), **concurrency_truth(2, 20, LAT_MS), **sweep_truth(2)},
     },
     "chat_stream_goodput": {
         "about": "streaming chat with --goodput SLOs every request meets (good_request_count, goodput, "
@@ -131,7 +162,7 @@ SCENARIOS = {
                  *SYNTHETIC, *EXACT_OSL, "--goodput", "time_to_first_token:5000 request_latency:10000"],
         "requests": 10,
         # Every request meets the SLOs: goodput is the request throughput.
-        "truth": {**streaming_truth(), **concurrency_truth(2, 10, LAT_MS),
+        "truth": {**streaming_truth(), **concurrency_truth(2, 10, LAT_MS), **sweep_truth(2),
                   "goodput": concurrency_truth(2, 10, LAT_MS)["request_throughput"]},
     },
     "timeslices": {
@@ -142,7 +173,7 @@ SCENARIOS = {
                  *SYNTHETIC, *EXACT_OSL, "--slice-duration", "1"],
         "requests": 20,
         "slice_duration": 1.0,
-        "truth": {**streaming_truth(), **concurrency_truth(2, 20, LAT_MS)},
+        "truth": {**streaming_truth(), **concurrency_truth(2, 20, LAT_MS), **sweep_truth(2)},
     },
     "chat": {
         "about": "non-streaming chat, concurrency 2",
@@ -156,7 +187,7 @@ SCENARIOS = {
         "args": ["--endpoint-type", "completions", "--streaming", "--concurrency", "2", "--request-count", "20",
                  *SYNTHETIC, *EXACT_OSL],
         "requests": 20,
-        "truth": {**streaming_truth(), **concurrency_truth(2, 20, LAT_MS)},
+        "truth": {**streaming_truth(), **concurrency_truth(2, 20, LAT_MS), **sweep_truth(2)},
     },
     "embeddings": {
         "about": "embeddings, concurrency 2",
@@ -182,7 +213,7 @@ SCENARIOS = {
         "args": ["--endpoint-type", "messages", "--streaming", "--concurrency", "2", "--request-count", "20",
                  *SYNTHETIC, *EXACT_OSL],
         "requests": 20,
-        "truth": {**streaming_truth(), **concurrency_truth(2, 20, LAT_MS)},
+        "truth": {**streaming_truth(), **concurrency_truth(2, 20, LAT_MS), **sweep_truth(2)},
     },
     "messages": {
         "about": "non-streaming Anthropic Messages API (/v1/messages), concurrency 2",
@@ -207,7 +238,7 @@ SCENARIOS = {
         "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count", "20",
                  "--network-latency-mean", "5", *SYNTHETIC, *EXACT_OSL],
         "requests": 20,
-        "truth": {**streaming_truth(), **concurrency_truth(2, 20, LAT_MS), "network_rtt": 5.0,
+        "truth": {**streaming_truth(), **concurrency_truth(2, 20, LAT_MS), **sweep_truth(2), "network_rtt": 5.0,
                   "network_adjusted_time_to_first_token": TTFT_MS - 5.0,
                   "network_adjusted_time_to_first_output_token": TTFT_MS - 5.0,
                   "network_adjusted_request_latency": LAT_MS - 5.0},
@@ -218,7 +249,7 @@ SCENARIOS = {
                  "--network-latency-automatic", "--network-latency-ping-interval", "0.5", *SYNTHETIC, *EXACT_OSL],
         "requests": 20,
         # A loopback RTT is well under the tolerance (1 % of 200 ms): the adjusted figures' truth is the raw one.
-        "truth": {**streaming_truth(), **concurrency_truth(2, 20, LAT_MS),
+        "truth": {**streaming_truth(), **concurrency_truth(2, 20, LAT_MS), **sweep_truth(2),
                   "network_adjusted_time_to_first_token": TTFT_MS,
                   "network_adjusted_time_to_first_output_token": TTFT_MS,
                   "network_adjusted_request_latency": LAT_MS},
@@ -238,7 +269,7 @@ SCENARIOS = {
                  *EXACT_OSL],
         "requests": 12,
         # 4 sessions of 3 turns at concurrency 2: 6 rounds, each turn waits for the one before.
-        "truth": {**streaming_truth(prefill=False), "benchmark_duration": 6 * LAT_MS / 1000.0,
+        "truth": {**streaming_truth(prefill=False), **sweep_truth(2, isl=None), "benchmark_duration": 6 * LAT_MS / 1000.0,
                   "request_throughput": 12 / (6 * LAT_MS / 1000.0),
                   "output_token_throughput": 12 * OSL / (6 * LAT_MS / 1000.0)},
     },
@@ -247,7 +278,7 @@ SCENARIOS = {
         "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count", "10",
                  "--export-outputs-json", *SYNTHETIC, *EXACT_OSL],
         "requests": 10,
-        "truth": {**streaming_truth(), **concurrency_truth(2, 10, LAT_MS)},
+        "truth": {**streaming_truth(), **concurrency_truth(2, 10, LAT_MS), **sweep_truth(2)},
     },
     "fixed_schedule": {
         "about": "streaming chat, mooncake trace replayed on its timestamps",
@@ -265,7 +296,7 @@ SCENARIOS = {
         "args": ["--endpoint-type", "chat", "--streaming",
                  "--input-file", str(DATA / "fixed_schedule.jsonl"), *EXACT_OSL],
         "requests": 10,
-        "truth": {**streaming_truth(), **concurrency_truth(1, 10, LAT_MS)},
+        "truth": {**streaming_truth(), **concurrency_truth(1, 10, LAT_MS), **sweep_truth(1)},
     },
     "burst_gpt": {
         "about": "streaming chat, a BurstGPT CSV (detected) replayed with --fixed-schedule",
@@ -326,7 +357,7 @@ SCENARIOS = {
         "mock": ["--dcgm-num-gpus", "1", "--dcgm-seed", "3"],
         "requests": 10,
         "energy_concurrency": 2,  # the GPU energy-efficiency metrics, per user = energy / 2
-        "truth": {**streaming_truth(), **concurrency_truth(2, 10, LAT_MS)},
+        "truth": {**streaming_truth(), **concurrency_truth(2, 10, LAT_MS), **sweep_truth(2)},
     },
     "chat_template": {
         "about": "non-streaming chat, --apply-chat-template with the Qwen3 test tokenizer (synthetic prompts "
@@ -577,9 +608,27 @@ ENERGY_PREFIXES = ("nvidia_", "amd_")
 ENERGY_TOLERANCE = 0.25
 
 
+# AIPerf 0.13's sweep-line metrics (docs/metrics.md): time-weighted statistics of step functions over
+# each tool's own timeline. Their average is an integral (tokens or request-seconds over the window),
+# held to 2 % like a throughput whatever the unit; the rest (min, max, p50..p99, std) describes the
+# curve's shape, which depends on how each tool's concurrent requests happened to line up (two
+# requests prefilling in lock step put p50 of the prefill throughput at twice what the same two
+# staggered by a millisecond do), so those are reported as value-tail.
+SWEEP_TAGS = {f"effective_{k}" for k in ("concurrency", "decode_throughput", "prefill_throughput",
+                                         "decode_concurrency", "prefill_concurrency", "total_throughput",
+                                         "decode_throughput_per_user", "prefill_throughput_per_user")} | {
+    f"active_{k}" for k in ("decode_throughput", "prefill_throughput", "decode_throughput_per_user",
+                            "prefill_throughput_per_user", "total_throughput")} | {"tokens_in_flight"}
+# Every client should send a credit the moment it is issued (AIPerf 0.13's credit_to_start_latency):
+# its truth in every scenario.
+DEFAULT_TRUTH = {"credit_to_start_latency": 0.0}
+
+
 def tolerance_class(unit, tag=""):
     if tag.startswith(ENERGY_PREFIXES):
         return "energy"
+    if tag in SWEEP_TAGS:
+        return "sweep"
     if unit in ("ms", "sec", "ns", "us"):
         return "latency"
     if "/sec" in unit:
@@ -596,14 +645,14 @@ def within(a, b, unit, cls):
     if cls == "latency":
         ams, bms = to_ms(a, unit), to_ms(b, unit)
         return abs(ams - bms) <= max(0.01 * abs(ams), 0.2)
-    if cls == "throughput":
+    if cls in ("throughput", "sweep"):
         return abs(a - b) <= 0.02 * abs(a)
     if cls == "energy":
         return abs(a - b) <= ENERGY_TOLERANCE * abs(a)
     return abs(a - b) <= 1e-9 * max(1.0, abs(a))
 
 
-RULES = {"latency": "1 % or 0.2 ms", "throughput": "2 %", "energy": "25 %", "exact": "exact"}
+RULES = {"latency": "1 % or 0.2 ms", "throughput": "2 %", "sweep": "2 %", "energy": "25 %", "exact": "exact"}
 
 # Timing statistics held to the tolerances: the centre of each distribution. The tails (min, max,
 # low and high percentiles) and the spread (std) of a timing measure whichever client or server
@@ -654,6 +703,15 @@ def token_truth(rm, om, truth):
 
 def compare_values(ref_sum, our_sum, emit, truth):
     rm, om = metric_objects(ref_sum), metric_objects(our_sum)
+    truth = {**DEFAULT_TRUTH, **truth}
+    if not isinstance(truth.get("request_latency", {}), dict):  # no wait before the send (DEFAULT_TRUTH)
+        truth.setdefault("effective_latency", truth["request_latency"])
+    # While a request prefills (decodes), its rate is the server's ISL / TTFT (1 / ITL) whatever the
+    # schedule: the active per-user averages have the per-record metrics' truth.
+    for active, per_record in (("active_prefill_throughput_per_user", "prefill_throughput_per_user"),
+                               ("active_decode_throughput_per_user", "output_token_throughput_per_user")):
+        if isinstance(truth.get(per_record), (int, float)):
+            truth.setdefault(active, {"avg": truth[per_record]})
     truth = token_truth(rm, om, truth)
     for tag in sorted(set(rm) & set(om)):
         r, o = rm[tag], om[tag]
@@ -688,7 +746,13 @@ def compare_values(ref_sum, our_sum, emit, truth):
                     suffix = ":ref-off"
                 elif ref_ok and not our_ok:
                     suffix = ":ours-off"
-            kind = "value" if cls in ("exact", "energy") or stat in GATED_TIMING_STATS else "value-tail"
+            gated = stat == "avg" if cls == "sweep" else cls in ("exact", "energy") or stat in GATED_TIMING_STATS
+            kind = "value" if gated else "value-tail"
+            if kind == "value" and cls == "sweep" and t is None:
+                # Without the scenario's truth (arrivals drawn by each tool's own generator, a
+                # trace replayed on each tool's own clock, prompts of different lengths) a sweep
+                # average integrates each tool's own timeline: reported, not held to the tolerance.
+                kind = "value-sweep"
             noise = mean_noise(r, o) if cls not in ("exact", "energy") and stat in ("avg", "sum") else 0.0
             if kind == "value" and abs(a - b) <= noise:
                 kind = "value-noise"

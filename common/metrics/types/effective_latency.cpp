@@ -1,9 +1,9 @@
 // Effective Latency (CO-aware) (AIPerf 0.13): request end - the time the request's credit was
-// issued (or was due, issued_when_due), clamped at 0: the latency a user sees when the load generator's own queue is counted
-// (coordinated omission), request_latency plus the credit-to-start wait. Every record of the
-// phase (errors too) that carries both times; count, sum and percentiles like a record metric,
-// but not written per record nor per timeslice. AIPerf prints it in its "Effective" console
-// table; hidden from ours.
+// issued (or was due, issued_when_due), clamped at 0: the latency a user sees when the load
+// generator's own queue is counted (coordinated omission), request_latency plus the
+// credit-to-start wait. Every record of the phase (errors too) that carries both times; count,
+// sum and percentiles like a record metric, but not written per record nor per timeslice.
+// AIPerf prints it in its "Effective" console table; hidden from ours.
 #include <algorithm>
 
 #include "metrics/types/builtin_metrics.h"
