@@ -193,8 +193,9 @@ TEST_CASE("sweep-line metrics and credit latencies: summary, CSV and each slice"
   CHECK(wait.at("avg").get<double>() < 100);
   const double latency = summary.at("request_latency").at("avg").get<double>();
   const double effective = summary.at("effective_latency").at("avg").get<double>();
-  CHECK(effective >= latency - 0.01);
-  CHECK(effective == Approx(latency + wait.at("avg").get<double>()).margin(0.05));
+  // (To the last byte, which may come a little after the last token request_latency ends at.)
+  CHECK(effective >= latency + wait.at("avg").get<double>() - 0.01);
+  CHECK(effective <= latency + wait.at("avg").get<double>() + 5);
 
   // The summary CSV: statistics rows (empty where a sweep has no such statistic).
   const std::string csv = aiperf::test::read_file(run.dir + "/profile_export_aiperf.csv");
