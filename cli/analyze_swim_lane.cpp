@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "metrics/sweep_line.h"
+
 namespace aiperf::cli::analyze {
 namespace {
 
@@ -380,22 +382,11 @@ StepCurve weighted_sweep(const std::vector<std::tuple<double, double, double>>& 
   return event_sweep(std::move(events));
 }
 
-// The cumulative sum of (time, delta) events given in AIPerf's concatenation order.
+// The cumulative sum of (time, delta) events given in AIPerf's concatenation order: the metrics'
+// sweep line (ends before starts at equal times, rounding residue zeroed).
 StepCurve event_sweep(std::vector<std::pair<double, double>> events) {
-  std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first < b.first : (a.second > 0) < (b.second > 0);
-  });
-  StepCurve c;
-  double v = 0, max_abs = 0;
-  for (const auto& [t, d] : events) {
-    v += d;
-    c.t.push_back(t);
-    c.v.push_back(v);
-    max_abs = std::max(max_abs, std::fabs(v));
-  }
-  for (double& x : c.v)
-    if (max_abs > 0 && std::fabs(x) < 1e-9 * max_abs) x = 0;
-  return c;
+  metrics::StepFunction f = metrics::sweep_cumsum(std::move(events));
+  return StepCurve{std::move(f.ts), std::move(f.values)};
 }
 
 // When generation starts: start + TTFT, within the request; the end when there is no TTFT.
