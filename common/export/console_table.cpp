@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <functional>
+#include <utility>
 #include <optional>
 
 #include "export/number_format.h"
@@ -24,26 +26,36 @@ std::string cell(bool present, double v) { return present ? grouped2(v) : "N/A";
 
 }  // namespace
 
-std::string format_console_table(const proto::ProfileResults& results, const std::string& title,
-                                 bool unicode_box) {
-  return format_metric_table(
-      results, title,
-      [](uint64_t f) { return !metrics::has_any_flag(f, metrics::flags::kHiddenFromConsole); },
-      unicode_box);
+std::string format_console_table(const proto::ProfileResults& results, const std::string& title, bool unicode_box) {
+  // AIPerf 0.13 prints one table per console group with shown metrics, in this order, each
+  // titled "<title>: <Group>" except the main one.
+  static constexpr std::pair<proto::ConsoleGroup, const char*> kGroups[] = {
+      {proto::CONSOLE_GROUP_EFFECTIVE, ": Effective"},
+      {proto::CONSOLE_GROUP_ACTIVE, ": Active"},
+      {proto::CONSOLE_GROUP_USAGE, ": Usage"},
+      {proto::CONSOLE_GROUP_DEFAULT, ""}};
+  std::string out;
+  for (const auto& [group, suffix] : kGroups) {
+    out += format_metric_table(
+        results, title + suffix,
+        [&](const proto::MetricResult& m) {
+          return m.console_group() == group && !metrics::has_any_flag(m.flags(), metrics::flags::kHiddenFromConsole);
+        },
+        unicode_box);
+  }
+  return out;
 }
 
 std::string format_metric_table(const proto::ProfileResults& results, const std::string& title,
-                                bool (*show)(uint64_t flags), bool unicode_box) {
+                                const std::function<bool(const proto::MetricResult&)>& show, bool unicode_box) {
   std::vector<const proto::MetricResult*> shown;
   for (const auto& m : results.records()) {
-    if (show(m.flags())) shown.push_back(&m);
+    if (show(m)) shown.push_back(&m);
   }
+  if (shown.empty()) return {};
   // display_order 0 means "none": such metrics go last, keeping their result order.
-  auto order = [](const proto::MetricResult* m) {
-    return m->display_order() == 0 ? INT_MAX : m->display_order();
-  };
-  std::stable_sort(shown.begin(), shown.end(),
-                   [&](auto* a, auto* b) { return order(a) < order(b); });
+  auto order = [](const proto::MetricResult* m) { return m->display_order() == 0 ? INT_MAX : m->display_order(); };
+  std::stable_sort(shown.begin(), shown.end(), [&](auto* a, auto* b) { return order(a) < order(b); });
 
   TextTable t;
   t.title = "NVIDIA AIPerf | " + title;
@@ -51,9 +63,8 @@ std::string format_metric_table(const proto::ProfileResults& results, const std:
   t.justify.assign(t.headers.size(), Justify::kRight);
   for (const auto* m : shown) {
     t.rows.push_back({label(*m), cell(m->has_avg(), m->avg()), cell(m->has_min(), m->min()),
-                      cell(m->has_max(), m->max()), cell(m->has_p99(), m->p99()),
-                      cell(m->has_p90(), m->p90()), cell(m->has_p50(), m->p50()),
-                      cell(m->has_std(), m->std())});
+                      cell(m->has_max(), m->max()), cell(m->has_p99(), m->p99()), cell(m->has_p90(), m->p90()),
+                      cell(m->has_p50(), m->p50()), cell(m->has_std(), m->std())});
   }
   return render_table(t, unicode_box);
 }
@@ -67,9 +78,8 @@ std::string format_error_table(const proto::ProfileResults& results, bool unicod
   for (const auto& e : results.error_summary()) {
     const auto& d = e.error_details();
     // AIPerf tests truthiness: a code of 0 prints as N/A too.
-    t.rows.push_back({d.code() != 0 ? std::to_string(d.code()) : "N/A",
-                      d.type().empty() ? "N/A" : d.type(), d.message(),
-                      grouped_int(static_cast<int64_t>(e.count()))});
+    t.rows.push_back({d.code() != 0 ? std::to_string(d.code()) : "N/A", d.type().empty() ? "N/A" : d.type(),
+                      d.message(), grouped_int(static_cast<int64_t>(e.count()))});
   }
   return render_table(t, unicode_box);
 }

@@ -21,6 +21,7 @@ proto::MetricResult header_of(const MetricDescriptor& m) {
   r.set_unit(std::string(m.display_unit));
   r.set_flags(m.flags);
   r.set_display_order(m.display_order);
+  r.set_console_group(static_cast<proto::ConsoleGroup>(m.console_group));
   r.set_integer_values(m.integer_display());
   return r;
 }

@@ -101,6 +101,11 @@ using IntervalFn = std::optional<std::pair<int64_t, int64_t>> (*)(const proto::M
 // Derived metric: nullopt = inputs missing or degenerate (e.g. zero duration).
 using DerivedFn = std::optional<double> (*)(const ResultValues&);
 
+// The console table a shown metric is printed in (AIPerf 0.13's MetricConsoleGroup: one table
+// per group, Effective, Active and Usage before the main one). A metric the console leaves out
+// carries flags::kNoConsole instead.
+enum class ConsoleGroup : uint8_t { kDefault, kEffective, kActive, kUsage };
+
 struct MetricDescriptor {
   std::string_view tag;
   std::string_view header;
@@ -109,6 +114,7 @@ struct MetricDescriptor {
   std::string_view display_unit;  // unit of exports; equals unit when no conversion
   MetricFlags flags = flags::kNone;
   int display_order = 0;  // 0 = none (sorted last)
+  ConsoleGroup console_group = ConsoleGroup::kDefault;
   MetricKind kind = MetricKind::kRecord;
   ValueType value_type = ValueType::kFloat;
   std::vector<std::string_view> required;  // tags computed before this one

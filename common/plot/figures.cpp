@@ -616,11 +616,15 @@ Table summary_table(const RunData& run) {
   Table t;
   t.title = "NVIDIA AIPerf | LLM Metrics";
   t.columns = {"Metric", "avg", "min", "max", "p99", "p90", "p50", "std"};
-  // The console's rows: metrics not hidden from it, by display order (none = last, file order).
+  // The console's main table: metrics not hidden from it nor printed in a table of their own
+  // group, by display order (none = last, file order).
   std::vector<std::pair<int, std::string>> shown;
   for (const std::string& tag : run.metric_order) {
     const auto* d = metrics::builtin_metrics().find(tag);
-    if (d && metrics::has_any_flag(d->flags, metrics::flags::kHiddenFromConsole)) continue;
+    if (d && (metrics::has_any_flag(d->flags, metrics::flags::kHiddenFromConsole) ||
+              d->console_group != metrics::ConsoleGroup::kDefault)) {
+      continue;
+    }
     shown.emplace_back(d && d->display_order != 0 ? d->display_order : INT32_MAX, tag);
   }
   std::stable_sort(shown.begin(), shown.end(), [](auto& a, auto& b) { return a.first < b.first; });

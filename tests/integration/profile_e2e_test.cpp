@@ -38,8 +38,17 @@ TEST_CASE("streaming chat run writes AIPerf's files with exact token counts", "[
                           "--output-tokens-mean", "12", "--extra-inputs", "ignore_eos:true", "--random-seed", "7"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
-  CHECK(run.out.find("NVIDIA AIPerf | LLM Metrics") != std::string::npos);
   CHECK(run.out.find("CLI Command: aiperf profile") != std::string::npos);
+  // AIPerf 0.13's console: the Effective and Active tables, then the main one; each metric in one.
+  const size_t effective = run.out.find("NVIDIA AIPerf | LLM Metrics: Effective\n");
+  const size_t active = run.out.find("NVIDIA AIPerf | LLM Metrics: Active\n");
+  const size_t main_table = run.out.find("NVIDIA AIPerf | LLM Metrics\n");
+  CHECK(effective < active);
+  CHECK(active < main_table);
+  CHECK(main_table != std::string::npos);
+  CHECK(run.out.find("Effective Concurrency (requests)") < active);
+  CHECK(run.out.find("Active Total Throughput (tokens/sec)") < main_table);
+  CHECK(run.out.find("Time to First Token (ms)") > main_table);
 
   json s = run.summary();
   CHECK(s["request_count"]["avg"] == 40);

@@ -1,8 +1,8 @@
 // Effective Decode Throughput (AIPerf 0.13 sweep line, metrics/sweep_line.h): Output tokens per second being generated,
 // time-weighted over the window: each request's tokens after the first over its decode (chunk by chunk when inter-chunk
 // latencies exist). Statistics: avg, min, max, p50, p90, p95, p99, std (no count or sum: not per record). The summary's
-// window is the profiling phase; a timeslice weighs the whole run's curve over its own window. Hidden from our console
-// table (AIPerf prints it in a table of its own).
+// window is the profiling phase; a timeslice weighs the whole run's curve over its own window. Printed in
+// the console's Effective table, as AIPerf 0.13's.
 #include "metrics/types/builtin_metrics.h"
 
 namespace aiperf::metrics::types {
@@ -13,8 +13,9 @@ MetricDescriptor effective_decode_throughput() {
   d.header = "Effective Decode Throughput";
   d.unit = units::kTokensPerSecond;
   d.display_unit = units::kTokensPerSecond;
-  d.flags = flags::kNoConsole | flags::kNoIndividualRecords;
+  d.flags = flags::kNoIndividualRecords;
   d.display_order = 1210;
+  d.console_group = ConsoleGroup::kEffective;
   d.kind = MetricKind::kSweep;
   d.sweep = SweepCurve::kDecodeThroughput;
   d.sweep_scale = 1e9;  // tokens/ns -> tokens/sec

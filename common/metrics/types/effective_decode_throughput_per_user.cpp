@@ -1,8 +1,8 @@
 // Effective Decode Throughput Per User (AIPerf 0.13 sweep line, metrics/sweep_line.h): Decode throughput divided by
 // decode concurrency at each instant (0 while nothing decodes), time-weighted over the window. Statistics: avg, min,
 // max, p50, p90, p95, p99, std (no count or sum: not per record). The summary's window is the profiling phase; a
-// timeslice weighs the whole run's curve over its own window. Hidden from our console table (AIPerf prints it in a
-// table of its own).
+// timeslice weighs the whole run's curve over its own window. Printed in
+// the console's Effective table, as AIPerf 0.13's.
 #include "metrics/types/builtin_metrics.h"
 
 namespace aiperf::metrics::types {
@@ -13,8 +13,9 @@ MetricDescriptor effective_decode_throughput_per_user() {
   d.header = "Effective Decode Throughput Per User";
   d.unit = units::kTokensPerSecondPerUser;
   d.display_unit = units::kTokensPerSecondPerUser;
-  d.flags = flags::kNoConsole | flags::kNoIndividualRecords;
+  d.flags = flags::kNoIndividualRecords;
   d.display_order = 1260;
+  d.console_group = ConsoleGroup::kEffective;
   d.kind = MetricKind::kSweep;
   d.sweep = SweepCurve::kDecodeThroughputPerUser;
   d.sweep_scale = 1e9;  // tokens/ns -> tokens/sec

@@ -3,7 +3,7 @@
 // generator's own queue is counted (coordinated omission), request_latency plus the
 // credit-to-start wait. Every record of the phase (errors too) that carries both times; count,
 // sum and percentiles like a record metric, but not written per record nor per timeslice.
-// AIPerf prints it in its "Effective" console table; hidden from ours.
+// Printed in the console's Effective table, as AIPerf 0.13's.
 #include <algorithm>
 
 #include "metrics/types/builtin_metrics.h"
@@ -16,8 +16,9 @@ MetricDescriptor effective_latency() {
   d.header = "Effective Latency (CO-aware)";
   d.unit = units::kNanoseconds;
   d.display_unit = units::kMilliseconds;
-  d.flags = flags::kNoConsole | flags::kNoIndividualRecords;
+  d.flags = flags::kNoIndividualRecords;
   d.display_order = 1290;
+  d.console_group = ConsoleGroup::kEffective;
   d.kind = MetricKind::kRecordTimes;
   d.times = [](const proto::MetricRecord& rec) -> std::optional<double> {
     const proto::RecordMetadata& m = rec.metadata();

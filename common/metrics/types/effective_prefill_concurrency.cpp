@@ -1,7 +1,7 @@
 // Effective Prefill Concurrency (AIPerf 0.13 sweep line, metrics/sweep_line.h): Requests between their start and their
 // first token, time-weighted over the window. Statistics: avg, min, max, p50, p90, p95, p99, std (no count or sum: not
 // per record). The summary's window is the profiling phase; a timeslice weighs the whole run's curve over its own
-// window. Hidden from our console table (AIPerf prints it in a table of its own).
+// window. Printed in the console's Effective table, as AIPerf 0.13's.
 #include "metrics/types/builtin_metrics.h"
 
 namespace aiperf::metrics::types {
@@ -12,8 +12,9 @@ MetricDescriptor effective_prefill_concurrency() {
   d.header = "Effective Prefill Concurrency";
   d.unit = units::kRequests;
   d.display_unit = units::kRequests;
-  d.flags = flags::kNoConsole | flags::kNoIndividualRecords;
+  d.flags = flags::kNoIndividualRecords;
   d.display_order = 1240;
+  d.console_group = ConsoleGroup::kEffective;
   d.kind = MetricKind::kSweep;
   d.sweep = SweepCurve::kPrefillConcurrency;
   return d;

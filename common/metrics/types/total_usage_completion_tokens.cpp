@@ -9,7 +9,9 @@ MetricDescriptor total_usage_completion_tokens() {
   d.header = "Total Usage Completion Tokens";
   d.unit = units::kTokens;
   d.display_unit = units::kTokens;
-  d.flags = flags::kProducesTokensOnly | flags::kLargerIsBetter | flags::kNoConsole;
+  d.flags = flags::kProducesTokensOnly | flags::kLargerIsBetter;
+  d.display_order = 2100;  // AIPerf 0.13's
+  d.console_group = ConsoleGroup::kUsage;
   d.kind = MetricKind::kDerived;
   d.value_type = ValueType::kInt;
   d.required = {"usage_completion_tokens"};

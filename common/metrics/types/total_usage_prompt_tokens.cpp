@@ -9,7 +9,9 @@ MetricDescriptor total_usage_prompt_tokens() {
   d.header = "Total Usage Prompt Tokens";
   d.unit = units::kTokens;
   d.display_unit = units::kTokens;
-  d.flags = flags::kTokenizesInputOnly | flags::kLargerIsBetter | flags::kNoConsole;
+  d.flags = flags::kTokenizesInputOnly | flags::kLargerIsBetter;
+  d.display_order = 2000;  // AIPerf 0.13's
+  d.console_group = ConsoleGroup::kUsage;
   d.kind = MetricKind::kDerived;
   d.value_type = ValueType::kInt;
   d.required = {"usage_prompt_tokens"};

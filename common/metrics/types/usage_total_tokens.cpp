@@ -9,7 +9,9 @@ MetricDescriptor usage_total_tokens() {
   d.header = "Usage Total Tokens";
   d.unit = units::kTokens;
   d.display_unit = units::kTokens;
-  d.flags = flags::kProducesTokensOnly | flags::kLargerIsBetter | flags::kNoConsole;
+  d.flags = flags::kProducesTokensOnly | flags::kLargerIsBetter;
+  d.display_order = 1200;  // AIPerf 0.13's
+  d.console_group = ConsoleGroup::kUsage;
   d.value_type = ValueType::kInt;
   d.record = [](const ParsedRecord& r, const RecordValues&) -> std::optional<double> {
     if (!r.usage || !r.usage->total_tokens) return std::nullopt;

@@ -92,6 +92,47 @@ TEST_CASE("console table in ASCII for non-terminals") {
         "+---------------------------------------------------------------------------------------------------+\n");
 }
 
+TEST_CASE("console tables per group in AIPerf 0.13's order: Effective, Active, Usage, then the main one") {
+  // Rows and numbers from AIPerf 0.13.0's own console (a 20-request streaming run), added out
+  // of order; a hidden usage metric and an empty group print nothing.
+  proto::ProfileResults res;
+  record_metric(res, "time_to_first_token", "Time to First Token", "ms", f::kStreamingTokensOnly, 100,
+                {8.01, 2.73, 15.77, 0, 0, 0, 0, 0, 7.73, 0, 13.47, 0, 15.38, 3.75});
+  scalar_metric(res, "total_usage_prompt_tokens", "Total Usage Prompt Tokens", "tokens", f::kLargerIsBetter, 2000, 327,
+                true)
+      .set_console_group(proto::CONSOLE_GROUP_USAGE);
+  record_metric(res, "usage_prompt_tokens", "Usage Prompt Tokens", "tokens", f::kLargerIsBetter, 1000,
+                {16.35, 13, 19, 0, 0, 0, 0, 0, 16, 0, 18.10, 0, 19, 1.39}, true)
+      .set_console_group(proto::CONSOLE_GROUP_USAGE);
+  record_metric(res, "usage_prompt_tokens_diff_pct", "Usage Prompt Diff %", "%", f::kNoConsole, 0,
+                {1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0})
+      .set_console_group(proto::CONSOLE_GROUP_USAGE);
+  record_metric(res, "effective_concurrency", "Effective Concurrency", "requests", f::kNoIndividualRecords, 1200,
+                {1.73, 0, 4, 0, 0, 0, 0, 0, 2, 0, 3, 0, 4, 1.25})
+      .set_console_group(proto::CONSOLE_GROUP_EFFECTIVE);
+  CHECK(format_console_table(res, "LLM Metrics", false) ==
+        R"(                       NVIDIA AIPerf | LLM Metrics: Effective
++-----------------------------------------------------------------------------------+
+|                           Metric |  avg |  min |  max |  p99 |  p90 |  p50 |  std |
+|----------------------------------+------+------+------+------+------+------+------|
+| Effective Concurrency (requests) | 1.73 | 0.00 | 4.00 | 4.00 | 3.00 | 2.00 | 1.25 |
++-----------------------------------------------------------------------------------+
+                              NVIDIA AIPerf | LLM Metrics: Usage
++--------------------------------------------------------------------------------------------+
+|                             Metric |    avg |   min |   max |   p99 |   p90 |   p50 |  std |
+|------------------------------------+--------+-------+-------+-------+-------+-------+------|
+|       Usage Prompt Tokens (tokens) |  16.35 | 13.00 | 19.00 | 19.00 | 18.10 | 16.00 | 1.39 |
+| Total Usage Prompt Tokens (tokens) | 327.00 |   N/A |   N/A |   N/A |   N/A |   N/A |  N/A |
++--------------------------------------------------------------------------------------------+
+                          NVIDIA AIPerf | LLM Metrics
++------------------------------------------------------------------------------+
+|                   Metric |  avg |  min |   max |   p99 |   p90 |  p50 |  std |
+|--------------------------+------+------+-------+-------+-------+------+------|
+| Time to First Token (ms) | 8.01 | 2.73 | 15.77 | 15.38 | 13.47 | 7.73 | 3.75 |
++------------------------------------------------------------------------------+
+)");
+}
+
 TEST_CASE("error table: N/A for missing code and type, grouped counts") {
   proto::ProfileResults res;
   add_error(res, std::nullopt, "TimeoutError", "", 5);
