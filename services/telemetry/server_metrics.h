@@ -4,6 +4,7 @@
 // with the jsonl format each scrape is appended to server_metrics_export.jsonl as it arrives.
 // Not thread-safe: the owner serialises access.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <fstream>
 #include <map>
@@ -119,6 +120,29 @@ std::string infer_unit(std::string_view metric_name, const std::string& descript
 // those columns a row fills, then family name, endpoint and labels).
 std::vector<std::string> csv_label_columns(const std::vector<const ServerSeries*>& rows);
 void sort_csv_rows(std::vector<const ServerSeries*>& rows, const std::vector<std::string>& columns);
+
+// server_metrics_quantiles.cpp, AIPerf 0.13's histogram quantile estimates. A bucket's statistics
+// learned from the scrape intervals whose new observations all fell into it: their count, the
+// count-weighted sum of the intervals' means, and each interval's mean.
+struct LearnedBucket {
+  int64_t observations = 0;
+  double weighted_mean_sum = 0;
+  std::vector<double> means;
+  double mean() const;                     // weighted mean (observations > 0)
+  std::optional<double> variance() const;  // of the interval means, ddof 1; from three intervals on
+};
+// Learns each bucket (indexed as s.les) over the intervals between consecutive scrapes from
+// scrape `from` (the window's reference scrape, else the first) to the series' last.
+std::vector<LearnedBucket> learn_buckets(const ServerSeries& s, size_t from);
+// p1, p5, p10, p25, p50, p75, p90, p95, p99 of a histogram whose cumulative buckets (`les`) grew by
+// `increase` (as integers) while its sum grew by `sum` and its count by `count`; nullopt when 0.13
+// writes none (no observations, no finite bucket, a sum that is negative or not finite).
+std::optional<std::array<double, 9>> estimate_quantiles(const std::vector<std::string>& les,
+                                                        const std::vector<int64_t>& increase,
+                                                        const std::vector<LearnedBucket>& learned, double sum,
+                                                        int64_t count);
+// The indexes of `les` in bound order (+Inf last).
+std::vector<size_t> bucket_order(const std::vector<std::string>& les);
 
 // The family's name in the exports: AIPerf 0.13's, a counter without its "_total" suffix.
 std::string export_family_name(const ServerSeries& s);

@@ -2,7 +2,8 @@
 // JSON schema 1.1 with summary.phase_time_ranges and metrics_phase, empty label sets left out;
 // CSV with host:port endpoints, numbers to four decimals (counts as integers) and its comment
 // header; 0.13's family names (a counter without "_total"), units and statistics, families in
-// name order, its CSV label columns and row order. Not yet 0.13's: its histogram quantile estimates.
+// name order, its CSV label columns and row order, and its histogram quantile estimates
+// (server_metrics_quantiles.cpp).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -38,20 +39,23 @@ std::string number(const nlohmann::ordered_json& stats, const std::string& key) 
 
 std::vector<std::string> stat_keys(pm::MetricType type) {
   switch (type) {
-    case pm::MetricType::kCounter: return {"total", "rate", "rate_avg", "rate_min", "rate_max", "rate_std"};
+    case pm::MetricType::kCounter:
+      return {"total", "rate", "rate_avg", "rate_min", "rate_max", "rate_std"};
     case pm::MetricType::kHistogram: {
       std::vector<std::string> keys = {"count", "count_rate", "sum", "sum_rate", "avg"};
       for (const char* p : {"p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99"})
         keys.push_back(std::string(p) + "_estimate");
       return keys;
     }
-    default: return {"avg", "min", "max", "std", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99"};
+    default:
+      return {"avg", "min", "max", "std", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99"};
   }
 }
 
 }  // namespace
 
-nlohmann::ordered_json ServerMetrics::export_json(const ExportHeader& header, const std::vector<std::string>& configured,
+nlohmann::ordered_json ServerMetrics::export_json(const ExportHeader& header,
+                                                  const std::vector<std::string>& configured,
                                                   const std::vector<std::string>& successful, int64_t start_ns,
                                                   int64_t end_ns) const {
   nlohmann::ordered_json j;

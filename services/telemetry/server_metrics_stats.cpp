@@ -67,30 +67,9 @@ nlohmann::ordered_json counter_stats(const ServerSeries& s, const SeriesWindow& 
   return j;
 }
 
-// Prometheus histogram_quantile over the increase of the cumulative buckets.
-double quantile_estimate(const std::vector<std::string>& les, const std::vector<double>& cumulative, double q) {
-  const double count = cumulative.empty() ? 0 : cumulative.back();
-  if (count <= 0) return NAN;
-  const double rank = q * count;
-  double prev_bound = 0, prev_count = 0;
-  for (size_t i = 0; i < les.size(); ++i) {
-    const double bound = les[i] == "+Inf" ? INFINITY : std::strtod(les[i].c_str(), nullptr);
-    if (cumulative[i] >= rank) {
-      if (std::isinf(bound)) return prev_bound;  // no upper edge: the highest finite bound
-      if (i == 0 && bound <= 0) return bound;
-      const double in_bucket = cumulative[i] - prev_count;
-      if (in_bucket <= 0) return bound;
-      return prev_bound + (bound - prev_bound) * (rank - prev_count) / in_bucket;
-    }
-    prev_bound = bound;
-    prev_count = cumulative[i];
-  }
-  return prev_bound;
-}
-
 // AIPerf 0.13: count (an integer), sum, avg, count_rate and sum_rate over the time from the
-// reference scrape (else the first) to the last, and the quantile estimates; the buckets' increase
-// as integers (left out when a bucket went back: a reset).
+// reference scrape (else the first) to the last, 0.13's quantile estimates (absent when it has none)
+// and the buckets' increase as integers (left out when a bucket went back: a reset).
 nlohmann::ordered_json histogram_stats(const ServerSeries& s, const SeriesWindow& w,
                                        nlohmann::ordered_json* buckets_out) {
   const size_t ref = w.ref.value_or(0);
@@ -117,10 +96,16 @@ nlohmann::ordered_json histogram_stats(const ServerSeries& s, const SeriesWindow
     j["count_rate"] = static_cast<double>(count) / span_s;
     j["sum_rate"] = sum / span_s;
   }
-  if (!bucket_reset)
-    for (size_t i = 0; i < stats::kPercentiles.size(); ++i)
-      j[std::string(stats::kPercentileNames[i]) + "_estimate"] =
-          quantile_estimate(s.les, delta, stats::kPercentiles[i] / 100.0);
+  if (bucket_reset || s.les.empty()) return j;
+  // Learned from the reference scrape (else the first) through the series' last, as 0.13.
+  std::vector<int64_t> increase(delta.size());
+  for (size_t b = 0; b < delta.size(); ++b) increase[b] = static_cast<int64_t>(delta[b]);
+  const auto estimates = estimate_quantiles(s.les, increase, learn_buckets(s, ref), sum, count);
+  if (!estimates) return j;
+  static constexpr const char* kKeys[9] = {"p1_estimate",  "p5_estimate",  "p10_estimate",
+                                           "p25_estimate", "p50_estimate", "p75_estimate",
+                                           "p90_estimate", "p95_estimate", "p99_estimate"};
+  for (size_t i = 0; i < 9; ++i) j[kKeys[i]] = (*estimates)[i];
   return j;
 }
 

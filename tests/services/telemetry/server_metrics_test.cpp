@@ -81,7 +81,7 @@ TEST_CASE("gauge: statistics of the samples in the window") {
   CHECK(stats["std"].get<double>() == Approx(std::sqrt(6.0)).epsilon(1e-15));
 }
 
-TEST_CASE("histogram: increase since the baseline, interpolated quantile estimates") {
+TEST_CASE("histogram: increase since the baseline, AIPerf 0.13's quantile estimates") {
   const ServerMetrics m = scrapes();
   const ServerSeries& s = find(m, "lat_seconds");
   CHECK(s.les == std::vector<std::string>{"0.1", "1", "+Inf"});
@@ -101,10 +101,11 @@ TEST_CASE("histogram: increase since the baseline, interpolated quantile estimat
         std::vector<std::string>{"count", "sum", "avg", "count_rate", "sum_rate"});
   CHECK(buckets_out == nlohmann::ordered_json{{"0.1", 3}, {"1", 8}, {"+Inf", 10}});
   CHECK(buckets_out["1"].is_number_integer());
-  // p50: rank 5 falls in (0.1, 1] holding 5 of them (3 below): 0.1 + 0.9 * 2/5.
-  CHECK(stats["p50_estimate"].get<double>() == Approx(0.46).epsilon(1e-12));
-  // p99: rank 9.9 is above the last finite bound: the highest finite bound.
-  CHECK(stats["p99_estimate"] == 1.0);
+  // AIPerf 0.13's estimates (its own _compute_histogram_stats on these scrapes; the estimator's
+  // cases: server_metrics_quantiles_test.cpp): the 2 observations above 1 take the sum left over.
+  CHECK(stats["p50_estimate"] == 0.46);
+  CHECK(stats["p90_estimate"] == 1.3599999999999988);
+  CHECK(stats["p99_estimate"] == 4.276);
 }
 
 // One scrape a second from t=0 (the baseline, before the window at 0.5 s) to t=6 s.
