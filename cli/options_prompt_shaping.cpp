@@ -118,14 +118,14 @@ void resolve_range_ratio(ProfileOptions& o) {
 
 void check_cache_bust(const ProfileOptions& o) {
   const auto& ps = o.config.input.prompt_shaping;
-  if (ps.cache_bust == "none") return;
+  if (ps.cache_bust == config::CacheBust::kNone) return;
   const std::string& type = o.config.endpoint.type;
   if (!contains(kCacheBustEndpoints, type))
     throw OptionError("cache-bust is not supported by endpoint " + type +
                       "; select an endpoint whose plugin metadata sets supports_cache_bust=true");
   const auto& in = o.config.input;
   const bool synthetic = in.input_file.empty() && in.public_dataset.empty();
-  if (ps.cache_bust == "warmup-isolation-system" && synthetic && !ps.system_prompt &&
+  if (ps.cache_bust == config::CacheBust::kWarmupIsolationSystem && synthetic && !ps.system_prompt &&
       in.shared_system_prompt_length == 0)
     throw OptionError(
         "cache_bust=warmup_isolation_system requires a shared system prompt, but no shared_system_length or "
@@ -149,7 +149,7 @@ void resolve_image_source(ProfileOptions& o) {
     }
     ps.image_source = std::filesystem::absolute(ps.image_source).string();  // services may run elsewhere
   }
-  if (ps.image_source_sampling != "random-with-replacement" && ps.image_source == "noise")
+  if (ps.image_source_sampling != config::ImageSourceSampling::kRandomWithReplacement && ps.image_source == "noise")
     throw OptionError("images.source_sampling requires image source 'assets' or a directory path unless it is "
                       "'random-with-replacement'; noise has no finite source pool");
 }
@@ -168,18 +168,19 @@ void add_prompt_shaping_options(CLI::App& app, ProfileOptions& o) {
   add_optional(app, "--random-range-ratio", raw.random_range_ratio,
                "ISL and OSL uniform in a window around --isl/--osl: a float r, or {\"input\": a, \"output\": b} "
                "(vllm style only); needs --osl")->group(isl);
-  app.add_option("--random-corpus-style", ps.random_corpus_style,
-                 "vllm: window [floor(m(1-r)), ceil(m(1+r))], non-special ids for --prompt-corpus random; sglang: "
-                 "[max(1, int(m r)), m], every id")
-      ->transform(choice({"vllm", "sglang"}))->group(isl);
+  add_enum_option(app, "--random-corpus-style", ps.random_corpus_style,
+                  "vllm: window [floor(m(1-r)), ceil(m(1+r))], non-special ids for --prompt-corpus random; sglang: "
+                  "[max(1, int(m r)), m], every id")
+      ->transform(choice({"vllm", "sglang"}))
+      ->group(isl);
   const char* p = "Prefix Prompt";
   add_optional(app, "--system-prompt", raw.system_prompt,
                "Verbatim system prompt for every conversation (prepended to a dataset's own)")->group(p);
   add_optional(app, "--system-prompt-file", raw.system_prompt_file,
                "UTF-8 file holding the verbatim system prompt")->group(p);
-  app.add_option("--cache-bust", ps.cache_bust,
-                 "Per-session marker defeating prefix caching: none, system-prefix, system-suffix, "
-                 "first-turn-prefix, first-turn-suffix, warmup-isolation-system, warmup-isolation-first-turn")
+  add_enum_option(app, "--cache-bust", ps.cache_bust,
+                  "Per-session marker defeating prefix caching: none, system-prefix, system-suffix, "
+                  "first-turn-prefix, first-turn-suffix, warmup-isolation-system, warmup-isolation-first-turn")
       ->transform(choice({"none", "system-prefix", "system-suffix", "first-turn-prefix", "first-turn-suffix",
                           "warmup-isolation-system", "warmup-isolation-first-turn"}))
       ->group("Cache Bust");
@@ -187,9 +188,10 @@ void add_prompt_shaping_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--image-source", ps.image_source,
                  "noise (random pixels, default), assets (four built-in pictures) or a directory of JPEG/PNG files")
       ->group(i);
-  app.add_option("--image-source-sampling", ps.image_source_sampling,
-                 "random-with-replacement, shuffle-cycle or sequential-cycle (assets or a directory only)")
-      ->transform(choice({"random-with-replacement", "shuffle-cycle", "sequential-cycle"}))->group(i);
+  add_enum_option(app, "--image-source-sampling", ps.image_source_sampling,
+                  "random-with-replacement, shuffle-cycle or sequential-cycle (assets or a directory only)")
+      ->transform(choice({"random-with-replacement", "shuffle-cycle", "sequential-cycle"}))
+      ->group(i);
 }
 
 void finalize_prompt_shaping_options(ProfileOptions& o) {

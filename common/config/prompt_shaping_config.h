@@ -21,20 +21,60 @@ constexpr auto enum_names(PromptCorpus) {
 }
 AIPERF_CONFIG_ENUM_JSON(PromptCorpus, "prompt_corpus")
 
+// --random-corpus-style: vLLM's or SGLang's --random-range-ratio window, and the id pool of
+// --prompt-corpus random (vllm leaves the special tokens out, sglang draws every id).
+enum class RandomCorpusStyle { kVllm, kSglang };
+constexpr auto enum_names(RandomCorpusStyle) {
+  using E = RandomCorpusStyle;
+  return std::array{EnumName<E>{E::kVllm, "vllm"}, EnumName<E>{E::kSglang, "sglang"}};
+}
+AIPERF_CONFIG_ENUM_JSON(RandomCorpusStyle, "random_corpus_style")
+
+// --cache-bust: where the per-session marker goes (common/endpoints/cache_bust.h). Hyphenated
+// on the wire as on the command line; the config walker turns the config file's underscored
+// spellings into these.
+enum class CacheBust {
+  kNone,
+  kSystemPrefix,
+  kSystemSuffix,
+  kFirstTurnPrefix,
+  kFirstTurnSuffix,
+  kWarmupIsolationSystem,
+  kWarmupIsolationFirstTurn
+};
+constexpr auto enum_names(CacheBust) {
+  using E = CacheBust;
+  return std::array{EnumName<E>{E::kNone, "none"},
+                    EnumName<E>{E::kSystemPrefix, "system-prefix"},
+                    EnumName<E>{E::kSystemSuffix, "system-suffix"},
+                    EnumName<E>{E::kFirstTurnPrefix, "first-turn-prefix"},
+                    EnumName<E>{E::kFirstTurnSuffix, "first-turn-suffix"},
+                    EnumName<E>{E::kWarmupIsolationSystem, "warmup-isolation-system"},
+                    EnumName<E>{E::kWarmupIsolationFirstTurn, "warmup-isolation-first-turn"}};
+}
+AIPERF_CONFIG_ENUM_JSON(CacheBust, "cache_bust")
+
+// --image-source-sampling: how images are picked from a finite source (assets or a directory).
+enum class ImageSourceSampling { kRandomWithReplacement, kShuffleCycle, kSequentialCycle };
+constexpr auto enum_names(ImageSourceSampling) {
+  using E = ImageSourceSampling;
+  return std::array{EnumName<E>{E::kRandomWithReplacement, "random-with-replacement"},
+                    EnumName<E>{E::kShuffleCycle, "shuffle-cycle"},
+                    EnumName<E>{E::kSequentialCycle, "sequential-cycle"}};
+}
+AIPERF_CONFIG_ENUM_JSON(ImageSourceSampling, "image_source_sampling")
+
 struct PromptShapingConfig {
   PromptCorpus prompt_corpus = PromptCorpus::kSonnet;
   // --random-range-ratio resolved to (ISL ratio, OSL ratio); unset = no window.
   std::optional<double> range_ratio_isl, range_ratio_osl;
-  std::string random_corpus_style = "vllm";  // --random-corpus-style: vllm | sglang
+  RandomCorpusStyle random_corpus_style = RandomCorpusStyle::kVllm;
   // --system-prompt, or the text of --system-prompt-file (read once by the CLI).
   std::optional<std::string> system_prompt;
-  // --cache-bust, hyphenated: none | system-prefix | system-suffix | first-turn-prefix |
-  // first-turn-suffix | warmup-isolation-system | warmup-isolation-first-turn.
-  std::string cache_bust = "none";
+  CacheBust cache_bust = CacheBust::kNone;
   // --image-source: noise | assets | an absolute directory path.
   std::string image_source = "noise";
-  // --image-source-sampling: random-with-replacement | shuffle-cycle | sequential-cycle.
-  std::string image_source_sampling = "random-with-replacement";
+  ImageSourceSampling image_source_sampling = ImageSourceSampling::kRandomWithReplacement;
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PromptShapingConfig, prompt_corpus, range_ratio_isl,

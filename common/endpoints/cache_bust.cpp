@@ -24,8 +24,24 @@ std::string sha256_hex(const std::string& text, int digits) {
   return out;
 }
 
-bool is_warmup_isolation(const std::string& target) {
-  return target == "warmup-isolation-system" || target == "warmup-isolation-first-turn";
+// The kinds of marker a target takes.
+enum class MarkerKind { kNone, kRid, kWarmup };
+
+MarkerKind marker_kind(config::CacheBust target) {
+  using config::CacheBust;
+  switch (target) {
+    case CacheBust::kNone:
+      return MarkerKind::kNone;
+    case CacheBust::kSystemPrefix:
+    case CacheBust::kSystemSuffix:
+    case CacheBust::kFirstTurnPrefix:
+    case CacheBust::kFirstTurnSuffix:
+      return MarkerKind::kRid;
+    case CacheBust::kWarmupIsolationSystem:
+    case CacheBust::kWarmupIsolationFirstTurn:
+      return MarkerKind::kWarmup;
+  }
+  return MarkerKind::kNone;  // unreachable: the switch covers every value
 }
 
 bool has_marker_at_edge(const std::string& content, const std::string& marker, bool prefix) {
@@ -36,29 +52,59 @@ bool has_marker_at_edge(const std::string& content, const std::string& marker, b
 
 }  // namespace
 
-bool cache_bust_is_system_target(const std::string& target) {
-  return target == "system-prefix" || target == "system-suffix" || target == "warmup-isolation-system";
+bool cache_bust_is_system_target(config::CacheBust target) {
+  using config::CacheBust;
+  switch (target) {
+    case CacheBust::kSystemPrefix:
+    case CacheBust::kSystemSuffix:
+    case CacheBust::kWarmupIsolationSystem:
+      return true;
+    case CacheBust::kNone:
+    case CacheBust::kFirstTurnPrefix:
+    case CacheBust::kFirstTurnSuffix:
+    case CacheBust::kWarmupIsolationFirstTurn:
+      return false;
+  }
+  return false;  // unreachable: the switch covers every value
 }
 
-bool cache_bust_is_prefix(const std::string& target) {
-  return target != "system-suffix" && target != "first-turn-suffix";
+bool cache_bust_is_prefix(config::CacheBust target) {
+  using config::CacheBust;
+  switch (target) {
+    case CacheBust::kSystemSuffix:
+    case CacheBust::kFirstTurnSuffix:
+      return false;
+    case CacheBust::kNone:
+    case CacheBust::kSystemPrefix:
+    case CacheBust::kFirstTurnPrefix:
+    case CacheBust::kWarmupIsolationSystem:
+    case CacheBust::kWarmupIsolationFirstTurn:
+      return true;
+  }
+  return true;  // unreachable: the switch covers every value
 }
 
-std::string cache_bust_rid_marker(const std::string& target, const std::string& unique) {
+std::string cache_bust_rid_marker(config::CacheBust target, const std::string& unique) {
   const std::string rid = "[rid:" + sha256_hex(unique, kDigestHex) + "]";
   return cache_bust_is_prefix(target) ? rid + "\n\n" : "\n\n" + rid;
 }
 
-std::optional<std::string> cache_bust_marker(const std::string& target, const std::string& benchmark_id,
-                                             const std::string& x_correlation_id,
-                                             const std::string& conversation_id, bool warmup) {
-  if (target.empty() || target == "none") return std::nullopt;
-  if (is_warmup_isolation(target)) return warmup ? std::optional<std::string>("[warmup]\n\n") : std::nullopt;
+std::optional<std::string> cache_bust_marker(config::CacheBust target, const std::string& benchmark_id,
+                                             const std::string& x_correlation_id, const std::string& conversation_id,
+                                             bool warmup) {
+  switch (marker_kind(target)) {
+    case MarkerKind::kNone:
+      return std::nullopt;
+    case MarkerKind::kWarmup:
+      return warmup ? std::optional<std::string>("[warmup]\n\n") : std::nullopt;
+    case MarkerKind::kRid:
+      break;
+  }
   return cache_bust_rid_marker(target, benchmark_id + ":" + x_correlation_id + ":" + conversation_id);
 }
 
-uint32_t cache_bust_marker_tokens(const std::string& target, const tok::Tokenizer& tokenizer) {
-  if (target.empty() || target == "none" || is_warmup_isolation(target)) return 0;
+uint32_t cache_bust_marker_tokens(config::CacheBust target, const tok::Tokenizer& tokenizer) {
+  if (marker_kind(target) != MarkerKind::kRid) return 0;
   size_t total = 0;
   for (int i = 0; i < kEstimateSamples; ++i) {
     const std::string n = std::to_string(i);
@@ -67,7 +113,7 @@ uint32_t cache_bust_marker_tokens(const std::string& target, const tok::Tokenize
   return static_cast<uint32_t>(std::nearbyint(static_cast<double>(total) / kEstimateSamples));  // half to even
 }
 
-std::string apply_cache_bust(const std::string& target, const std::string& marker, const std::string& system_message,
+std::string apply_cache_bust(config::CacheBust target, const std::string& marker, const std::string& system_message,
                              std::vector<const proto::Turn*>& turns, std::unique_ptr<proto::Turn>& storage) {
   if (marker.empty()) return system_message;
   const bool prefix = cache_bust_is_prefix(target);

@@ -119,22 +119,26 @@ ImageSource::ImageSource(const config::PromptShapingConfig& shaping) : sampling_
 
 size_t ImageSource::pick(std::mt19937_64& rng) {
   const size_t n = pictures_.size();
-  if (sampling_ == "shuffle-cycle") {
-    if (cycle_.empty()) {
-      for (size_t i = 0; i < n; ++i)
-        if (!retired_[i]) cycle_.push_back(i);
-      std::shuffle(cycle_.begin(), cycle_.end(), rng);
+  switch (sampling_) {
+    case config::ImageSourceSampling::kShuffleCycle: {
+      if (cycle_.empty()) {
+        for (size_t i = 0; i < n; ++i)
+          if (!retired_[i]) cycle_.push_back(i);
+        std::shuffle(cycle_.begin(), cycle_.end(), rng);
+      }
+      const size_t i = cycle_.back();
+      cycle_.pop_back();
+      return i;
     }
-    const size_t i = cycle_.back();
-    cycle_.pop_back();
-    return i;
-  }
-  if (sampling_ == "sequential-cycle") {
-    for (size_t k = 0; k < n; ++k) {
-      const size_t i = sequential_;
-      sequential_ = (sequential_ + 1) % n;
-      if (!retired_[i]) return i;
-    }
+    case config::ImageSourceSampling::kSequentialCycle:
+      for (size_t k = 0; k < n; ++k) {
+        const size_t i = sequential_;
+        sequential_ = (sequential_ + 1) % n;
+        if (!retired_[i]) return i;
+      }
+      break;
+    case config::ImageSourceSampling::kRandomWithReplacement:
+      break;
   }
   std::vector<size_t> available;
   for (size_t i = 0; i < n; ++i)

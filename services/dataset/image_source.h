@@ -42,7 +42,7 @@ class ImageSource {
   size_t pick(std::mt19937_64& rng);
   const RgbImage* load(size_t index);  // nullptr when the file does not decode (then retired)
 
-  std::string sampling_;
+  config::ImageSourceSampling sampling_;
   bool noise_ = false;
   std::vector<std::string> paths_;    // directory files; empty for assets
   std::vector<RgbImage> pictures_;    // decoded sources (index-aligned), empty until loaded

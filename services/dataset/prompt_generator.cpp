@@ -30,7 +30,7 @@ std::vector<tok::TokenId> PromptGenerator::sample_tokens(uint32_t tokens, std::m
   return out;
 }
 
-PromptGenerator PromptGenerator::random_vocab(const tok::Tokenizer& tokenizer, const std::string& style,
+PromptGenerator PromptGenerator::random_vocab(const tok::Tokenizer& tokenizer, config::RandomCorpusStyle style,
                                               const std::set<tok::TokenId>* special) {
   PromptGenerator g(tokenizer, "");
   g.random_ = std::make_shared<RandomVocab>();
@@ -38,7 +38,7 @@ PromptGenerator PromptGenerator::random_vocab(const tok::Tokenizer& tokenizer, c
   g.random_->pool.reserve(vocab);
   for (size_t id = 0; id < vocab; ++id) {
     const tok::TokenId t = static_cast<tok::TokenId>(id);
-    if (style == "vllm") {  // vLLM leaves the special tokens out
+    if (style == config::RandomCorpusStyle::kVllm) {  // vLLM leaves the special tokens out
       if (special ? special->count(t) > 0 : tokenizer.decode(std::span<const tok::TokenId>(&t, 1), true).empty())
         continue;
     }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "config/prompt_shaping_config.h"
 #include "numpy_rng.h"
 
 #include "tokenizer/tokenizer.h"
@@ -27,7 +28,7 @@ class PromptGenerator {
   // re-encoded and trimmed or topped up with random ids (up to 10 rounds) to the exact length.
   // `special`: the ids vllm's pool leaves out (HF's all_special_ids); without it, the ids that
   // decode to nothing when special tokens are skipped.
-  static PromptGenerator random_vocab(const tok::Tokenizer& tokenizer, const std::string& style,
+  static PromptGenerator random_vocab(const tok::Tokenizer& tokenizer, config::RandomCorpusStyle style,
                                       const std::set<tok::TokenId>* special = nullptr);
   // The random corpus's per-prompt offsets in [0, vocab size), and the stream its top-up ids
   // come from (AIPerf's preseed: the range-ratio stream after its ISL and OSL draws). Prompts

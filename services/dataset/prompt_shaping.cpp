@@ -64,11 +64,11 @@ void apply_system_prompt(std::vector<proto::Conversation>& conversations, const 
 }
 
 CacheBustBudget cache_bust_budget(const config::InputConfig& in, const tok::Tokenizer& tokenizer) {
-  const std::string& target = in.prompt_shaping.cache_bust;
+  const config::CacheBust target = in.prompt_shaping.cache_bust;
   CacheBustBudget b;
   const uint32_t cost = endpoints::cache_bust_marker_tokens(target, tokenizer);
-  if (cost == 0) return b;
-  const bool system_target = target == "system-prefix" || target == "system-suffix";
+  if (cost == 0) return b;  // none and the warmup-isolation targets: profiling requests carry no marker
+  const bool system_target = endpoints::cache_bust_is_system_target(target);
   const bool has_system = in.shared_system_prompt_length > 0 || in.prompt_shaping.system_prompt.has_value();
   if (system_target && has_system) {
     if (in.shared_system_prompt_length > 0) b.shared_system_tokens = cost;

@@ -36,7 +36,7 @@ std::string fmt(double v) {
 
 }  // namespace
 
-std::pair<double, double> parse_range_ratio(const std::string& raw, const std::string& style) {
+std::pair<double, double> parse_range_ratio(const std::string& raw, config::RandomCorpusStyle style) {
   const size_t b = raw.find_first_not_of(" \t\n\r");
   const std::string value = b == std::string::npos ? "" : raw.substr(b, raw.find_last_not_of(" \t\n\r") - b + 1);
   if (value.empty()) throw std::invalid_argument("--random-range-ratio value cannot be empty");
@@ -49,13 +49,13 @@ std::pair<double, double> parse_range_ratio(const std::string& raw, const std::s
     try {
       data = nlohmann::json::parse(value);
     } catch (const nlohmann::json::exception&) {
-      if (style == "sglang")
+      if (style == config::RandomCorpusStyle::kSglang)
         throw std::invalid_argument("--random-range-ratio must be a plain float for SGLang corpus style, got: " +
                                     repr(value));
       throw std::invalid_argument(
           "--random-range-ratio must be a float or a JSON object with 'input' and 'output' keys, got: " + repr(value));
     }
-    if (style == "sglang") {
+    if (style == config::RandomCorpusStyle::kSglang) {
       if (data.is_object())
         throw std::invalid_argument(
             "SGLang corpus style applies a single ratio to both ISL and OSL. Independent input/output values are "
@@ -83,9 +83,9 @@ std::pair<double, double> parse_range_ratio(const std::string& raw, const std::s
   return {ir, orr};
 }
 
-void check_range_ratio(const std::pair<double, double>& ratios, const std::string& style) {
+void check_range_ratio(const std::pair<double, double>& ratios, config::RandomCorpusStyle style) {
   const auto [ir, orr] = ratios;
-  if (style == "sglang") {
+  if (style == config::RandomCorpusStyle::kSglang) {
     if (!std::isfinite(ir) || ir < 0.0 || ir > 1.0)
       throw std::invalid_argument("range_ratio must be in [0.0, 1.0], got " + fmt(ir));
   } else {
@@ -96,10 +96,10 @@ void check_range_ratio(const std::pair<double, double>& ratios, const std::strin
   }
 }
 
-RangeWindow range_window(const std::string& style, int64_t isl_mean, int64_t osl_mean, double isl_ratio,
+RangeWindow range_window(config::RandomCorpusStyle style, int64_t isl_mean, int64_t osl_mean, double isl_ratio,
                          double osl_ratio, uint32_t special_tokens) {
   RangeWindow w;
-  if (style == "sglang") {
+  if (style == config::RandomCorpusStyle::kSglang) {
     w.isl_low = std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(isl_mean) * isl_ratio));
     w.isl_high = isl_mean;
     w.osl_low = std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(osl_mean) * osl_ratio));
@@ -114,11 +114,14 @@ RangeWindow range_window(const std::string& style, int64_t isl_mean, int64_t osl
   return w;
 }
 
-RangeRatioSampler::RangeRatioSampler(const std::string& style, const RangeWindow& window, uint32_t special_tokens,
-                                     uint64_t seed, size_t count, bool preseed)
-    : style_(style), window_(window), special_tokens_(special_tokens),
+RangeRatioSampler::RangeRatioSampler(config::RandomCorpusStyle style, const RangeWindow& window,
+                                     uint32_t special_tokens, uint64_t seed, size_t count, bool preseed)
+    : style_(style),
+      window_(window),
+      special_tokens_(special_tokens),
       live_(derive_aiperf_seed(seed, "models.range_ratio.distribution")) {
-  if (style == "sglang") stream_ = std::make_unique<NumpyRandomState>(fold_seed_to_uint32(seed));
+  if (style == config::RandomCorpusStyle::kSglang)
+    stream_ = std::make_unique<NumpyRandomState>(fold_seed_to_uint32(seed));
   else stream_ = std::make_unique<NumpyPcg64>(seed);
   if (!preseed) return;
   isl_ = stream_->integers(window_.isl_low, window_.isl_high + 1, count);
@@ -126,7 +129,8 @@ RangeRatioSampler::RangeRatioSampler(const std::string& style, const RangeWindow
 }
 
 uint32_t RangeRatioSampler::adjust_isl(int64_t isl) const {
-  if (style_ == "sglang") return static_cast<uint32_t>(std::max<int64_t>(1, isl - special_tokens_));
+  if (style_ == config::RandomCorpusStyle::kSglang)
+    return static_cast<uint32_t>(std::max<int64_t>(1, isl - special_tokens_));
   return static_cast<uint32_t>(std::max<int64_t>(0, isl));
 }
 

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "config/prompt_shaping_config.h"
 #include "numpy_rng.h"
 
 namespace aiperf::dataset {
@@ -17,10 +18,10 @@ namespace aiperf::dataset {
 // Parses the option's text for `style` into (ISL ratio, OSL ratio): a plain float for both, or
 // (vllm only) a JSON object {"input": a, "output": b}. Throws std::invalid_argument with
 // AIPerf's message (without its "Invalid --random-range-ratio value: " lead, which the CLI adds).
-std::pair<double, double> parse_range_ratio(const std::string& text, const std::string& style);
+std::pair<double, double> parse_range_ratio(const std::string& text, config::RandomCorpusStyle style);
 
 // The ranges: vllm [0, 1) each; sglang [0, 1]. Throws std::invalid_argument with AIPerf's message.
-void check_range_ratio(const std::pair<double, double>& ratios, const std::string& style);
+void check_range_ratio(const std::pair<double, double>& ratios, config::RandomCorpusStyle style);
 
 struct RangeWindow {
   int64_t isl_low = 0, isl_high = 0;  // inclusive
@@ -29,7 +30,7 @@ struct RangeWindow {
 
 // The inclusive windows of `style` for the means and ratios; `special_tokens` is what the server
 // adds to a prompt (vllm folds it into the ISL window, sglang subtracts it per draw).
-RangeWindow range_window(const std::string& style, int64_t isl_mean, int64_t osl_mean, double isl_ratio,
+RangeWindow range_window(config::RandomCorpusStyle style, int64_t isl_mean, int64_t osl_mean, double isl_ratio,
                          double osl_ratio, uint32_t special_tokens);
 
 // The (ISL, OSL) stream of one dataset, as AIPerf draws it. With `preseed` (AIPerf does it for
@@ -40,7 +41,7 @@ RangeWindow range_window(const std::string& style, int64_t isl_mean, int64_t osl
 // "models.range_ratio.distribution" stream (PCG64 in both styles).
 class RangeRatioSampler {
  public:
-  RangeRatioSampler(const std::string& style, const RangeWindow& window, uint32_t special_tokens, uint64_t seed,
+  RangeRatioSampler(config::RandomCorpusStyle style, const RangeWindow& window, uint32_t special_tokens, uint64_t seed,
                     size_t count, bool preseed = true);
   std::pair<uint32_t, uint32_t> next();
   NumpyIntegers& stream() { return *stream_; }
@@ -49,7 +50,7 @@ class RangeRatioSampler {
  private:
   uint32_t adjust_isl(int64_t isl) const;
 
-  std::string style_;
+  config::RandomCorpusStyle style_;
   RangeWindow window_;
   uint32_t special_tokens_;
   std::unique_ptr<NumpyIntegers> stream_;  // the preseed stream (unused without preseed)

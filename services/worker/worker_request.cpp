@@ -49,7 +49,7 @@ void WorkerCore::dispatch(InFlight job) {
   }
   job.sent_turns.push_back(&turn);
   // --cache-bust: this session's marker on the system message or the first user message.
-  const std::string& bust = config_->input.prompt_shaping.cache_bust;
+  const config::CacheBust bust = config_->input.prompt_shaping.cache_bust;
   const std::optional<std::string> marker =
       endpoints::cache_bust_marker(bust, config_->benchmark_id, job.credit.x_correlation_id(),
                                    job.credit.conversation_id(), job.credit.phase() == proto::PHASE_WARMUP);

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config/run_config.h"
@@ -51,6 +52,10 @@ TEST_CASE("config enums keep their spellings on the wire") {
   check_enum<AudioFormat>({"wav", "mp3"});
   check_enum<ImageFormat>({"png", "jpeg", "random"});
   check_enum<PromptCorpus>({"sonnet", "coding", "random"});
+  check_enum<RandomCorpusStyle>({"vllm", "sglang"});
+  check_enum<CacheBust>({"none", "system-prefix", "system-suffix", "first-turn-prefix", "first-turn-suffix",
+                         "warmup-isolation-system", "warmup-isolation-first-turn"});
+  check_enum<ImageSourceSampling>({"random-with-replacement", "shuffle-cycle", "sequential-cycle"});
 }
 
 TEST_CASE("config enum messages name the field and the choices") {
@@ -75,6 +80,9 @@ TEST_CASE("a RunConfig round-trips its enums and refuses an unknown spelling") {
   c.loadgen.warmup.arrival_pattern = ArrivalPattern::kConstant;
   c.input.custom_dataset_type = CustomDatasetType::kMooncakeTrace;
   c.input.audio_format = AudioFormat::kMp3;
+  c.input.prompt_shaping.random_corpus_style = RandomCorpusStyle::kSglang;
+  c.input.prompt_shaping.cache_bust = CacheBust::kWarmupIsolationFirstTurn;
+  c.input.prompt_shaping.image_source_sampling = ImageSourceSampling::kShuffleCycle;
   const json j = to_json(c);
   CHECK(j["output"]["export_level"] == "raw");
   CHECK(j["service"]["ui_type"] == "simple");
@@ -86,6 +94,9 @@ TEST_CASE("a RunConfig round-trips its enums and refuses an unknown spelling") {
   CHECK(j["loadgen"]["warmup"]["arrival_pattern"] == "constant");
   CHECK(j["input"]["custom_dataset_type"] == "mooncake_trace");
   CHECK(j["input"]["audio_format"] == "mp3");
+  CHECK(j["input"]["prompt_shaping"]["random_corpus_style"] == "sglang");
+  CHECK(j["input"]["prompt_shaping"]["cache_bust"] == "warmup-isolation-first-turn");
+  CHECK(j["input"]["prompt_shaping"]["image_source_sampling"] == "shuffle-cycle");
   CHECK(to_json(run_config_from_json(j)) == j);
 
   // The defaults, as the string fields had them.
@@ -102,6 +113,9 @@ TEST_CASE("a RunConfig round-trips its enums and refuses an unknown spelling") {
   CHECK(d["input"]["audio_format"] == "wav");
   CHECK(d["input"]["image_format"] == "png");
   CHECK(d["input"]["prompt_shaping"]["prompt_corpus"] == "sonnet");
+  CHECK(d["input"]["prompt_shaping"]["random_corpus_style"] == "vllm");
+  CHECK(d["input"]["prompt_shaping"]["cache_bust"] == "none");
+  CHECK(d["input"]["prompt_shaping"]["image_source_sampling"] == "random-with-replacement");
 
   json bad = j;
   bad["loadgen"]["profiling"]["arrival_pattern"] = "bursty";
@@ -109,4 +123,13 @@ TEST_CASE("a RunConfig round-trips its enums and refuses an unknown spelling") {
   bad = j;
   bad["input"]["custom_dataset_type"] = "csv";
   CHECK_THROWS_AS(run_config_from_json(bad), std::invalid_argument);
+  // The config file's underscored spellings (and other cases) are not the wire's: they do not load.
+  for (const auto& [field, spelling] :
+       std::vector<std::pair<std::string, std::string>>{{"random_corpus_style", "vLLM"},
+                                                        {"cache_bust", "system_prefix"},
+                                                        {"image_source_sampling", "random_with_replacement"}}) {
+    bad = j;
+    bad["input"]["prompt_shaping"][field] = spelling;
+    CHECK_THROWS_AS(run_config_from_json(bad), std::invalid_argument);
+  }
 }

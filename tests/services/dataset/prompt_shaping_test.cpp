@@ -20,6 +20,9 @@
 #include "tokenizer/tokenizer.h"
 
 using namespace aiperf::dataset;
+using aiperf::config::CacheBust;
+using aiperf::config::ImageSourceSampling;
+using aiperf::config::RandomCorpusStyle;
 using aiperf::endpoints::apply_cache_bust;
 using aiperf::endpoints::cache_bust_marker;
 using aiperf::endpoints::cache_bust_marker_tokens;
@@ -33,7 +36,7 @@ const aiperf::tok::Tokenizer& gpt2() {
   return *tokenizer;
 }
 
-std::string invalid(const std::string& text, const std::string& style) {
+std::string invalid(const std::string& text, RandomCorpusStyle style) {
   try {
     parse_range_ratio(text, style);
   } catch (const std::invalid_argument& e) {
@@ -42,7 +45,7 @@ std::string invalid(const std::string& text, const std::string& style) {
   return "";
 }
 
-std::string out_of_range(double isl, double osl, const std::string& style) {
+std::string out_of_range(double isl, double osl, RandomCorpusStyle style) {
   try {
     check_range_ratio({isl, osl}, style);
   } catch (const std::invalid_argument& e) {
@@ -51,14 +54,14 @@ std::string out_of_range(double isl, double osl, const std::string& style) {
   return "";
 }
 
-aiperf::config::RunConfig ratio_config(const std::string& style) {
+aiperf::config::RunConfig ratio_config(RandomCorpusStyle style) {
   aiperf::config::RunConfig c;
   c.endpoint.model_names = {"m"};
   c.input.random_seed = 42;
   c.input.num_dataset_entries = 6;
   auto& ps = c.input.prompt_shaping;
   ps.random_corpus_style = style;
-  if (style == "sglang") {
+  if (style == RandomCorpusStyle::kSglang) {
     c.input.isl_mean = 100;
     c.input.osl_mean = 10;
     ps.range_ratio_isl = ps.range_ratio_osl = 0.3;
@@ -89,40 +92,44 @@ TEST_CASE("NumpyRandomState draws what numpy.random.RandomState(42).randint draw
 }
 
 TEST_CASE("prompt shaping: --random-range-ratio text: floats, the vllm JSON form, AIPerf's messages", "[dataset][shaping]") {
-  CHECK(parse_range_ratio(" 0.25 ", "vllm") == std::pair<double, double>{0.25, 0.25});
-  CHECK(parse_range_ratio("{\"input\": 0.3, \"output\": 0.5}", "vllm") == std::pair<double, double>{0.3, 0.5});
-  CHECK(parse_range_ratio("1", "sglang") == std::pair<double, double>{1.0, 1.0});
-  CHECK(invalid("", "vllm") == "--random-range-ratio value cannot be empty");
-  CHECK(invalid("abc", "vllm") ==
+  CHECK(parse_range_ratio(" 0.25 ", RandomCorpusStyle::kVllm) == std::pair<double, double>{0.25, 0.25});
+  CHECK(parse_range_ratio("{\"input\": 0.3, \"output\": 0.5}", RandomCorpusStyle::kVllm) ==
+        std::pair<double, double>{0.3, 0.5});
+  CHECK(parse_range_ratio("1", RandomCorpusStyle::kSglang) == std::pair<double, double>{1.0, 1.0});
+  CHECK(invalid("", RandomCorpusStyle::kVllm) == "--random-range-ratio value cannot be empty");
+  CHECK(invalid("abc", RandomCorpusStyle::kVllm) ==
         "--random-range-ratio must be a float or a JSON object with 'input' and 'output' keys, got: 'abc'");
-  CHECK(invalid("{\"input\": 0.3}", "vllm") == "--random-range-ratio JSON object missing keys: ['output']");
-  CHECK(invalid("{\"input\": 0.3, \"output\": 0.1, \"x\": 1}", "vllm") ==
+  CHECK(invalid("{\"input\": 0.3}", RandomCorpusStyle::kVllm) ==
+        "--random-range-ratio JSON object missing keys: ['output']");
+  CHECK(invalid("{\"input\": 0.3, \"output\": 0.1, \"x\": 1}", RandomCorpusStyle::kVllm) ==
         "--random-range-ratio JSON object has unexpected keys: ['x']");
-  CHECK(invalid("{\"input\": 0.3, \"output\": 0.3}", "sglang") ==
+  CHECK(invalid("{\"input\": 0.3, \"output\": 0.3}", RandomCorpusStyle::kSglang) ==
         "SGLang corpus style applies a single ratio to both ISL and OSL. Independent input/output values are not "
         "supported; provide a plain float instead (e.g. 0.3).");
-  CHECK(invalid("abc", "sglang") == "--random-range-ratio must be a plain float for SGLang corpus style, got: 'abc'");
-  CHECK(out_of_range(1.0, 1.0, "vllm") == "ISL range_ratio must be in [0.0, 1.0), got 1.0");
-  CHECK(out_of_range(0.5, 1.5, "vllm") == "OSL range_ratio must be in [0.0, 1.0), got 1.5");
-  CHECK(out_of_range(1.0, 1.0, "sglang").empty());
-  CHECK(out_of_range(1.5, 1.5, "sglang") == "range_ratio must be in [0.0, 1.0], got 1.5");
+  CHECK(invalid("abc", RandomCorpusStyle::kSglang) ==
+        "--random-range-ratio must be a plain float for SGLang corpus style, got: 'abc'");
+  CHECK(out_of_range(1.0, 1.0, RandomCorpusStyle::kVllm) == "ISL range_ratio must be in [0.0, 1.0), got 1.0");
+  CHECK(out_of_range(0.5, 1.5, RandomCorpusStyle::kVllm) == "OSL range_ratio must be in [0.0, 1.0), got 1.5");
+  CHECK(out_of_range(1.0, 1.0, RandomCorpusStyle::kSglang).empty());
+  CHECK(out_of_range(1.5, 1.5, RandomCorpusStyle::kSglang) == "range_ratio must be in [0.0, 1.0], got 1.5");
 }
 
 TEST_CASE("range windows: vllm symmetric around the mean less special tokens, sglang lower-bounded",
           "[dataset][shaping]") {
-  const RangeWindow v = range_window("vllm", 100, 10, 0.3, 0.3, 0);
+  const RangeWindow v = range_window(RandomCorpusStyle::kVllm, 100, 10, 0.3, 0.3, 0);
   CHECK((v.isl_low == 70 && v.isl_high == 130 && v.osl_low == 7 && v.osl_high == 13));
-  const RangeWindow v1 = range_window("vllm", 100, 1, 0.3, 0.9, 1);  // 99 * 0.7 = 69.3, 99 * 1.3 = 128.7
+  const RangeWindow v1 =
+      range_window(RandomCorpusStyle::kVllm, 100, 1, 0.3, 0.9, 1);  // 99 * 0.7 = 69.3, 99 * 1.3 = 128.7
   CHECK((v1.isl_low == 69 && v1.isl_high == 129 && v1.osl_low == 1 && v1.osl_high == 2));
-  const RangeWindow s = range_window("sglang", 100, 10, 0.3, 0.3, 1);
+  const RangeWindow s = range_window(RandomCorpusStyle::kSglang, 100, 10, 0.3, 0.3, 1);
   CHECK((s.isl_low == 30 && s.isl_high == 100 && s.osl_low == 3 && s.osl_high == 10));
-  const RangeWindow s0 = range_window("sglang", 3, 2, 0.1, 0.1, 0);  // int(0.3) = 0 -> 1
+  const RangeWindow s0 = range_window(RandomCorpusStyle::kSglang, 3, 2, 0.1, 0.1, 0);  // int(0.3) = 0 -> 1
   CHECK((s0.isl_low == 1 && s0.osl_low == 1));
 }
 
 TEST_CASE("RangeRatioSampler: all ISLs then all OSLs of the seed's stream, sglang shifted by special tokens",
           "[dataset][shaping]") {
-  RangeRatioSampler v("vllm", range_window("vllm", 100, 10, 0.3, 0.3, 0), 0, 42, 6);
+  RangeRatioSampler v(RandomCorpusStyle::kVllm, range_window(RandomCorpusStyle::kVllm, 100, 10, 0.3, 0.3, 0), 0, 42, 6);
   std::vector<std::pair<uint32_t, uint32_t>> got;
   for (int i = 0; i < 6; ++i) got.push_back(v.next());
   CHECK(got == std::vector<std::pair<uint32_t, uint32_t>>{{75, 7}, {117, 11}, {109, 8}, {96, 7}, {96, 10}, {122, 13}});
@@ -130,7 +137,8 @@ TEST_CASE("RangeRatioSampler: all ISLs then all OSLs of the seed's stream, sglan
   CHECK(v.stream().integers(0, 50257, 3) == Ints{36976, 38252, 36058});
 
   // Three entries: randint(30, 101, 3) = 81 44 90, then randint(3, 11, 3) = 7 9 4.
-  RangeRatioSampler s("sglang", range_window("sglang", 100, 10, 0.3, 0.3, 1), 1, 42, 3);
+  RangeRatioSampler s(RandomCorpusStyle::kSglang, range_window(RandomCorpusStyle::kSglang, 100, 10, 0.3, 0.3, 1), 1, 42,
+                      3);
   CHECK(s.next() == std::pair<uint32_t, uint32_t>{80, 7});  // 81 - 1 special token
   CHECK(s.next() == std::pair<uint32_t, uint32_t>{43, 9});
 }
@@ -148,7 +156,7 @@ TEST_CASE("synthetic conversations with --random-range-ratio: the seed's ISLs an
           "[dataset][shaping]") {
   // Text corpora: no preseed; (ISL, OSL) per turn from AIPerf's derived
   // "models.range_ratio.distribution" stream of seed 42, as NumPy draws them.
-  const auto c = ratio_config("vllm");
+  const auto c = ratio_config(RandomCorpusStyle::kVllm);
   const PromptGenerator prompts(gpt2(), generate_corpus());
   const auto convs = synthesize_conversations(c, prompts);
   REQUIRE(convs.size() == 6);
@@ -158,7 +166,7 @@ TEST_CASE("synthetic conversations with --random-range-ratio: the seed's ISLs an
     CHECK(gpt2().count(convs[i].turns(0).texts(0).contents(0)) == isl[i]);
     CHECK(convs[i].turns(0).max_tokens() == osl[i]);
   }
-  const auto s = synthesize_conversations(ratio_config("sglang"), prompts);
+  const auto s = synthesize_conversations(ratio_config(RandomCorpusStyle::kSglang), prompts);
   CHECK(gpt2().count(s[0].turns(0).texts(0).contents(0)) == 94);  // GPT-2 adds no special token
   CHECK(s[0].turns(0).max_tokens() == 7);
   CHECK(gpt2().count(s[1].turns(0).texts(0).contents(0)) == 46);
@@ -167,8 +175,8 @@ TEST_CASE("synthetic conversations with --random-range-ratio: the seed's ISLs an
 
 TEST_CASE("prompt shaping: --prompt-corpus random: runs of vocabulary ids shifted by the request index, exact length",
           "[dataset][shaping]") {
-  const PromptGenerator v = PromptGenerator::random_vocab(gpt2(), "vllm");
-  const PromptGenerator s = PromptGenerator::random_vocab(gpt2(), "sglang");
+  const PromptGenerator v = PromptGenerator::random_vocab(gpt2(), RandomCorpusStyle::kVllm);
+  const PromptGenerator s = PromptGenerator::random_vocab(gpt2(), RandomCorpusStyle::kSglang);
   CHECK(v.random_pool_size() == 50256);  // <|endoftext|> is special
   CHECK(s.random_pool_size() == 50257);
   v.use_offsets({0, 0, 50255}, nullptr);
@@ -207,7 +215,7 @@ TEST_CASE("HF's special ids for the vllm pool: the tokens tokenizer_config.json 
 
 TEST_CASE("prompt shaping: --prompt-corpus random with --random-range-ratio: offsets follow the ISL and OSL draws",
           "[dataset][shaping]") {
-  auto c = ratio_config("vllm");
+  auto c = ratio_config(RandomCorpusStyle::kVllm);
   c.input.prompt_shaping.prompt_corpus = aiperf::config::PromptCorpus::kRandom;
   const PromptGenerator prompts = make_prompt_generator(c.input, gpt2());
   const auto convs = synthesize_conversations(c, prompts);
@@ -247,22 +255,23 @@ TEST_CASE("prompt shaping: --system-prompt: set on every conversation, joined be
 
 TEST_CASE("cache-bust markers: rid plus 12 hex of sha256 with its blank line, the warmup marker in warmup only",
           "[dataset][shaping]") {
-  CHECK(cache_bust_rid_marker("system-prefix", "x") == "[rid:2d711642b726]\n\n");
-  CHECK(cache_bust_rid_marker("first-turn-suffix", "x") == "\n\n[rid:2d711642b726]");
+  CHECK(cache_bust_rid_marker(CacheBust::kSystemPrefix, "x") == "[rid:2d711642b726]\n\n");
+  CHECK(cache_bust_rid_marker(CacheBust::kFirstTurnSuffix, "x") == "\n\n[rid:2d711642b726]");
   // AIPerf's estimator marker 0 (sha256 of "estimator:0:0:estimator-0").
-  CHECK(cache_bust_rid_marker("first-turn-prefix", "estimator:0:0:estimator-0") == "[rid:8e15353008f0]\n\n");
-  CHECK(!cache_bust_marker("none", "b", "s", "c", true));
-  CHECK(cache_bust_marker("warmup-isolation-first-turn", "b", "s", "c", true) == "[warmup]\n\n");
-  CHECK(!cache_bust_marker("warmup-isolation-system", "b", "s", "c", false));
-  const auto m1 = cache_bust_marker("system-prefix", "bench", "session-1", "conv", false);
-  CHECK(m1 == cache_bust_marker("system-prefix", "bench", "session-1", "conv", true));  // warmup and profiling alike
-  CHECK(m1 != cache_bust_marker("system-prefix", "bench", "session-2", "conv", false));
-  CHECK(m1 != cache_bust_marker("system-prefix", "bench2", "session-1", "conv", false));
+  CHECK(cache_bust_rid_marker(CacheBust::kFirstTurnPrefix, "estimator:0:0:estimator-0") == "[rid:8e15353008f0]\n\n");
+  CHECK(!cache_bust_marker(CacheBust::kNone, "b", "s", "c", true));
+  CHECK(cache_bust_marker(CacheBust::kWarmupIsolationFirstTurn, "b", "s", "c", true) == "[warmup]\n\n");
+  CHECK(!cache_bust_marker(CacheBust::kWarmupIsolationSystem, "b", "s", "c", false));
+  const auto m1 = cache_bust_marker(CacheBust::kSystemPrefix, "bench", "session-1", "conv", false);
+  CHECK(m1 ==
+        cache_bust_marker(CacheBust::kSystemPrefix, "bench", "session-1", "conv", true));  // warmup and profiling alike
+  CHECK(m1 != cache_bust_marker(CacheBust::kSystemPrefix, "bench", "session-2", "conv", false));
+  CHECK(m1 != cache_bust_marker(CacheBust::kSystemPrefix, "bench2", "session-1", "conv", false));
   // AIPerf's estimate under GPT-2: markers of 13 12 13 13 12 11 12 13 tokens -> 12; suffixes 13.
-  CHECK(cache_bust_marker_tokens("system-prefix", gpt2()) == 12);
-  CHECK(cache_bust_marker_tokens("first-turn-suffix", gpt2()) == 13);
-  CHECK(cache_bust_marker_tokens("warmup-isolation-first-turn", gpt2()) == 0);
-  CHECK(cache_bust_marker_tokens("none", gpt2()) == 0);
+  CHECK(cache_bust_marker_tokens(CacheBust::kSystemPrefix, gpt2()) == 12);
+  CHECK(cache_bust_marker_tokens(CacheBust::kFirstTurnSuffix, gpt2()) == 13);
+  CHECK(cache_bust_marker_tokens(CacheBust::kWarmupIsolationFirstTurn, gpt2()) == 0);
+  CHECK(cache_bust_marker_tokens(CacheBust::kNone, gpt2()) == 0);
 }
 
 TEST_CASE("apply_cache_bust: system message, else the first user turn, once", "[dataset][shaping]") {
@@ -275,32 +284,33 @@ TEST_CASE("apply_cache_bust: system message, else the first user turn, once", "[
   std::vector<const aiperf::proto::Turn*> turns{&user0, &assistant, &user1};
   std::unique_ptr<aiperf::proto::Turn> storage;
 
-  CHECK(apply_cache_bust("system-prefix", m, "sys", turns, storage) == "[rid:abc]\n\nsys");
-  CHECK(apply_cache_bust("system-suffix", "\n\n[rid:abc]", "sys", turns, storage) == "sys\n\n[rid:abc]");
+  CHECK(apply_cache_bust(CacheBust::kSystemPrefix, m, "sys", turns, storage) == "[rid:abc]\n\nsys");
+  CHECK(apply_cache_bust(CacheBust::kSystemSuffix, "\n\n[rid:abc]", "sys", turns, storage) == "sys\n\n[rid:abc]");
   CHECK(turns[0] == &user0);  // untouched
 
-  CHECK(apply_cache_bust("system-prefix", m, "", turns, storage).empty());  // no system message: first user turn
+  CHECK(
+      apply_cache_bust(CacheBust::kSystemPrefix, m, "", turns, storage).empty());  // no system message: first user turn
   REQUIRE(turns[0] == storage.get());
   CHECK(turns[0]->texts(0).contents(0) == "[rid:abc]\n\nhello");
   CHECK(user0.texts(0).contents(0) == "hello");  // the dataset's turn is not changed
 
   // A history already holding the marked turn is not marked twice.
   std::unique_ptr<aiperf::proto::Turn> again;
-  apply_cache_bust("first-turn-prefix", m, "", turns, again);
+  apply_cache_bust(CacheBust::kFirstTurnPrefix, m, "", turns, again);
   CHECK(!again);
   CHECK(turns[0]->texts(0).contents(0) == "[rid:abc]\n\nhello");
 
   std::vector<const aiperf::proto::Turn*> one{&user1};
   std::unique_ptr<aiperf::proto::Turn> s2;
-  CHECK(apply_cache_bust("first-turn-suffix", "\n\n[rid:abc]", "sys", one, s2) == "sys");
+  CHECK(apply_cache_bust(CacheBust::kFirstTurnSuffix, "\n\n[rid:abc]", "sys", one, s2) == "sys");
   CHECK(one[0]->texts(0).contents(0) == "again\n\n[rid:abc]");
 }
 
 TEST_CASE("cache-bust ISL budget: off the first turn, or off the shared system prompt", "[dataset][shaping]") {
   aiperf::config::InputConfig in;
-  in.prompt_shaping.cache_bust = "first-turn-prefix";
+  in.prompt_shaping.cache_bust = CacheBust::kFirstTurnPrefix;
   CHECK(cache_bust_budget(in, gpt2()).first_turn_tokens == 12);
-  in.prompt_shaping.cache_bust = "system-suffix";  // no system prompt: falls to the first turn
+  in.prompt_shaping.cache_bust = CacheBust::kSystemSuffix;  // no system prompt: falls to the first turn
   CHECK(cache_bust_budget(in, gpt2()).first_turn_tokens == 13);
   in.shared_system_prompt_length = 40;
   auto b = cache_bust_budget(in, gpt2());
@@ -317,7 +327,7 @@ TEST_CASE("cache-bust ISL budget: off the first turn, or off the shared system p
   c.input.isl_mean = 40;
   c.input.turn_mean = 2;
   c.input.num_dataset_entries = 2;
-  c.input.prompt_shaping.cache_bust = "first-turn-prefix";
+  c.input.prompt_shaping.cache_bust = CacheBust::kFirstTurnPrefix;
   const PromptGenerator prompts(gpt2(), generate_corpus());
   ShapingInputs shaping;
   shaping.cache_bust = cache_bust_budget(c.input, gpt2());
@@ -354,7 +364,7 @@ TEST_CASE("prompt shaping: --image-source: noise, built-in assets, a directory i
 
   aiperf::config::PromptShapingConfig ps;
   ps.image_source = dir.string();
-  ps.image_source_sampling = "sequential-cycle";
+  ps.image_source_sampling = ImageSourceSampling::kSequentialCycle;
   ImageSource seq(ps);
   std::mt19937_64 rng(1);
   std::vector<int> order;
@@ -369,7 +379,7 @@ TEST_CASE("prompt shaping: --image-source: noise, built-in assets, a directory i
     CHECK(again.next(2, 2, rng).pixels[0] == 10);  // the solid colour survives resizing
   }
 
-  ps.image_source_sampling = "shuffle-cycle";
+  ps.image_source_sampling = ImageSourceSampling::kShuffleCycle;
   ImageSource shuffled(ps);
   std::multiset<int> cycle1, cycle2;
   for (int i = 0; i < 3; ++i) {
@@ -384,7 +394,7 @@ TEST_CASE("prompt shaping: --image-source: noise, built-in assets, a directory i
   CHECK(cycle2 == std::multiset<int>{1, 2, 3});
 
   ps.image_source = "assets";
-  ps.image_source_sampling = "random-with-replacement";
+  ps.image_source_sampling = ImageSourceSampling::kRandomWithReplacement;
   ImageSource assets(ps);
   std::set<int> seen;
   for (int i = 0; i < 40; ++i) {

@@ -265,14 +265,15 @@ TEST_CASE("worker core: a later turn carries the earlier turns and answers; the 
 
 TEST_CASE("worker core: cache bust marks each session's first user message, on every turn", "[worker_core]") {
   Worker w;
-  w.config.input.prompt_shaping.cache_bust = "first-turn-prefix";
+  w.config.input.prompt_shaping.cache_bust = aiperf::config::CacheBust::kFirstTurnPrefix;
   w.configure();
   w.credits({credit(0, "c1", "sess-a", 0, 2), credit(1, "c1", "sess-b", 0, 2)});
   w.answer("c1", {"Hello", "More"});
   REQUIRE(w.transport.sent.size() == 2);
   // "[rid:<12 hex>]\n\n", as JSON text.
   auto json_marker = [](const std::string& session) {
-    const std::string marker = *endpoints::cache_bust_marker("first-turn-prefix", "bench-1", session, "c1", false);
+    const std::string marker =
+        *endpoints::cache_bust_marker(aiperf::config::CacheBust::kFirstTurnPrefix, "bench-1", session, "c1", false);
     REQUIRE(marker.size() == 20);
     REQUIRE(marker.substr(18) == "\n\n");
     return marker.substr(0, 18) + "\\n\\n";
