@@ -32,6 +32,8 @@ too), then compares:
           slicing rule on its own records (grid from the first start, slice of each start, empty
           slices dropped, last slice cut at the run's end) and both files list the same windows;
           the timeslice CSV's rows are compared by Metric/Stat
+  server-metrics  (scenarios writing server_metrics_export.jsonl) each tool's histogram quantile
+          estimates are AIPerf 0.13's own estimator (run under --ref-python) on that tool's scrapes
   run     exit status
 
 Every difference has an id `SCENARIO:KIND:FILE:DETAIL`. Differences matching a pattern listed in
@@ -67,6 +69,7 @@ TOKENIZER = REPO / "common" / "tokenizer" / "data" / "gpt2"
 TIKTOKEN = REPO / "common" / "tokenizer" / "data" / "tiktoken"
 KNOWN = HERE / "known_differences.md"
 DEFAULT_REF = Path.home() / ".cache" / "aiperf-compat" / "bin" / "ref-aiperf"
+DEFAULT_REF_PYTHON = Path.home() / ".cache" / "aiperf-compat" / "aiperf-0.13.0" / "bin" / "python"
 
 # The deterministic server: every answer's first token after TTFT_MS, the next ones ITL_MS apart.
 # Long enough that a client's fixed cost per request (a fraction of a millisecond, more on a loaded
@@ -173,6 +176,15 @@ SCENARIOS = {
                  *SYNTHETIC, *EXACT_OSL, "--slice-duration", "1"],
         "requests": 20,
         "slice_duration": 1.0,
+        "truth": {**streaming_truth(), **concurrency_truth(2, 20, LAT_MS), **sweep_truth(2)},
+    },
+    "server_metrics": {
+        "about": "streaming chat, concurrency 2, --server-metrics-formats json csv jsonl (the per-scrape "
+                 "file; each tool's histogram quantile estimates checked against AIPerf 0.13's own "
+                 "estimator on that tool's scrapes)",
+        "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count", "20",
+                 *SYNTHETIC, *EXACT_OSL, "--server-metrics-formats", "json", "csv", "jsonl"],
+        "requests": 20,
         "truth": {**streaming_truth(), **concurrency_truth(2, 20, LAT_MS), **sweep_truth(2)},
     },
     "chat": {
@@ -832,6 +844,65 @@ def timeslice_check(out, slice_s, who, emit):
         emit(f"timeslice:{who}:csv-windows", f"{who}: CSV windows {windows} differ from the JSON's")
 
 
+ESTIMATE_KEYS = [f"p{p}_estimate" for p in (1, 5, 10, 25, 50, 75, 90, 95, 99)]
+
+
+def server_metrics_estimate_check(out, who, emit, ref_python):
+    """Each tool's histogram quantile estimates (server_metrics_export.json) are AIPerf 0.13's: its
+    own estimator (ref_histogram_estimates.py, under the reference's interpreter) on the tool's own
+    scrapes (server_metrics_export.jsonl) with the increases the tool exported. Both tools scrape
+    at their own times, so their values differ; each must match 0.13 on its own history (to 1e-12
+    relative), and write no estimates where 0.13 writes none."""
+    jp = out.files.get("<artifact>/server_metrics_export.json")
+    lp = out.files.get("<artifact>/server_metrics_export.jsonl")
+    if not jp or not lp:
+        return
+    export = json.loads(jp.read_text())
+    start_ns = export.get("summary", {}).get("phase_time_ranges", {}).get("profiling", {}).get("start_ns")
+    if start_ns is None:
+        emit(f"server-metrics:{who}:no-window", f"{who}: no summary.phase_time_ranges.profiling.start_ns")
+        return
+    scrapes = {}  # (endpoint, metric, labels) -> [[ts, sum, count, buckets]]
+    for rec in read_jsonl(lp):
+        for name, samples in rec.get("metrics", {}).items():
+            for smp in samples:
+                if "buckets" not in smp:
+                    continue
+                key = (rec["endpoint_url"], name, tuple(sorted((smp.get("labels") or {}).items())))
+                scrapes.setdefault(key, []).append(
+                    [rec["timestamp_ns"], smp.get("sum") or 0.0, smp.get("count") or 0.0, smp["buckets"]])
+    cases, ids = [], []
+    for name, fam in export.get("metrics", {}).items():
+        if fam.get("type") != "histogram":
+            continue
+        for ser in fam.get("series", []):
+            key = (ser.get("endpoint_url"), name, tuple(sorted((ser.get("labels") or {}).items())))
+            label = name + ("{" + ",".join(f"{k}={v}" for k, v in key[2]) + "}" if key[2] else "")
+            if key not in scrapes:
+                emit(f"server-metrics:{who}:no-scrapes:{label}", f"{who}: {label} not in the jsonl")
+                continue
+            st = ser.get("stats", {})
+            ids.append((label, {k: st[k] for k in ESTIMATE_KEYS if k in st}))
+            cases.append({"scrapes": sorted(scrapes[key], key=lambda r: r[0]), "start_ns": start_ns,
+                          "buckets": ser.get("buckets"), "sum": st.get("sum", 0.0), "count": st.get("count", 0)})
+    if not cases:
+        emit(f"server-metrics:{who}:no-histograms", f"{who}: no histogram series to check")
+        return
+    proc = subprocess.run([str(ref_python), str(HERE / "ref_histogram_estimates.py")], input=json.dumps(cases),
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        emit(f"server-metrics:{who}:ref-failed", f"ref_histogram_estimates.py failed: {proc.stderr[-2000:]}")
+        return
+    for (label, got), want in zip(ids, json.loads(proc.stdout)):
+        want = want or {}
+        for k in ESTIMATE_KEYS:
+            g, w = got.get(k), want.get(k)
+            if g is None and w is None:
+                continue
+            if g is None or w is None or not math.isclose(g, w, rel_tol=1e-12, abs_tol=1e-15):
+                emit(f"server-metrics:{who}:estimate:{label}:{k}", f"{who}: {label} {k} {g}, AIPerf 0.13 on its scrapes: {w}")
+
+
 def energy_check(out, concurrency, who, emit):
     """AIPerf 0.13's GPU energy-efficiency formulas (energy_efficiency_analyzer.py), checked on one
     tool's own summary: every nvidia_* metric is there with its unit and equals its formula over that
@@ -965,6 +1036,8 @@ def run_scenario(name, spec, args, tmp, known):
     if "energy_concurrency" in spec:
         energy_check(ref, spec["energy_concurrency"], "ref", emit)
         energy_check(ours, spec["energy_concurrency"], "ours", emit)
+    for who, out in (("ref", ref), ("ours", ours)):
+        server_metrics_estimate_check(out, who, emit, args.ref_python)
     if "slice_duration" in spec:
         timeslice_check(ref, spec["slice_duration"], "ref", emit)
         timeslice_check(ours, spec["slice_duration"], "ours", emit)
@@ -991,6 +1064,8 @@ def main():
     ap.add_argument("--aiperf", required=True, type=Path, help="our aiperf binary")
     ap.add_argument("--mock", required=True, type=Path, help="our aiperf-mock-server binary")
     ap.add_argument("--ref", type=Path, default=DEFAULT_REF, help="reference aiperf (default %(default)s)")
+    ap.add_argument("--ref-python", type=Path, default=DEFAULT_REF_PYTHON,
+                    help="the reference AIPerf's python (server-metrics estimates; default %(default)s)")
     ap.add_argument("--scenario", action="append", choices=sorted(SCENARIOS), help="run only these (repeatable)")
     ap.add_argument("--keep", type=Path, help="keep every run's working directory under this directory")
     ap.add_argument("--known", type=Path, default=KNOWN, help="accepted differences (default %(default)s)")
