@@ -33,8 +33,9 @@ void add_endpoint_options(CLI::App& app, ProfileOptions& o) {
   app.add_option("--transport,--transport-type", "Transport")->transform(choice({"http"}))->group(g);
   app.add_flag("--use-legacy-max-tokens", e.use_legacy_max_tokens, "Send max_tokens instead of max_completion_tokens")->group(g);
   app.add_flag("--use-server-token-count", e.use_server_token_count, "Use server usage token counts")->group(g);
-  add_enum_option(app, "--connection-reuse-strategy", e.connection_reuse_strategy, "pooled or never")
-      ->transform(choice({"pooled", "never"}))
+  add_enum_option(app, "--connection-reuse-strategy", e.connection_reuse_strategy,
+                  "pooled, never or sticky-user-sessions (one connection per conversation, closed after its last turn)")
+      ->transform(choice({"pooled", "never", "sticky-user-sessions"}))
       ->group(g);
   // GenAI-Perf compatibility: "triton" means Triton's HTTP generate extension here (KServe
   // gRPC is not implemented), so without --endpoint-type it selects the generate type.

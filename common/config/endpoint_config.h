@@ -18,10 +18,11 @@ constexpr auto enum_names(ModelSelectionStrategy) {
 AIPERF_CONFIG_ENUM_JSON(ModelSelectionStrategy, "model_selection_strategy")
 
 // --connection-reuse-strategy: keep-alive pool, or a new connection per request.
-enum class ConnectionReuseStrategy { kPooled, kNever };
+enum class ConnectionReuseStrategy { kPooled, kNever, kStickyUserSessions };
 constexpr auto enum_names(ConnectionReuseStrategy) {
   using E = ConnectionReuseStrategy;
-  return std::array{EnumName<E>{E::kPooled, "pooled"}, EnumName<E>{E::kNever, "never"}};
+  return std::array{EnumName<E>{E::kPooled, "pooled"}, EnumName<E>{E::kNever, "never"},
+                    EnumName<E>{E::kStickyUserSessions, "sticky-user-sessions"}};
 }
 AIPERF_CONFIG_ENUM_JSON(ConnectionReuseStrategy, "connection_reuse_strategy")
 

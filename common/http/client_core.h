@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
@@ -24,7 +25,10 @@ class ClientCore : public std::enable_shared_from_this<ClientCore> {
   ClientCore(net::io_context& io, ClientOptions options);
 
   CancelHandlePtr send(Request request, SendOptions options, std::function<void(Result&&)> done);
-  void close_idle() { pool_.clear(); }
+  void close_idle() {
+    pool_.clear();
+    sticky_.clear();
+  }
   // The HttpClient is being destroyed: abort every in-flight request without calling back.
   void shutdown();
 
@@ -61,6 +65,9 @@ class ClientCore : public std::enable_shared_from_this<ClientCore> {
   net::ssl::context tls_;
   std::optional<Error> tls_setup_error_;  // a bad ca_file fails every https request
   ConnectionPool pool_;
+  // kStickySessions: each session's connection between its requests, keyed by session and
+  // origin.
+  std::unordered_map<std::string, std::unique_ptr<Connection>> sticky_;
   DnsCache dns_;
   RequestState* inflight_ = nullptr;      // head of the in-flight list
   size_t slots_used_ = 0;                 // requests holding a connection slot

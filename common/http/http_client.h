@@ -84,7 +84,11 @@ struct Result {
   Trace trace;
 };
 
-enum class ConnectionReuse { kPooled, kNever };
+// kPooled: idle connections are shared by every request to the origin; kNever: one connection
+// per request; kStickySessions: one connection per SendOptions::session, kept across its
+// requests and closed after its last one, an error or a cancellation (AIPerf 0.13's
+// sticky-user-sessions, so a load balancer sees every turn of a conversation on one connection).
+enum class ConnectionReuse { kPooled, kNever, kStickySessions };
 
 struct ClientOptions {
   bool verify_tls = true;               // AIPERF_HTTP_SSL_VERIFY
@@ -114,6 +118,10 @@ using CancelHandlePtr = std::shared_ptr<CancelHandle>;
 
 struct SendOptions {
   double timeout_seconds = 21600;       // total: connect + send + receive
+  // ConnectionReuse::kStickySessions: the session the request belongs to (empty: none, its
+  // connection is closed after it), and whether it is the session's last request.
+  std::string session;
+  bool last_of_session = false;
   // Called on the io thread for each body chunk as it arrives (e.g. first-token notice).
   // Only for 2xx responses: an error body is not output.
   std::function<void(int64_t perf_ns, const std::string& data)> on_chunk;

@@ -81,14 +81,22 @@ net::awaitable<void> ClientCore::run(std::shared_ptr<RequestState> st) {
   arm_deadline(st);
   if (!co_await acquire_slot(s)) co_return finish(s);
 
-  // Pooled connections the server closed while idle are dropped before use. One whose write
+  // Pooled (or a session's sticky) connections the server closed while idle are dropped before use. One whose write
   // fails (the server's RST came first, so nothing was received), or that the server closes
   // (FIN) before any byte of answer, is retried on a fresh one; fresh ones are never stale, so
   // the loop runs at most twice. A reset (RST) after the request was written is the server's
   // answer: never sent again, it becomes an error record.
+  const bool sticky = options_.reuse == ConnectionReuse::kStickySessions && !s.options.session.empty();
+  const std::string sticky_key = sticky ? s.options.session + '\n' + url->origin : std::string();
   for (bool fresh_only = options_.reuse == ConnectionReuse::kNever;; fresh_only = true) {
     std::unique_ptr<Connection> conn;
-    if (!fresh_only) {
+    if (!fresh_only && sticky) {
+      if (auto held = sticky_.find(sticky_key); held != sticky_.end()) {
+        conn = std::move(held->second);
+        sticky_.erase(held);
+        if (!conn->usable_when_idle()) conn.reset();  // closed by the server between turns
+      }
+    } else if (!fresh_only) {
       while ((conn = pool_.take(url->origin)) && !conn->usable_when_idle()) conn->close();
     }
     const bool reused = conn != nullptr;
@@ -112,6 +120,8 @@ net::awaitable<void> ClientCore::run(std::shared_ptr<RequestState> st) {
     // Pool before calling back: a follow-up request sent from `done` can take it.
     if (outcome == Outcome::kReusable && options_.reuse == ConnectionReuse::kPooled) {
       pool_.put(url->origin, std::move(conn));
+    } else if (outcome == Outcome::kReusable && sticky && !s.options.last_of_session) {
+      sticky_[sticky_key] = std::move(conn);  // a failed or cancelled request's is closed
     }
     co_return finish(s);
   }

@@ -56,9 +56,17 @@ void WorkerService::on_configure(const config::RunConfig& config) {
   const endpoints::EndpointInfo* endpoint = endpoints::find_endpoint(config.endpoint.type);
   if (!endpoint) throw std::runtime_error("unknown endpoint type " + config.endpoint.type);
   http::ClientOptions opts;
-  opts.reuse = config.endpoint.connection_reuse_strategy == config::ConnectionReuseStrategy::kNever
-                   ? http::ConnectionReuse::kNever
-                   : http::ConnectionReuse::kPooled;
+  switch (config.endpoint.connection_reuse_strategy) {
+    case config::ConnectionReuseStrategy::kPooled:
+      opts.reuse = http::ConnectionReuse::kPooled;
+      break;
+    case config::ConnectionReuseStrategy::kNever:
+      opts.reuse = http::ConnectionReuse::kNever;
+      break;
+    case config::ConnectionReuseStrategy::kStickyUserSessions:
+      opts.reuse = http::ConnectionReuse::kStickySessions;
+      break;
+  }
   // As many connections as this process can open: the controller started enough workers
   // for the concurrency (cli/connection_plan.cpp), so none of them queues its own requests.
   const uint64_t capacity = util::connection_capacity(util::raise_fd_limit());

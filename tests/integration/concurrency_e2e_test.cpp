@@ -108,6 +108,36 @@ TEST_CASE("local address option: connections leave from the given loopback addre
   CHECK(by_source == std::map<std::string, int>{{"127.0.0.5", 30}, {"127.0.0.6", 30}});
 }
 
+TEST_CASE("sticky-user-sessions: every turn of a conversation on its own connection, a new one per conversation",
+          "[e2e]") {
+  MockServer mock({"--fast"}, aiperf::test::make_temp_dir());
+  const std::string tmp = aiperf::test::make_temp_dir();
+  const auto run = aiperf::test::run_profile(
+      tmp + "/artifacts",
+      {"--tokenizer", "gpt2", "--model", "m", "--url", mock.url(), "--isl", "8", "--osl", "2", "--concurrency", "4",
+       "--num-sessions", "12", "--session-turns-mean", "3", "--session-turns-stddev", "0", "--export-http-trace",
+       "--connection-reuse-strategy", "sticky-user-sessions"},
+      tmp);
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  std::map<std::string, std::set<std::string>> connections;  // conversation -> local ip:port
+  int reused = 0, fresh = 0;
+  const auto records = run.records();
+  REQUIRE(records.size() == 36);
+  for (const auto& r : records) {
+    const auto& t = r["trace_data"];
+    connections[r["metadata"]["x_correlation_id"].get<std::string>()].insert(
+        t["local_ip"].get<std::string>() + ":" + std::to_string(t["local_port"].get<int>()));
+    const bool was_reused = r["metrics"]["http_req_connection_reused"]["value"].get<int>() == 1;
+    CHECK(was_reused == (r["metadata"]["turn_index"].get<int>() > 0));
+    (was_reused ? reused : fresh)++;
+  }
+  CHECK(connections.size() == 12);
+  for (const auto& [conversation, used] : connections) CHECK(used.size() == 1);
+  CHECK(fresh == 12);  // pooled, later conversations would take over idle connections
+  CHECK(reused == 24);
+}
+
 TEST_CASE("a mock of several processes shares one port and sums its metrics over all of them", "[e2e]") {
   MockServer mock({"--processes", "3", "--ttft", "1500", "--itl", "0"}, aiperf::test::make_temp_dir());
   const std::string chat = "curl -s -o /dev/null -X POST -H 'Content-Type: application/json' -d "

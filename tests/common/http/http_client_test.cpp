@@ -143,6 +143,44 @@ TEST_CASE("ConnectionReuse::kNever opens a connection per request") {
   CHECK(server.connections_accepted() == 3);
 }
 
+TEST_CASE("ConnectionReuse::kStickySessions: one connection per session, closed after its last request") {
+  FakeHttpServer server([](const FakeRequest&) { return ok("hi"); });
+  boost::asio::io_context io;
+  http::ClientOptions options;
+  options.reuse = http::ConnectionReuse::kStickySessions;
+  http::HttpClient client(io, options);
+  auto send = [&](const std::string& session, bool last) {
+    http::SendOptions o;
+    o.session = session;
+    o.last_of_session = last;
+    auto r = run_request(io, client, post(server), std::move(o));
+    REQUIRE_FALSE(r.error);
+    return r;
+  };
+  // Turns of two conversations interleaved: each keeps its own connection, never the other's.
+  const auto a1 = send("a", false);
+  const auto b1 = send("b", false);
+  const auto a2 = send("a", false);
+  const auto b2 = send("b", true);
+  const auto a3 = send("a", true);
+  CHECK_FALSE(a1.connection_reused);
+  CHECK_FALSE(b1.connection_reused);
+  CHECK(a2.connection_reused);
+  CHECK(b2.connection_reused);
+  CHECK(a3.connection_reused);
+  CHECK(a2.trace.local_port == a1.trace.local_port);
+  CHECK(a3.trace.local_port == a1.trace.local_port);
+  CHECK(b2.trace.local_port == b1.trace.local_port);
+  CHECK(b1.trace.local_port != a1.trace.local_port);
+  CHECK(server.connections_accepted() == 2);
+  // After its last request a session's connection is gone: "a" again starts a new one, and a
+  // request without a session gets a connection of its own, closed after it.
+  CHECK_FALSE(send("a", false).connection_reused);
+  CHECK_FALSE(send("", false).connection_reused);
+  CHECK_FALSE(send("", false).connection_reused);
+  CHECK(server.connections_accepted() == 5);
+}
+
 TEST_CASE("servers that close after every response work for sequential requests") {
   SECTION("Connection: close") {
     FakeHttpServer server([](const FakeRequest&) {
