@@ -41,7 +41,7 @@ TEST_CASE("config enums keep their spellings on the wire") {
   check_enum<ExportLevel>({"summary", "records", "raw"});
   check_enum<UiType>({"dashboard", "simple", "none"});
   check_enum<ModelSelectionStrategy>({"round_robin", "random"});
-  check_enum<ConnectionReuseStrategy>({"pooled", "never"});
+  check_enum<ConnectionReuseStrategy>({"pooled", "never", "sticky-user-sessions"});
   check_enum<WaitForModelMode>({"models", "inference", "both"});
   check_enum<RequestContentType>({"", "application/json", "multipart/form-data"});
   check_enum<ArrivalPattern>(
