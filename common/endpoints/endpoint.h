@@ -60,8 +60,10 @@ struct PayloadOptions {
   std::string model;
   bool streaming = false;
   bool use_legacy_max_tokens = false;
-  bool use_server_token_count = false;
-  bool per_chunk_usage = false;  // adds stream_options.continuous_usage_stats (streaming + server counts)
+  bool use_server_token_count = false;  // responses: asks for stream_options.include_usage
+  // Chat: adds stream_options.continuous_usage_stats beside include_usage (which every streaming
+  // chat and completions request asks for).
+  bool per_chunk_usage = false;
   const nlohmann::json* extra_inputs = nullptr;  // object merged last (overrides)
 };
 

@@ -27,16 +27,14 @@ ordered_json audio_part(const std::string& content) {
   return {{"type", "input_audio"}, {"input_audio", {{"data", data}, {"format", format}}}};
 }
 
-// One chat message per turn: a single text without media is sent as plain content with its
-// name (AIPerf names synthetic texts "text"); anything else as a list of parts (text, then
-// images, audio, video), empties skipped.
+// One chat message per turn, role and content only (AIPerf 0.13 sends no "name", whatever the
+// text's name): a single text without media is sent as plain content; anything else as a list
+// of parts (text, then images, audio, video), empties skipped.
 ordered_json chat_message(const proto::Turn& turn) {
   ordered_json message;
   message["role"] = turn.role().empty() ? "user" : turn.role();
   if (turn.texts_size() == 1 && turn.texts(0).contents_size() == 1 && !has_media(turn)) {
-    const proto::Text& text = turn.texts(0);
-    if (!text.name().empty()) message["name"] = text.name();
-    message["content"] = text.contents(0);
+    message["content"] = turn.texts(0).contents(0);
     return message;
   }
   ordered_json parts = ordered_json::array();
@@ -78,6 +76,8 @@ ordered_json chat_payload(const std::vector<const proto::Turn*>& turns,
   return payload;
 }
 
+// A single prompt goes out as a bare string (AIPerf 0.13, the canonical OpenAI form), any
+// other number of them (none included) as a list.
 ordered_json completions_payload(const proto::Turn& turn) {
   ordered_json prompt = ordered_json::array();
   for (const proto::Text& text : turn.texts()) {
@@ -86,7 +86,11 @@ ordered_json completions_payload(const proto::Turn& turn) {
     }
   }
   ordered_json payload;
-  payload["prompt"] = std::move(prompt);
+  if (prompt.size() == 1) {
+    payload["prompt"] = std::move(prompt[0]);
+  } else {
+    payload["prompt"] = std::move(prompt);
+  }
   return payload;
 }
 
@@ -101,14 +105,40 @@ void merge_extra_inputs(ordered_json& payload, const nlohmann::json* extra_input
   }
 }
 
-// Streaming with --use-server-token-count asks for the usage block (spec §5.4).
-void add_include_usage(ordered_json& payload, const PayloadOptions& options) {
+// Python's truth value of a JSON value, as AIPerf reads the merged payload's "stream".
+bool truthy(const ordered_json& v) {
+  if (v.is_boolean()) return v.get<bool>();
+  if (v.is_number_integer()) return v.get<int64_t>() != 0;
+  if (v.is_number_unsigned()) return v.get<uint64_t>() != 0;
+  if (v.is_number_float()) return v.get<double>() != 0.0;
+  if (v.is_string() || v.is_array() || v.is_object()) return !v.empty();
+  return false;  // null
+}
+
+// Chat and completions (AIPerf 0.13): every request whose merged payload streams (the extras
+// may override "stream") asks for the usage chunk, whatever --use-server-token-count says.
+// The author's stream_options keys stay, in their order, and an explicit value is never
+// overridden (include_usage: false stays false); an explicit null counts as absent; a
+// stream_options that is not an object is left alone. --per-chunk-usage (chat only, validated
+// by the CLI) adds continuous_usage_stats the same way.
+void ensure_include_usage(ordered_json& payload, bool continuous) {
+  const auto stream = payload.find("stream");
+  if (stream == payload.end() || !truthy(*stream)) return;
+  ordered_json& stream_options = payload["stream_options"];
+  if (stream_options.is_null()) stream_options = ordered_json::object();
+  if (!stream_options.is_object()) return;
+  if (!stream_options.contains("include_usage")) stream_options["include_usage"] = true;
+  if (continuous && !stream_options.contains("continuous_usage_stats")) stream_options["continuous_usage_stats"] = true;
+}
+
+// Responses (AIPerf 0.13): only a streaming run with --use-server-token-count asks for the
+// usage, "stream" as configured (not as the extras left it); a stream_options that is not an
+// object is replaced, an explicit include_usage kept.
+void responses_include_usage(ordered_json& payload, const PayloadOptions& options) {
   if (!options.streaming || !options.use_server_token_count) return;
   ordered_json& stream_options = payload["stream_options"];
   if (!stream_options.is_object()) stream_options = ordered_json::object();
-  stream_options["include_usage"] = true;
-  // --per-chunk-usage (chat only, validated by the CLI): cumulative usage on every chunk.
-  if (options.per_chunk_usage) stream_options["continuous_usage_stats"] = true;
+  if (!stream_options.contains("include_usage")) stream_options["include_usage"] = true;
 }
 
 // Endpoint types whose body comes from the current turn alone, extras merged at the top level
@@ -270,7 +300,7 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
   if (info.type == "responses") {
     ordered_json payload = responses_payload(turns, model, options.streaming, system_message, user_context_message);
     merge_extra_inputs(payload, options.extra_inputs);
-    add_include_usage(payload, options);
+    responses_include_usage(payload, options);
     return payload.dump();
   }
   if (auto payload = single_turn_payload(info, options, turns, system_message, user_context_message)) {
@@ -283,7 +313,8 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
                               : completions_payload(last);
   payload["model"] = model;
   payload["stream"] = options.streaming;
-  if (last.has_max_tokens()) {
+  // Chat sends any max_tokens the turn has; completions only a non-zero one (AIPerf 0.13).
+  if (last.has_max_tokens() && (chat || last.max_tokens() != 0)) {
     const bool legacy = !chat || options.use_legacy_max_tokens;
     payload[legacy ? "max_tokens" : "max_completion_tokens"] = last.max_tokens();
   }
@@ -294,7 +325,7 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
     const ordered_json body = ordered_json::parse(last.extra_body());
     for (const auto& [key, value] : body.items()) payload[key] = value;
   }
-  add_include_usage(payload, options);
+  ensure_include_usage(payload, chat && options.per_chunk_usage);
   return payload.dump();
 }
 

@@ -16,8 +16,8 @@ for _ in $(seq 1 100); do grep -q "listening on" "$tmp/mock.log" && break; sleep
 url=$(grep -o 'http://[0-9.]*:[0-9]*' "$tmp/mock.log" | head -1)
 
 prompt="Hello there, this is a short benchmark prompt used for every request."
-body_plain='{"messages":[{"role":"user","name":"text","content":"'"$prompt"'"}],"model":"m","stream":false,"max_completion_tokens":16,"ignore_eos":true}'
-body_stream='{"messages":[{"role":"user","name":"text","content":"'"$prompt"'"}],"model":"m","stream":true,"max_completion_tokens":100,"ignore_eos":true}'
+body_plain='{"messages":[{"role":"user","content":"'"$prompt"'"}],"model":"m","stream":false,"max_completion_tokens":16,"ignore_eos":true}'
+body_stream='{"messages":[{"role":"user","content":"'"$prompt"'"}],"model":"m","stream":true,"max_completion_tokens":100,"ignore_eos":true,"stream_options":{"include_usage":true}}'
 
 wrk_rps() {  # $1 body
   WRK_BODY="$1" wrk -t2 -c64 -d"${secs}s" -s tests/bench/chat.lua "$url/v1/chat/completions" |

@@ -182,8 +182,10 @@ TEST_CASE("client vs server: non-streaming completions give latency gaps but no 
 }
 
 TEST_CASE("client vs server: no section without server-side data", "[e2e]") {
+  // Streaming asks for the usage chunk unless the author turns it off, as here.
   Run r = run_against({"--ttft", "1", "--itl", "1"},
-                      {"--endpoint-type", "chat", "--streaming", "--request-count", "3", "--no-server-metrics"});
+                      {"--endpoint-type", "chat", "--streaming", "--request-count", "3", "--no-server-metrics",
+                       "--extra-inputs", R"({"stream_options": {"include_usage": false}})"});
   INFO(r.run.out << r.run.err);
   REQUIRE(r.run.exit_code == 0);
   const json summary = r.run.summary();

@@ -107,7 +107,7 @@ TEST_CASE("shared system prompt and user-context prompts lead every request", "[
     REQUIRE(b["messages"].size() == 3);
     CHECK(b["messages"][0]["role"] == "system");
     CHECK(b["messages"][1]["role"] == "user");
-    CHECK(b["messages"][2]["name"] == "text");
+    CHECK(b["messages"][2] == json{{"role", "user"}, {"content", b["messages"][2]["content"]}});  // no "name"
     systems.insert(b["messages"][0]["content"].get<std::string>());
     contexts.insert(b["messages"][1]["content"].get<std::string>());
   }

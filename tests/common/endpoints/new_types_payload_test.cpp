@@ -84,6 +84,23 @@ TEST_CASE("responses payload: extras merged, include_usage with server token cou
   CHECK(build_payload(*find_endpoint("responses"), o, {&turn}, "", "") ==
         R"({"input":[{"role":"user","content":[{"type":"input_text","text":"x"}]}],"model":"m1",)"
         R"("stream":false,"reasoning":{"effort":"low"},"stream_options":{"include_usage":true}})");
+
+  // Unlike chat: only with server token counts, a non-object replaced, an explicit value kept.
+  o.extra_inputs = nullptr;
+  o.use_server_token_count = false;
+  CHECK(build_payload(*find_endpoint("responses"), o, {&turn}, "", "") ==
+        R"({"input":[{"role":"user","content":[{"type":"input_text","text":"x"}]}],"model":"m1","stream":true})");
+  o.use_server_token_count = true;
+  const json kept = {{"stream_options", {{"include_usage", false}}}};
+  o.extra_inputs = &kept;
+  CHECK(build_payload(*find_endpoint("responses"), o, {&turn}, "", "") ==
+        R"({"input":[{"role":"user","content":[{"type":"input_text","text":"x"}]}],"model":"m1",)"
+        R"("stream":true,"stream_options":{"include_usage":false}})");
+  const json replaced = {{"stream_options", "x"}};
+  o.extra_inputs = &replaced;
+  CHECK(build_payload(*find_endpoint("responses"), o, {&turn}, "", "") ==
+        R"({"input":[{"role":"user","content":[{"type":"input_text","text":"x"}]}],"model":"m1",)"
+        R"("stream":true,"stream_options":{"include_usage":true}})");
 }
 
 TEST_CASE("template payload: inline Jinja with tojson, scalars, a loop and extras merged") {

@@ -30,11 +30,11 @@ PayloadOptions options(bool streaming = false) {
 
 }  // namespace
 
-TEST_CASE("chat payload: single text turn") {
+TEST_CASE("chat payload: single text turn, no name, include_usage when streaming") {
   const proto::Turn turn = text_turn({"Hello there"}, "", 64);
   CHECK(build_payload(*find_endpoint("chat"), options(true), {&turn}, "", "") ==
-        R"({"messages":[{"role":"user","name":"text","content":"Hello there"}],)"
-        R"("model":"llama","stream":true,"max_completion_tokens":64})");
+        R"({"messages":[{"role":"user","content":"Hello there"}],)"
+        R"("model":"llama","stream":true,"max_completion_tokens":64,"stream_options":{"include_usage":true}})");
 }
 
 TEST_CASE("chat payload: history of two turns, system and user context, turn model") {
@@ -42,12 +42,11 @@ TEST_CASE("chat payload: history of two turns, system and user context, turn mod
   const proto::Turn answer = text_turn({"A1"}, "assistant");
   proto::Turn second = text_turn({"part one", "", "part two"});
   second.set_model("other-model");
-  CHECK(build_payload(*find_endpoint("chat"), options(), {&first, &answer, &second}, "Be brief.",
-                      "Context here.") ==
+  CHECK(build_payload(*find_endpoint("chat"), options(), {&first, &answer, &second}, "Be brief.", "Context here.") ==
         R"({"messages":[{"role":"system","content":"Be brief."},)"
         R"({"role":"user","content":"Context here."},)"
-        R"({"role":"user","name":"text","content":"Q1"},)"
-        R"({"role":"assistant","name":"text","content":"A1"},)"
+        R"({"role":"user","content":"Q1"},)"
+        R"({"role":"assistant","content":"A1"},)"
         R"({"role":"user","content":[{"type":"text","text":"part one"},{"type":"text","text":"part two"}]}],)"
         R"("model":"other-model","stream":false})");
 }
@@ -57,7 +56,7 @@ TEST_CASE("chat payload: legacy max_tokens") {
   PayloadOptions o = options();
   o.use_legacy_max_tokens = true;
   CHECK(build_payload(*find_endpoint("chat"), o, {&turn}, "", "") ==
-        R"({"messages":[{"role":"user","name":"text","content":"x"}],)"
+        R"({"messages":[{"role":"user","content":"x"}],)"
         R"("model":"llama","stream":false,"max_tokens":10})");
 }
 
@@ -68,30 +67,128 @@ TEST_CASE("chat payload: extras merged last, overriding in place and appending")
   PayloadOptions o = options();
   o.extra_inputs = &extras;
   CHECK(build_payload(*find_endpoint("chat"), o, {&turn}, "", "") ==
-        R"({"messages":[{"role":"user","name":"text","content":"x"}],)"
+        R"({"messages":[{"role":"user","content":"x"}],)"
         R"("model":"llama","stream":false,"max_completion_tokens":99,"ignore_eos":true,"temperature":0.5})");
 }
 
-TEST_CASE("chat payload: include_usage when streaming with server token counts") {
+TEST_CASE("chat payload: stream_options on every streaming request (AIPerf 0.13)") {
   const proto::Turn turn = text_turn({"x"});
   PayloadOptions o = options(true);
-  o.use_server_token_count = true;
+  const std::string head = R"({"messages":[{"role":"user","content":"x"}],"model":"llama",)";
   CHECK(build_payload(*find_endpoint("chat"), o, {&turn}, "", "") ==
-        R"({"messages":[{"role":"user","name":"text","content":"x"}],)"
-        R"("model":"llama","stream":true,"stream_options":{"include_usage":true}})");
+        head + R"("stream":true,"stream_options":{"include_usage":true}})");
 
-  SECTION("merged into stream_options given as extras") {
-    const nlohmann::json extras = {{"stream_options", {{"continuous_usage_stats", true}}}};
+  SECTION("with server token counts the same") {
+    o.use_server_token_count = true;
+    CHECK(build_payload(*find_endpoint("chat"), o, {&turn}, "", "") ==
+          head + R"("stream":true,"stream_options":{"include_usage":true}})");
+  }
+  SECTION("--per-chunk-usage adds continuous_usage_stats") {
+    o.use_server_token_count = true;
+    o.per_chunk_usage = true;
+    CHECK(build_payload(*find_endpoint("chat"), o, {&turn}, "", "") ==
+          head + R"("stream":true,"stream_options":{"include_usage":true,"continuous_usage_stats":true}})");
+  }
+  SECTION("merged into the author's stream_options, in place, their keys first") {
+    const nlohmann::json extras = {{"stream_options", {{"continuous_usage_stats", true}}}, {"top_k", 5}};
     o.extra_inputs = &extras;
     CHECK(build_payload(*find_endpoint("chat"), o, {&turn}, "", "") ==
-          R"({"messages":[{"role":"user","name":"text","content":"x"}],)"
-          R"("model":"llama","stream":true,)"
-          R"("stream_options":{"continuous_usage_stats":true,"include_usage":true}})");
+          head + R"("stream":true,"stream_options":{"continuous_usage_stats":true,"include_usage":true},"top_k":5})");
   }
-  SECTION("not when not streaming") {
+  SECTION("the author's key order kept (a turn's extra body)") {
+    proto::Turn body_turn = turn;
+    body_turn.set_extra_body(R"({"stream_options":{"zeta":1,"alpha":2},"seed":3})");
+    o.per_chunk_usage = true;
+    CHECK(build_payload(*find_endpoint("chat"), o, {&body_turn}, "", "") ==
+          head + R"("stream":true,"stream_options":{"zeta":1,"alpha":2,"include_usage":true,)"
+                 R"("continuous_usage_stats":true},"seed":3})");
+  }
+  SECTION("an explicit include_usage false (or continuous_usage_stats false) is kept") {
+    const nlohmann::json extras = {{"stream_options", {{"include_usage", false}, {"continuous_usage_stats", false}}}};
+    o.extra_inputs = &extras;
+    o.per_chunk_usage = true;
+    CHECK(build_payload(*find_endpoint("chat"), o, {&turn}, "", "") ==
+          head + R"("stream":true,"stream_options":{"continuous_usage_stats":false,"include_usage":false}})");
+  }
+  SECTION("an explicit null counts as absent, filled where it stands") {
+    const nlohmann::json extras = {{"stream_options", nullptr}, {"temperature", 0}};
+    o.extra_inputs = &extras;
+    CHECK(build_payload(*find_endpoint("chat"), o, {&turn}, "", "") ==
+          head + R"("stream":true,"stream_options":{"include_usage":true},"temperature":0})");
+  }
+  SECTION("a stream_options that is not an object is left alone") {
+    const nlohmann::json extras = {{"stream_options", "off"}};
+    o.extra_inputs = &extras;
+    CHECK(build_payload(*find_endpoint("chat"), o, {&turn}, "", "") ==
+          head + R"("stream":true,"stream_options":"off"})");
+  }
+  SECTION("stream overridden to false by --extra-inputs: no stream_options") {
+    const nlohmann::json extras = {{"stream", false}};
+    o.extra_inputs = &extras;
+    o.use_server_token_count = true;
+    o.per_chunk_usage = true;
+    CHECK(build_payload(*find_endpoint("chat"), o, {&turn}, "", "") == head + R"("stream":false})");
+  }
+  SECTION("stream turned on by --extra-inputs: asked for as well") {
+    const nlohmann::json extras = {{"stream", true}};
     o.streaming = false;
-    CHECK(build_payload(*find_endpoint("chat"), o, {&turn}, "", "").find("stream_options") ==
-          std::string::npos);
+    o.extra_inputs = &extras;
+    CHECK(build_payload(*find_endpoint("chat"), o, {&turn}, "", "") ==
+          head + R"("stream":true,"stream_options":{"include_usage":true}})");
+  }
+  SECTION("not when not streaming, author's stream_options passed as given") {
+    o.streaming = false;
+    CHECK(build_payload(*find_endpoint("chat"), o, {&turn}, "", "") == head + R"("stream":false})");
+    const nlohmann::json extras = {{"stream_options", {{"x", 1}}}};
+    o.extra_inputs = &extras;
+    CHECK(build_payload(*find_endpoint("chat"), o, {&turn}, "", "") ==
+          head + R"("stream":false,"stream_options":{"x":1}})");
+  }
+}
+
+TEST_CASE("chat payload: a named text still goes without its name") {
+  proto::Turn turn = text_turn({"hi"});
+  turn.mutable_texts(0)->set_name("query");
+  CHECK(build_payload(*find_endpoint("chat"), options(), {&turn}, "", "") ==
+        R"({"messages":[{"role":"user","content":"hi"}],"model":"llama","stream":false})");
+}
+
+TEST_CASE("completions payload: a single prompt is a bare string, include_usage when streaming") {
+  const proto::Turn turn = text_turn({"", "only"}, "", 8);
+  CHECK(build_payload(*find_endpoint("completions"), options(true), {&turn}, "", "") ==
+        R"({"prompt":"only","model":"llama","stream":true,"max_tokens":8,"stream_options":{"include_usage":true}})");
+  CHECK(build_payload(*find_endpoint("completions"), options(false), {&turn}, "", "") ==
+        R"({"prompt":"only","model":"llama","stream":false,"max_tokens":8})");
+
+  SECTION("no prompt at all: an empty list") {
+    const proto::Turn empty = text_turn({""});
+    CHECK(build_payload(*find_endpoint("completions"), options(), {&empty}, "", "") ==
+          R"({"prompt":[],"model":"llama","stream":false})");
+  }
+  SECTION("max_tokens 0 is not sent") {
+    const proto::Turn zero = text_turn({"p"}, "", 0);
+    CHECK(build_payload(*find_endpoint("completions"), options(), {&zero}, "", "") ==
+          R"({"prompt":"p","model":"llama","stream":false})");
+  }
+  SECTION("author's stream_options merged; never continuous_usage_stats (chat only)") {
+    const nlohmann::json extras = {{"stream_options", {{"include_usage", false}, {"foo", "bar"}}}};
+    PayloadOptions o = options(true);
+    o.extra_inputs = &extras;
+    o.per_chunk_usage = true;
+    CHECK(build_payload(*find_endpoint("completions"), o, {&turn}, "", "") ==
+          R"({"prompt":"only","model":"llama","stream":true,"max_tokens":8,)"
+          R"("stream_options":{"foo":"bar","include_usage":false}})");
+  }
+  SECTION("null stream_options counts as absent; stream false from the extras: none") {
+    const nlohmann::json null_so = {{"stream_options", nullptr}};
+    PayloadOptions o = options(true);
+    o.extra_inputs = &null_so;
+    CHECK(build_payload(*find_endpoint("completions"), o, {&turn}, "", "") ==
+          R"({"prompt":"only","model":"llama","stream":true,"max_tokens":8,"stream_options":{"include_usage":true}})");
+    const nlohmann::json off = {{"stream", false}};
+    o.extra_inputs = &off;
+    CHECK(build_payload(*find_endpoint("completions"), o, {&turn}, "", "") ==
+          R"({"prompt":"only","model":"llama","stream":false,"max_tokens":8})");
   }
 }
 
@@ -100,13 +197,14 @@ TEST_CASE("completions payload: prompt list of the last turn's texts, max_tokens
   proto::Turn turn = text_turn({"first", "second"}, "", 32);
   turn.add_texts()->add_contents("third");
   CHECK(build_payload(*find_endpoint("completions"), options(true), {&earlier, &turn}, "sys", "") ==
-        R"({"prompt":["first","second","third"],"model":"llama","stream":true,"max_tokens":32})");
+        R"({"prompt":["first","second","third"],"model":"llama","stream":true,"max_tokens":32,)"
+        R"("stream_options":{"include_usage":true}})");
 }
 
 TEST_CASE("payload strings are JSON-escaped") {
   const proto::Turn turn = text_turn({"quote \" backslash \\ newline \n"});
   CHECK(build_payload(*find_endpoint("completions"), options(), {&turn}, "", "") ==
-        R"({"prompt":["quote \" backslash \\ newline \n"],"model":"llama","stream":false})");
+        R"({"prompt":"quote \" backslash \\ newline \n","model":"llama","stream":false})");
 }
 
 namespace {

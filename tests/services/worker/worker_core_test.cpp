@@ -242,21 +242,21 @@ TEST_CASE("worker core: a later turn carries the earlier turns and answers; the 
   w.answer("c1", {"Hello", "And then?"});
   REQUIRE(w.transport.sent.size() == 1);
   CHECK(w.transport.sent[0].request.body ==
-        R"({"messages":[{"role":"user","name":"text","content":"Hello"}],"model":"m","stream":false})");
+        R"({"messages":[{"role":"user","content":"Hello"}],"model":"m","stream":false})");
   w.respond(0, "Hi there");
 
   w.credits({credit(1, "c1", "sess-a", 1, 2)});
   REQUIRE(w.transport.sent.size() == 2);
   CHECK(w.transport.sent[1].request.body ==
-        R"({"messages":[{"role":"user","name":"text","content":"Hello"},{"role":"assistant","content":"Hi there"},)"
-        R"({"role":"user","name":"text","content":"And then?"}],"model":"m","stream":false})");
+        R"({"messages":[{"role":"user","content":"Hello"},{"role":"assistant","content":"Hi there"},)"
+        R"({"role":"user","content":"And then?"}],"model":"m","stream":false})");
   w.respond(1, "The end");
 
   // The session is over: the same session id's turn is sent on its own.
   w.credits({credit(2, "c1", "sess-a", 1, 2)});
   REQUIRE(w.transport.sent.size() == 3);
   CHECK(w.transport.sent[2].request.body ==
-        R"({"messages":[{"role":"user","name":"text","content":"And then?"}],"model":"m","stream":false})");
+        R"({"messages":[{"role":"user","content":"And then?"}],"model":"m","stream":false})");
   w.settle();
   auto records = w.links.records();
   REQUIRE(records.size() == 2);
@@ -281,15 +281,15 @@ TEST_CASE("worker core: cache bust marks each session's first user message, on e
   const std::string a = json_marker("sess-a");
   CHECK(a != json_marker("sess-b"));
   CHECK(w.transport.sent[0].request.body ==
-        R"({"messages":[{"role":"user","name":"text","content":")" + a + R"(Hello"}],"model":"m","stream":false})");
-  CHECK(w.transport.sent[1].request.body == R"({"messages":[{"role":"user","name":"text","content":")" +
-                                                json_marker("sess-b") + R"(Hello"}],"model":"m","stream":false})");
+        R"({"messages":[{"role":"user","content":")" + a + R"(Hello"}],"model":"m","stream":false})");
+  CHECK(w.transport.sent[1].request.body == R"({"messages":[{"role":"user","content":")" + json_marker("sess-b") +
+                                                R"(Hello"}],"model":"m","stream":false})");
   w.respond(0, "Hi");
   w.credits({credit(2, "c1", "sess-a", 1, 2)});
   REQUIRE(w.transport.sent.size() == 3);
   CHECK(w.transport.sent[2].request.body ==
-        R"({"messages":[{"role":"user","name":"text","content":")" + a +
-            R"(Hello"},{"role":"assistant","content":"Hi"},{"role":"user","name":"text","content":"More"}],)"
+        R"({"messages":[{"role":"user","content":")" + a +
+            R"(Hello"},{"role":"assistant","content":"Hi"},{"role":"user","content":"More"}],)"
             R"("model":"m","stream":false})");
 }
 
@@ -450,7 +450,7 @@ TEST_CASE("worker core: standby credits start when a session of their phase ends
   REQUIRE(w.transport.sent.size() == 3);
   CHECK(header(w.transport.sent[2].request, "X-Correlation-ID") == "s5");
   CHECK(w.transport.sent[2].request.body ==
-        R"({"messages":[{"role":"user","name":"text","content":"Two"}],"model":"m","stream":false})");
+        R"({"messages":[{"role":"user","content":"Two"}],"model":"m","stream":false})");
   CHECK(w.core.standby() == 1);
 
   // The last standby withdrawn: it is revoked (a return, no record) and returns stop waiting.
