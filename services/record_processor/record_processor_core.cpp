@@ -15,7 +15,16 @@
 namespace aiperf::record_processor {
 namespace {
 
-void fill_metadata(const proto::RawRecord& raw, const std::string& processor_id, proto::RecordMetadata* m) {
+// request_ack_ns (AIPerf 0.13): when a 2xx response's headers arrived, streaming or not; not for
+// an error status, and not for a video job (submit, polls and download: AIPerf keeps no such
+// instant for the job as a whole).
+bool has_request_ack(const proto::RawRecord& raw, const endpoints::EndpointInfo& endpoint) {
+  return raw.ack_perf_ns() > 0 && raw.status_code() >= 200 && raw.status_code() < 300 &&
+         endpoint.type != "video_generation";
+}
+
+void fill_metadata(const proto::RawRecord& raw, const endpoints::EndpointInfo& endpoint,
+                   const std::string& processor_id, proto::RecordMetadata* m) {
   const auto& credit = raw.credit();
   const int64_t wall0 = raw.start_wall_ns();
   auto to_wall = [&](int64_t perf) { return wall0 + (perf - raw.start_perf_ns()); };
@@ -26,7 +35,7 @@ void fill_metadata(const proto::RawRecord& raw, const std::string& processor_id,
   m->set_turn_index(credit.turn_index());
   m->set_credit_issued_ns(credit.issued_at_wall_ns());
   m->set_request_start_ns(wall0);
-  if (raw.ack_perf_ns() > 0 && raw.streaming()) m->set_request_ack_ns(to_wall(raw.ack_perf_ns()));
+  if (has_request_ack(raw, endpoint)) m->set_request_ack_ns(to_wall(raw.ack_perf_ns()));
   m->set_request_end_ns(to_wall(raw.end_perf_ns()));
   m->set_worker_id(raw.worker_id());
   m->set_record_processor_id(processor_id);
@@ -138,7 +147,7 @@ void process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& 
   }
 
   rec.set_version(proto::PROTO_VERSION_CURRENT);
-  fill_metadata(raw, processor_id, rec.mutable_metadata());
+  fill_metadata(raw, endpoint, processor_id, rec.mutable_metadata());
   metrics::compute_record_metrics(r, ctx, rec.mutable_metrics());
   if (r.error) *rec.mutable_error() = *r.error;
 }

@@ -142,6 +142,34 @@ TEST_CASE("record processor core: a streamed chat record gets exact TTFT, ITL, l
   CHECK(md.request_end_ns() == kStartWall + 46 * kMs);
 }
 
+TEST_CASE("record processor core: request_ack_ns for every 2xx response, streaming or not (AIPerf 0.13)") {
+  Sink sink;
+  RecordProcessorCore core("record_processor_0", sink);
+  config::RunConfig config = chat_config();
+  config.endpoint.streaming = false;
+  core.configure(config);
+  proto::RawRecord plain = streamed(0, kPrompt);
+  plain.set_streaming(false);
+  plain.set_content_type("application/json");
+  plain.clear_chunks();
+  auto* body = plain.add_chunks();
+  body->set_perf_ns(kStartPerf + 40 * kMs);
+  body->set_data(R"({"object":"chat.completion","choices":[{"message":{"content":"Hello world!"}}]})");
+  proto::RawRecord refused = plain;  // headers arrived, but with an error status
+  refused.mutable_credit()->set_id(1);
+  refused.set_status_code(503);
+  refused.mutable_error()->set_code(503);
+  refused.mutable_error()->set_type("Service Unavailable");
+  REQUIRE(core.process(batch_of({plain, refused})));
+  REQUIRE(sink.batches.size() == 1);
+  const auto& records = sink.batches[0].records();
+  REQUIRE(records.size() == 2);
+  CHECK_FALSE(records[0].has_error());
+  CHECK(records[0].metadata().request_ack_ns() == kStartWall + 10 * kMs);
+  REQUIRE(records[1].has_error());
+  CHECK_FALSE(records[1].metadata().has_request_ack_ns());
+}
+
 TEST_CASE("record processor core: error records pass through as errors, in batch order") {
   Sink sink;
   RecordProcessorCore core("record_processor_0", sink);
