@@ -35,10 +35,11 @@ std::string format_console_table(const proto::ProfileResults& results, const std
       {proto::CONSOLE_GROUP_USAGE, ": Usage"},
       {proto::CONSOLE_GROUP_DEFAULT, ""}};
   std::string out;
-  for (const auto& [group, suffix] : kGroups) {
+  for (const auto& entry : kGroups) {
+    const proto::ConsoleGroup group = entry.first;  // clang 14 (clang-tidy) cannot capture a structured binding
     out += format_metric_table(
-        results, title + suffix,
-        [&](const proto::MetricResult& m) {
+        results, title + entry.second,
+        [group](const proto::MetricResult& m) {
           return m.console_group() == group && !metrics::has_any_flag(m.flags(), metrics::flags::kHiddenFromConsole);
         },
         unicode_box);

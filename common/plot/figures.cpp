@@ -483,12 +483,13 @@ std::vector<Point> operating_points(const Spec& spec, const std::vector<const Ru
       ci_of(*group[0], spec.y, p.y_lo, p.y_hi);
     } else {
       const double n = static_cast<double>(group.size());
+      const auto& trials = group;  // clang 14 (clang-tidy) cannot capture a structured binding
       auto mean_ci = [&](const char* tag, double& mean, std::optional<double>& lo, std::optional<double>& hi) {
         double s = 0, s2 = 0;
-        for (const RunData* r : group) s += *r->point_value(tag);
+        for (const RunData* r : trials) s += *r->point_value(tag);
         mean = s / n;
-        for (const RunData* r : group) s2 += (*r->point_value(tag) - mean) * (*r->point_value(tag) - mean);
-        const double half = t95(group.size() - 1) * std::sqrt(s2 / (n - 1)) / std::sqrt(n);
+        for (const RunData* r : trials) s2 += (*r->point_value(tag) - mean) * (*r->point_value(tag) - mean);
+        const double half = t95(trials.size() - 1) * std::sqrt(s2 / (n - 1)) / std::sqrt(n);
         lo = mean - half, hi = mean + half;
       };
       mean_ci(spec.x, p.x, p.x_lo, p.x_hi);
