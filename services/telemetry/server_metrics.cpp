@@ -16,19 +16,27 @@ void ServerMetrics::flush_jsonl() {
   if (jsonl_) jsonl_->flush();
 }
 
-bool ServerMetrics::add_scrape(const std::string& url, int64_t wall_ns, int64_t first_byte_wall_ns,
-                               int64_t latency_ns, std::string_view body) {
+bool ServerMetrics::add_scrape(const std::string& url, int64_t request_wall_ns, int64_t first_byte_wall_ns,
+                               int64_t latency_ns, std::string_view body, const ScrapePhase* phase) {
   const pm::ParseResult parsed = pm::parse(body);
   if (!parsed.ok()) return false;
+  const int64_t wall_ns = first_byte_wall_ns ? first_byte_wall_ns : request_wall_ns;
   EndpointFetchStats& f = fetches_[url];
+  const size_t hash = std::hash<std::string_view>{}(body);
+  const bool duplicate = !f.update_ns.empty() && hash == f.last_hash;  // the page did not change
   if (f.total_fetches++ == 0) f.first_fetch_ns = wall_ns;
   f.last_fetch_ns = wall_ns;
   f.latency_sum_ns += latency_ns;
-  const size_t hash = std::hash<std::string_view>{}(body);
-  if (f.update_ns.empty() || hash != f.last_hash) f.update_ns.push_back(wall_ns);
+  if (!duplicate) f.update_ns.push_back(wall_ns);
   f.last_hash = hash;
 
-  nlohmann::ordered_json line_metrics = nlohmann::ordered_json::object();
+  if (jsonl_ && !duplicate) {
+    JsonlScrape scrape{url, wall_ns, latency_ns, request_wall_ns, std::nullopt, phase};
+    if (first_byte_wall_ns) scrape.first_byte_ns = first_byte_wall_ns;
+    const std::string line = jsonl_record(scrape, *parsed.exposition);
+    if (!line.empty()) *jsonl_ << line << '\n';
+  }
+
   auto series_at = [&](const pm::Family& fam, const pm::Labels& labels, std::string_view skip) -> ServerSeries& {
     const std::string key = url + '\n' + fam.name + '\n' + pm::label_key(labels, skip);
     auto [it, inserted] = index_.try_emplace(key, series_.size());
@@ -45,7 +53,6 @@ bool ServerMetrics::add_scrape(const std::string& url, int64_t wall_ns, int64_t 
   for (const pm::Family& fam : parsed.exposition->families) {
     if (fam.type == pm::MetricType::kSummary) continue;  // quantiles are the server's own estimates
     families_.try_emplace(fam.name, FamilyInfo{fam.type, fam.help});
-    auto& out = line_metrics[fam.name] = nlohmann::ordered_json::array();
     if (fam.type == pm::MetricType::kHistogram) {
       for (const pm::HistogramSeries& h : pm::histogram_series(fam)) {
         ServerSeries& s = series_at(fam, h.labels, "");
@@ -59,13 +66,6 @@ bool ServerMetrics::add_scrape(const std::string& url, int64_t wall_ns, int64_t 
         s.buckets.push_back(cumulative);
         s.sums.push_back(h.sum);
         s.counts.push_back(h.count);
-        nlohmann::ordered_json j;
-        if (!h.labels.empty())
-          for (const auto& [k, v] : h.labels) j["labels"][k] = v;
-        for (const auto& b : h.buckets) j["buckets"][b.le] = b.cumulative;
-        j["sum"] = h.sum;
-        j["count"] = h.count;
-        out.push_back(std::move(j));
       }
       continue;
     }
@@ -74,21 +74,7 @@ bool ServerMetrics::add_scrape(const std::string& url, int64_t wall_ns, int64_t 
       if (s.type == pm::MetricType::kHistogram) continue;  // the metric changed type mid-run
       s.ts.push_back(wall_ns);
       s.values.push_back(sample.value);
-      nlohmann::ordered_json j;
-      for (const auto& [k, v] : pm::sorted_labels(sample.labels)) j["labels"][k] = v;
-      j["value"] = sample.value;
-      out.push_back(std::move(j));
     }
-  }
-  if (jsonl_) {
-    nlohmann::ordered_json line;
-    line["endpoint_url"] = url;
-    line["timestamp_ns"] = wall_ns;
-    line["endpoint_latency_ns"] = latency_ns;
-    line["metrics"] = std::move(line_metrics);
-    line["request_sent_ns"] = wall_ns;
-    if (first_byte_wall_ns) line["first_byte_ns"] = first_byte_wall_ns;
-    *jsonl_ << line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
   }
   return true;
 }

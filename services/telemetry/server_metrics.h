@@ -1,7 +1,8 @@
 // ServerMetrics: Prometheus scrapes of the inference server(s) during a run (spec §6.8, §7.8).
 // Keeps one compact time series per endpoint + metric + label set (not the pages), computes the
 // per-series statistics over the profiling window and writes server_metrics_export.{json,csv};
-// with the jsonl format each scrape is appended to server_metrics_export.jsonl as it arrives.
+// with the jsonl format each scrape is appended to server_metrics_export.jsonl as it arrives
+// (AIPerf 0.13's per-scrape records, tagged with the benchmark phase).
 // Not thread-safe: the owner serialises access.
 #pragma once
 #include <array>
@@ -40,6 +41,31 @@ struct EndpointFetchStats {
   size_t last_hash = 0;
 };
 
+// The benchmark phase a scrape was taken in, as AIPerf 0.13 tags its per-scrape records.
+struct ScrapePhase {
+  std::string phase;  // benchmark_phase: "warmup" or "profiling"
+  int phase_index = 0;
+  std::optional<int> profiling_index;  // profiling phases only
+  std::string name;                    // phase_name
+  std::string kind;                    // phase_kind
+};
+
+// One scrape's timing and phase for its server_metrics_export.jsonl line.
+struct JsonlScrape {
+  std::string endpoint_url;
+  int64_t timestamp_ns = 0;  // the first byte's time when known, else the request's start
+  int64_t latency_ns = 0;
+  int64_t request_sent_ns = 0;
+  std::optional<int64_t> first_byte_ns;
+  const ScrapePhase* phase = nullptr;  // none before the first phase and between phases
+};
+
+// server_metrics_jsonl.cpp: the scrape's line of server_metrics_export.jsonl (no newline) as
+// AIPerf 0.13 writes it: its family names (a counter's without "_total"), no families without
+// samples, no summaries, "_info", "_created" or "_uptime" families, labels sorted, non-finite
+// values left out; "" when no family is left (0.13 writes no line).
+std::string jsonl_record(const JsonlScrape& scrape, const prometheus::Exposition& page);
+
 struct ExportHeader {
   std::string aiperf_version;
   std::string benchmark_id;
@@ -52,8 +78,11 @@ class ServerMetrics {
   explicit ServerMetrics(const std::string& jsonl_path, std::optional<double> slice_s = std::nullopt);
 
   // Records one successful scrape; false (and nothing recorded) when the page does not parse.
+  // As in AIPerf 0.13 the scrape's time is its first byte's (`first_byte_wall_ns`, 0 = unknown:
+  // the request's start `wall_ns`). Its jsonl line (if any) carries `phase`; a page identical to
+  // the endpoint's previous one gets none (0.13 skips duplicates there).
   bool add_scrape(const std::string& url, int64_t wall_ns, int64_t first_byte_wall_ns, int64_t latency_ns,
-                  std::string_view body);
+                  std::string_view body, const ScrapePhase* phase = nullptr);
 
   bool endpoint_has_data(const std::string& url) const { return fetches_.count(url) > 0; }
   const std::vector<ServerSeries>& series() const { return series_; }

@@ -83,11 +83,31 @@ void TelemetryCore::on_scrape(const Scrape& s) {
     useful = gpu_.add_scrape(target.url, s.wall_ns, s.body) > 0;
     if (!useful) target.last_error = "no DCGM GPU metrics in the response";
   } else {
-    useful = server_->add_scrape(target.url, s.wall_ns, s.first_byte_wall_ns, s.latency_ns, s.body);
+    // The phase the scrape started in: the last tag from at or before its request's start.
+    const ScrapePhase* phase = nullptr;
+    for (const auto& [from_ns, tag] : phases_)
+      if (from_ns <= s.wall_ns) phase = tag ? &*tag : nullptr;
+    useful = server_->add_scrape(target.url, s.wall_ns, s.first_byte_wall_ns, s.latency_ns, s.body, phase);
     if (!useful) target.last_error = "not Prometheus text";
   }
   if (useful && !target.ok) AIPERF_LOG(kInfo) << "telemetry: " << target.url << " reachable";
   target.ok = target.ok || useful;
+}
+
+void TelemetryCore::on_phase_event(const proto::PhaseEvent& event) {
+  const bool warmup = event.phase() == proto::PHASE_WARMUP;
+  std::lock_guard lock(mutex_);
+  if (event.kind() == proto::PHASE_EVENT_START) {
+    // AIPerf 0.13's identity of a command-line phase: its index among the run's phases (the
+    // warmup first), the profiling phase's index among profiling phases, its name and kind.
+    ScrapePhase tag;
+    tag.phase = tag.name = tag.kind = warmup ? "warmup" : "profiling";
+    tag.phase_index = phase_starts_++;
+    if (!warmup) tag.profiling_index = 0;
+    phases_.emplace_back(event.start_wall_ns(), std::move(tag));
+  } else if (event.kind() == proto::PHASE_EVENT_COMPLETE && warmup) {
+    phases_.emplace_back(event.end_wall_ns(), std::nullopt);
+  }
 }
 
 std::vector<TelemetryCore::TargetState> TelemetryCore::targets() const {

@@ -12,9 +12,11 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config/run_config.h"
+#include "control.pb.h"
 #include "gpu_telemetry.h"
 #include "results.pb.h"
 #include "scraper.h"
@@ -74,6 +76,10 @@ class TelemetryCore {
   void start();
   // One scrape of target `scrape.target`; any thread.
   void on_scrape(const Scrape& scrape);
+  // A credit phase started or completed (the timing service's phase events): server metrics
+  // scrapes that start from a phase's start are tagged with it in server_metrics_export.jsonl,
+  // as AIPerf 0.13 does; a warmup's tag ends with it, the profiling phase's holds to the end.
+  void on_phase_event(const proto::PhaseEvent& event);
   // The run's results: one final scrape of the targets that answered, within
   // min(--scrape-timeout, kFinalScrapeTimeoutS), then the TelemetryResults. Later calls do
   // nothing.
@@ -96,10 +102,13 @@ class TelemetryCore {
   ScraperPort& scraper_;
   TelemetryOutput& output_;
   config::RunConfig config_;
-  mutable std::mutex mutex_;  // guards targets_, gpu_, server_, finished_ (scrapes arrive on any thread)
+  mutable std::mutex mutex_;  // guards targets_, gpu_, server_, phases_, finished_ (scrapes arrive on any thread)
   std::vector<TargetState> targets_;
   GpuTelemetry gpu_;
   std::unique_ptr<ServerMetrics> server_;
+  // From which wall time which phase tag holds (none: between phases), in time order.
+  std::vector<std::pair<int64_t, std::optional<ScrapePhase>>> phases_;
+  int phase_starts_ = 0;
   bool started_ = false;
   std::optional<proto::ProfileResults> results_;
   Timers::TimerId final_timer_ = 0;

@@ -53,6 +53,7 @@ TelemetryService::TelemetryService(service::Identity identity, bus::Endpoints en
 
 void TelemetryService::on_configure(const config::RunConfig& config) {
   subscribe(bus::topic::kResults);
+  subscribe(bus::topic::kPhase);
   if (!core_.configure(config)) return;
   defer_configure_response();
   core_.start();
@@ -61,6 +62,7 @@ void TelemetryService::on_configure(const config::RunConfig& config) {
 void TelemetryService::baseline_done() { complete_configure(true); }
 
 void TelemetryService::on_bus(std::string_view, const proto::BusMessage& msg) {
+  if (msg.has_phase_event()) core_.on_phase_event(msg.phase_event());
   if (msg.has_profile_results()) core_.on_profile_results(msg.profile_results());
 }
 

@@ -1,7 +1,12 @@
 // Server metrics: per-series statistics over the profiling window and the export files.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <optional>
+#include <sstream>
 
 #include "server_metrics.h"
 
@@ -286,4 +291,90 @@ TEST_CASE("a page that does not parse records nothing") {
   ServerMetrics m("");
   CHECK_FALSE(m.add_scrape(kUrl, 0, 0, 0, "<html>404</html>"));
   CHECK_FALSE(m.endpoint_has_data(kUrl));
+}
+
+namespace {
+
+// A page with what AIPerf 0.13's collector leaves out of its per-scrape record: a family without
+// samples, a repeated label set (the last value wins), an "_info" family, an "_uptime" family,
+// a family with only a NaN sample, a histogram label set with a NaN bucket, a summary.
+const std::string kJsonlPage =
+    "# HELP req_total Requests.\n# TYPE req_total counter\nreq_total{code=\"200\",b=\"x\"} 3\n"
+    "# TYPE empty_total counter\n"
+    "# TYPE running gauge\nrunning 2\nrunning 5\n"
+    "# TYPE build_info gauge\nbuild_info{version=\"1.2\"} 1\n"
+    "# TYPE server_uptime gauge\nserver_uptime 12\n"
+    "# TYPE nan_gauge gauge\nnan_gauge NaN\n"
+    "# HELP lat_seconds Latency.\n# TYPE lat_seconds histogram\n"
+    "lat_seconds_bucket{model=\"m\",le=\"0.1\"} 1\nlat_seconds_bucket{model=\"m\",le=\"+Inf\"} 2\n"
+    "lat_seconds_sum{model=\"m\"} 0.25\nlat_seconds_count{model=\"m\"} 2\n"
+    "lat_seconds_bucket{model=\"bad\",le=\"+Inf\"} NaN\nlat_seconds_sum{model=\"bad\"} 1\n"
+    "lat_seconds_count{model=\"bad\"} 1\n"
+    "# TYPE q summary\nq{quantile=\"0.5\"} 1\nq_sum 1\nq_count 1\n"
+    "# TYPE tiny gauge\ntiny{z=\"1\",a=\"2\"} 1e-07\n";
+
+// The metrics of kJsonlPage as AIPerf 0.13.0 writes them (its collector and slim record, orjson).
+const std::string kJsonlMetrics =
+    R"("metrics":{"req":[{"labels":{"b":"x","code":"200"},"value":3.0}],"running":[{"value":5.0}],)"
+    R"("lat_seconds":[{"labels":{"model":"m"},"buckets":{"0.1":1.0,"+Inf":2.0},"sum":0.25,"count":2.0}],)"
+    R"("tiny":[{"labels":{"a":"2","z":"1"},"value":1e-7}]})";
+
+std::vector<std::string> read_lines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("jsonl: AIPerf 0.13's record of a scrape, with its phase") {
+  const ScrapePhase profiling{"profiling", 1, 0, "profiling", "profiling"};
+  const JsonlScrape scrape{kUrl, 1500, 700, 1000, 1500, &profiling};
+  const auto page = aiperf::prometheus::parse(kJsonlPage);
+  REQUIRE(page.ok());
+  // The line 0.13.0 writes for this page and these times (checked with its own collector).
+  CHECK(jsonl_record(scrape, *page.exposition) ==
+        R"({"endpoint_url":"http://127.0.0.1:8000/metrics","timestamp_ns":1500,"endpoint_latency_ns":700,)" +
+            kJsonlMetrics +
+            R"(,"request_sent_ns":1000,"first_byte_ns":1500,"benchmark_phase":"profiling","phase_index":1,)"
+            R"("profiling_index":0,"phase_name":"profiling","phase_kind":"profiling"})");
+  // A warmup has no profiling index; without a phase (before the first) and without a first
+  // byte the keys are left out.
+  const ScrapePhase warmup{"warmup", 0, std::nullopt, "warmup", "warmup"};
+  CHECK(jsonl_record({kUrl, 5, 3, 5, 5, &warmup}, *page.exposition)
+            .ends_with(R"(,"first_byte_ns":5,"benchmark_phase":"warmup","phase_index":0,"phase_name":"warmup",)"
+                       R"("phase_kind":"warmup"})"));
+  CHECK(jsonl_record({kUrl, 5, 3, 5, std::nullopt, nullptr}, *page.exposition).ends_with(R"(]},"request_sent_ns":5})"));
+  // Nothing left: no line.
+  const auto empty = aiperf::prometheus::parse("# TYPE empty_total counter\n# TYPE build_info gauge\nbuild_info 1\n");
+  REQUIRE(empty.ok());
+  CHECK(jsonl_record(scrape, *empty.exposition).empty());
+}
+
+TEST_CASE("jsonl: one line per changed page, timed at its first byte") {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("server_metrics_jsonl_" + std::to_string(::getpid()) + ".jsonl"))
+          .string();
+  const ScrapePhase profiling{"profiling", 0, 0, "profiling", "profiling"};
+  {
+    ServerMetrics m(path);
+    REQUIRE(m.add_scrape(kUrl, 1000, 1500, 700, kJsonlPage));              // before any phase
+    REQUIRE(m.add_scrape(kUrl, 2000, 2400, 600, kJsonlPage, &profiling));  // the same page: no line
+    REQUIRE(m.add_scrape(kUrl, 3000, 0, 500, "# TYPE tiny gauge\ntiny{z=\"1\",a=\"2\"} 2\n", &profiling));
+    REQUIRE(m.add_scrape(kUrl, 4000, 4100, 200, "# TYPE empty gauge\n", &profiling));  // no samples: no line
+    m.flush_jsonl();
+    // The series are timed as the lines: 0.13 stamps a scrape with its first byte's time.
+    CHECK(find(m, "tiny").ts == std::vector<int64_t>{1500, 2400, 3000});
+  }
+  const std::vector<std::string> lines = read_lines(path);
+  std::filesystem::remove(path);
+  CHECK(
+      lines ==
+      std::vector<std::string>{
+          R"({"endpoint_url":"http://127.0.0.1:8000/metrics","timestamp_ns":1500,"endpoint_latency_ns":700,)" +
+              kJsonlMetrics + R"(,"request_sent_ns":1000,"first_byte_ns":1500})",
+          R"({"endpoint_url":"http://127.0.0.1:8000/metrics","timestamp_ns":3000,"endpoint_latency_ns":500,)"
+          R"("metrics":{"tiny":[{"labels":{"a":"2","z":"1"},"value":2.0}]},"request_sent_ns":3000,"benchmark_phase":"profiling",)"
+          R"("phase_index":0,"profiling_index":0,"phase_name":"profiling","phase_kind":"profiling"})"});
 }

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -326,4 +327,49 @@ TEST_CASE("telemetry core: GPU energy efficiency from the window's energy counte
   CHECK(table < gpus);
   CHECK(gpus != std::string::npos);
   CHECK(console.find("|                  Total GPU Energy (J) | 3,200.00 |") != std::string::npos);
+}
+
+TEST_CASE("telemetry core: server_metrics_export.jsonl tags each scrape with the phase it started in") {
+  Fixture f;
+  f.config.telemetry.gpu_enabled = false;
+  f.config.telemetry.server_metrics_formats = {"jsonl"};
+  f.configure_and_start();
+  auto phase_event = [&](proto::PhaseEventKind kind, proto::Phase phase, int64_t start_ns, int64_t end_ns) {
+    proto::PhaseEvent e;
+    e.set_kind(kind);
+    e.set_phase(phase);
+    e.set_start_wall_ns(start_ns);
+    e.set_end_wall_ns(end_ns);
+    f.core.on_phase_event(e);
+  };
+  const int64_t warmup_start = kStartWall - 4 * kS, warmup_end = kStartWall - 2 * kS;
+  f.scraper.answer(0, kStartWall - 5 * kS, llama_page(1, 1));  // the baseline: no phase yet
+  f.scraper.first_round_done();
+  phase_event(proto::PHASE_EVENT_START, proto::PHASE_WARMUP, warmup_start, 0);
+  f.scraper.answer(0, warmup_start - kMs, llama_page(2, 2));  // requested before the warmup started
+  f.scraper.answer(0, warmup_start + kS, llama_page(3, 3));
+  phase_event(proto::PHASE_EVENT_COMPLETE, proto::PHASE_WARMUP, warmup_start, warmup_end);
+  f.scraper.answer(0, warmup_end + kMs, llama_page(4, 4));  // between the phases: none
+  phase_event(proto::PHASE_EVENT_START, proto::PHASE_PROFILING, kStartWall, 0);
+  f.scraper.answer(0, kStartWall + kS, llama_page(5, 5));
+  phase_event(proto::PHASE_EVENT_COMPLETE, proto::PHASE_PROFILING, kStartWall, kStartWall + 10 * kS);
+  f.core.on_profile_results(profile_results());
+  f.scraper.answer(0, kStartWall + 10 * kS + kMs, llama_page(6, 6));  // the final scrape: profiling's
+  f.scraper.final_done();
+  REQUIRE(f.output.published.size() == 1);
+
+  std::ifstream in(f.dir / "server_metrics_export.jsonl");
+  std::vector<std::string> tags;
+  for (std::string line; std::getline(in, line);) {
+    const auto j = nlohmann::ordered_json::parse(line);
+    std::string tag;
+    for (const char* key : {"benchmark_phase", "phase_index", "profiling_index", "phase_name", "phase_kind"})
+      if (j.contains(key)) tag += std::string(tag.empty() ? "" : " ") + key + "=" + j[key].dump();
+    tags.push_back(tag);
+  }
+  const std::string profiling =
+      R"(benchmark_phase="profiling" phase_index=1 profiling_index=0 phase_name="profiling" phase_kind="profiling")";
+  CHECK(tags == std::vector<std::string>{
+                    "", "", R"(benchmark_phase="warmup" phase_index=0 phase_name="warmup" phase_kind="warmup")", "",
+                    profiling, profiling});
 }
