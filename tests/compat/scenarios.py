@@ -403,9 +403,17 @@ def load_known(path):
     return known
 
 
+def pattern_scenarios(pattern):
+    """The scenario field of a pattern: `{a,b}:...` names several scenarios, anything else one."""
+    head = pattern.split(":", 1)[0]
+    return head[1:-1].split(",") if head.startswith("{") and head.endswith("}") else [head]
+
+
 def matches(did, pattern):
-    """Glob match where only `*` and `?` are wild; brackets are literal (ids contain `[]`)."""
-    return fnmatch.fnmatchcase(did, pattern.replace("[", "[[]"))
+    """Glob match where only `*` and `?` are wild; brackets are literal (ids contain `[]`); a
+    leading `{a,b,...}` field matches any of those scenarios."""
+    _, sep, rest = pattern.partition(":")
+    return any(fnmatch.fnmatchcase(did, (h + sep + rest).replace("[", "[[]")) for h in pattern_scenarios(pattern))
 
 
 
@@ -1128,8 +1136,7 @@ def main():
         print(f"  {name:16} {'ok  ' if not unknown else 'FAIL'} {len(unknown):3} unlisted {len(accepted):4} listed")
     # A scenario-specific pattern is only stale if its scenario ran.
     stale = [(pat, n) for i, (pat, n, _) in enumerate(known)
-             if i not in used and (pat.split(":", 1)[0] in names or "*" in pat.split(":", 1)[0]
-                                   or pat.split(":", 1)[0] not in SCENARIOS)]
+             if i not in used and any(h in names or "*" in h or h not in SCENARIOS for h in pattern_scenarios(pat))]
     if stale:
         print(f"  stale entries in {args.known.name} (matched nothing in this run):")
         for pat, n in stale:
