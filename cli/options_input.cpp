@@ -12,6 +12,7 @@
 #include "validators.h"
 #include "seq_dist.h"
 #include "sharegpt.h"
+#include "speed_bench.h"
 #include "synthetic_dataset.h"
 #include "synthetic_media.h"
 
@@ -101,12 +102,14 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
                  "Multiplier applied to every delay, including file delays")->check(kNonNegative)->group(c);
 
   app.add_option("--input-file", in.input_file, "JSONL file (or random_pool directory) with a custom dataset")->group(g);
+  std::vector<std::string> dataset_types;  // every spelling but kNone's ""
+  for (const auto& [value, name] : config::enum_names(config::CustomDatasetType{}))
+    if (!name.empty()) dataset_types.emplace_back(name);
   add_enum_option(app, "--custom-dataset-type", in.custom_dataset_type,
                   "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, burst_gpt_trace, raw_payload, "
-                  "inputs_json, sagemaker_data_capture, baseten_trace or weka_trace (default: auto-detect)")
-      ->transform(
-          choice({"single_turn", "multi_turn", "random_pool", "mooncake_trace", "bailian_trace", "burst_gpt_trace",
-                  "raw_payload", "inputs_json", "sagemaker_data_capture", "baseten_trace", "weka_trace"}))
+                  "inputs_json, sagemaker_data_capture, baseten_trace, weka_trace, speed_bench_qualitative, "
+                  "speed_bench_<category> or speed_bench_throughput_<isl>[_<tier>] (default: auto-detect)")
+      ->transform(choice(std::move(dataset_types)))
       ->group(g);
   add_trace_replay_options(app, o);
   add_agentic_trace_options(app, o);
@@ -225,6 +228,11 @@ void check_public_dataset(ProfileOptions& o) {
 void check_input_file(ProfileOptions& o) {
   auto& in = o.config.input;
   if (in.input_file.empty()) {
+    if (const auto speed_bench = dataset::speed_bench_variant(in.custom_dataset_type))
+      throw OptionError("--custom-dataset-type " + config::to_string(in.custom_dataset_type) +
+                        " requires --input-file: pass SPEED-Bench's " + std::string(speed_bench->split) +
+                        " split as JSONL (" + std::string(speed_bench->split) +
+                        ".jsonl, prepared by specdec_bench; nothing is downloaded)");
     if (in.custom_dataset_type != config::CustomDatasetType::kNone)
       throw OptionError("--custom-dataset-type requires --input-file");
     if (in.fixed_schedule) throw OptionError("--fixed-schedule requires --input-file with timestamps");

@@ -18,6 +18,7 @@
 #include "prompt_generator.h"
 #include "raw_payload.h"
 #include "sagemaker_capture.h"
+#include "speed_bench.h"
 #include "synthesis_mooncake.h"
 #include "turn_fields.h"
 #include "util/uuid.h"
@@ -254,6 +255,16 @@ CustomDatasetType detect_custom_dataset_type(const std::string& path) {
           return;
         }
       }
+      // SPEED-Bench rows: AIPerf claims them for no other format, and detects no speed_bench_* type
+      // either (a split file fits the split and each of its categories).
+      if (has_speed_bench_keys(object)) {
+        std::string names;
+        for (const auto t : speed_bench_types_for_file(path))
+          names += (names.empty() ? "" : ", ") + config::to_string(t);
+        throw FieldError{"", names.empty() ? std::string("a SPEED-Bench row (question_id, category, messages): its "
+                                                         "split and category are not detected")
+                                           : "the line fits several dataset types (" + names + ")"};
+      }
       const auto types = recognising_types(object);
       if (types.size() == 1) {
         detected = types[0];
@@ -274,6 +285,7 @@ CustomDatasetType detect_custom_dataset_type(const std::string& path) {
 CustomDataset load_custom_dataset(const config::InputConfig& in, uint64_t pool_conversations,
                                   std::mt19937_64& rng) {
   CustomDataset out;
+  if (speed_bench_variant(in.custom_dataset_type)) load_speed_bench(in, out);
   switch (in.custom_dataset_type) {
     case CustomDatasetType::kSingleTurn:
       load_single_turn(in, out, rng);
@@ -310,6 +322,8 @@ CustomDataset load_custom_dataset(const config::InputConfig& in, uint64_t pool_c
       break;
     case CustomDatasetType::kNone:  // the caller detects the type first (cli/options_input.cpp)
       throw DatasetFileError(std::string("no dataset type; valid: ") + kCustomDatasetTypes);
+    default:  // speed_bench_*, loaded above
+      break;
   }
   // --inter-turn-delay-cap-seconds: AIPerf clamps the recorded delays of its trace loaders and
   // multi_turn files (baseten_trace clamps its think times itself).

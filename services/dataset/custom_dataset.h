@@ -1,7 +1,7 @@
 // --input-file loading (spec §4.4): single_turn, multi_turn, random_pool, mooncake_trace,
-// bailian_trace, raw_payload JSONL files, burst_gpt_trace CSV, inputs_json, format auto-detection, and the loaders' default sampling strategies. Parsing
-// needs no tokenizer, so the CLI runs it to reject a bad file before spawning anything;
-// trace `input_length` prompts are synthesized afterwards by the dataset service.
+// bailian_trace, raw_payload JSONL files, burst_gpt_trace CSV, inputs_json, speed_bench_*, format auto-detection, and
+// the loaders' default sampling strategies. Parsing needs no tokenizer, so the CLI runs it to reject a bad file before
+// spawning anything; trace `input_length` prompts are synthesized afterwards by the dataset service.
 #pragma once
 #include <cstdint>
 #include <random>
@@ -16,7 +16,8 @@ namespace aiperf::dataset {
 
 inline constexpr const char* kCustomDatasetTypes =
     "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, burst_gpt_trace, raw_payload, inputs_json, "
-    "sagemaker_data_capture, baseten_trace, weka_trace";
+    "sagemaker_data_capture, baseten_trace, weka_trace, speed_bench_qualitative, speed_bench_<category>, "
+    "speed_bench_throughput_<1k|2k|8k|16k|32k>[_<low_entropy|mixed|high_entropy>]";
 inline constexpr uint32_t kMooncakeBlockSize = 512;
 
 // A turn whose prompt is synthesized from the tokenizer's corpus (mooncake `input_length`).
