@@ -87,15 +87,19 @@ std::string format_warning_panels(const proto::ProfileResults& results, bool uni
                  unicode_box);
   }
   if (const int64_t n = avg_count(results, "usage_discrepancy_count"); n > 0) {
+    // AIPerf 0.13's panel, word for word, but its 4th step (AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD,
+    // which we do not read: the threshold is fixed).
     char threshold[32];
-    std::snprintf(threshold, sizeof threshold, "%g%%", t::kUsageDiffThresholdPct);
-    out += panel("Token Usage Discrepancy Warning",
-                 {share(n, total) + " report usage token counts that differ from the client's by more than " +
-                      threshold + ".",
-                  "", "Likely cause: the --tokenizer differs from the server's, or the server adds template tokens.",
-                  "", "Options:", "  - --tokenizer <the served model's tokenizer>",
-                  "  - --use-server-token-count to take the server's counts", "",
-                  "Per-request values: usage_*_diff_pct in profile_export.jsonl"},
+    std::snprintf(threshold, sizeof threshold, "%g", t::kUsageDiffThresholdPct);
+    out += panel("Token Count Discrepancy Warning",
+                 {share(n, total) + " show a difference exceeding " + threshold + "% between:",
+                  "  - API-reported usage tokens (from 'usage' field)",
+                  "  - Client-computed token counts (from tokenization)", "", "Possible Causes:",
+                  "  - Different tokenization methods (API vs client)", "  - API special tokens or preprocessing", "",
+                  "Investigation Steps:", "  1. Review profile_export.jsonl for per-request usage_*_diff_pct values",
+                  "  2. Verify client tokenizer matches the model's tokenizer",
+                  "  3. Use server token counts: --use-server-token-count (disables client tokenization and diff "
+                  "metrics)"},
                  unicode_box);
   }
   return out;
