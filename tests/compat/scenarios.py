@@ -285,6 +285,19 @@ SCENARIOS = {
                   "request_throughput": 12 / (6 * LAT_MS / 1000.0),
                   "output_token_throughput": 12 * OSL / (6 * LAT_MS / 1000.0)},
     },
+    "speed_bench": {
+        "about": "streaming chat, SPEED-Bench qualitative JSONL filtered to one category (speed_bench_math: "
+                 "2 questions of 1 and 3 turns, sampled sequentially)",
+        "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "1",
+                 "--input-file", str(REPO / "tests" / "data" / "datasets" / "speed_bench" / "qualitative.jsonl"),
+                 "--custom-dataset-type", "speed-bench-math", "--request-count", "8",
+                 "--output-tokens-mean", str(OSL), "--output-tokens-stddev", "0", *EXACT_OSL],
+        "requests": 8,
+        # One request at a time, each LAT_MS at the server.
+        "truth": {**streaming_truth(prefill=False), **sweep_truth(1, isl=None),
+                  **concurrency_truth(1, 8, LAT_MS, isl=None, osl=None),
+                  "output_token_throughput": 8 * OSL / (8 * LAT_MS / 1000.0)},
+    },
     "outputs_json": {
         "about": "streaming chat with --export-outputs-json (outputs.json beside the usual files)",
         "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count", "10",
