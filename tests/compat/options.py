@@ -308,6 +308,19 @@ SAMPLE_FILES = {
     "system_prompt.txt": "You are a helpful assistant.\n",
     "random_pool/prompts.jsonl": '{"text": "Hello"}\n',
 }
+# SPEED-Bench: a row of every category, so each speed_bench_* type finds its rows (ours loads the
+# file in a dry run and refuses a category it lacks).
+_SPEED_BENCH_CATEGORIES = ("coding", "humanities", "math", "multilingual", "qa", "rag", "reasoning", "roleplay",
+                           "stem", "summarization", "writing", "low_entropy", "mixed", "high_entropy")
+SAMPLE_FILES["speed_bench.jsonl"] = "".join(
+    json.dumps({"question_id": f"{i:032x}", "category": c, "messages": [{"role": "user", "content": "Hi"}]}) + "\n"
+    for i, c in enumerate(_SPEED_BENCH_CATEGORIES))
+for _t in ["qualitative", *_SPEED_BENCH_CATEGORIES[:11],
+           *(f"throughput_{isl}{tier}" for isl in ("1k", "2k", "8k", "16k", "32k")
+             for tier in ("", "_low_entropy", "_mixed", "_high_entropy"))]:
+    # Keyed as listed too: the reference's help splits "1k" into "1-k".
+    for _key in {"speed_bench_" + _t, re.sub(r"(\d)k", r"\1_k", "speed_bench_" + _t)}:
+        CHOICE_NEEDS[("--custom-dataset-type", _key)] = ["!--input-file", "--input-file", "{tmp}/speed_bench.jsonl"]
 # Dataset formats whose shape is long to spell here: the repository's own fixtures.
 for _name, _fixture in (("burst_gpt.csv", "burst_gpt.csv"), ("raw_payload.jsonl", "raw_payload.jsonl"),
                         ("inputs.json", "inputs_json.json"), ("sagemaker.jsonl", "sagemaker_capture.jsonl")):
