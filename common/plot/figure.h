@@ -13,13 +13,18 @@ enum class Mark {
   Step,    // a horizontal-then-vertical line (values that hold until the next sample)
   Area,    // a line with the area down to y = 0 filled
   Spans,   // for point i, a horizontal bar from x[i] to x_end[i] at height y[i] (timelines)
+  Box,     // a box plot of y: the box (`box`) at x in [c - 0.25, c + 0.25] (c = the series'
+           // position in the figure), each value a marker at (x[i], y[i]) beside it
+  Cells,   // a 2-D histogram: cell i spans [x[i], x_end[i]] x [y[i], y_end[i]], coloured by z[i]
 };
 
 struct Series {
   std::string name;  // legend entry; empty = not in the legend
   Mark mark = Mark::Line;
   std::vector<double> x, y;
-  std::vector<double> x_end;          // Spans only, same length as x
+  std::vector<double> x_end;          // Spans and Cells, same length as x
+  std::vector<double> y_end, z;       // Cells only, same length as x
+  std::vector<double> box;            // Box only: {lower whisker, q1, median, q3, upper whisker}
   std::vector<double> y_low, y_high;  // optional error bars (e.g. a confidence interval), same length as y
   std::vector<double> x_low, x_high;  // optional horizontal error bars, same length as x
   std::vector<std::string> labels;    // optional text next to each point (e.g. "c=4"), same length as x
@@ -31,6 +36,7 @@ struct Axis {
   std::string label;  // with its unit, e.g. "Time to First Token (ms)"
   bool log = false;
   bool from_zero = false;  // the range reaches down to 0 (AIPerf's default autoscale "none")
+  bool hide_ticks = false;  // no tick labels (a box plot's category axis)
 };
 
 struct Figure {

@@ -30,6 +30,16 @@ function el(tag, cls, text) {
 // A series' colour: the one the report chose (as in the PNG plots), else by position.
 function colorOf(s, i) { return s.color || PALETTE[i % PALETTE.length]; }
 function ok(v, log) { return typeof v === 'number' && isFinite(v) && (!log || v > 0); }
+// A heat map's colour for t in [0, 1]: Plotly's Plasma, as the JPEG (png_renderer.h heat_color).
+var HEAT = [[13, 8, 135], [70, 3, 159], [114, 1, 168], [156, 23, 158], [189, 55, 134],
+            [216, 87, 107], [237, 121, 83], [251, 159, 58], [253, 202, 38], [240, 249, 33]];
+function heatColor(t) {
+  t = ok(t) ? Math.max(0, Math.min(1, t)) : 0;
+  var f = t * (HEAT.length - 1), i = Math.min(HEAT.length - 2, Math.floor(f)), u = f - i, c = [];
+  for (var k = 0; k < 3; k++) c.push(Math.round(HEAT[i][k] + (HEAT[i + 1][k] - HEAT[i][k]) * u));
+  return 'rgb(' + c.join(',') + ')';
+}
+function zMax(s) { var m = 0; (s.z || []).forEach(function (v) { if (ok(v) && v > m) m = v; }); return m; }
 
 // Values in tooltips: 6 significant digits; exponents only for very large or small numbers.
 function fmtValue(v) {
@@ -89,7 +99,8 @@ function extent(chart, axis) {
   chart.fig.series.forEach(function (s, i) {
     if (chart.hidden[i]) return;
     if (axis !== 'x' && !!s.y2 !== (axis === 'y2')) return;
-    var cols = axis === 'x' ? [s.x, s.xe, s.xlo, s.xhi] : [s.y, s.lo, s.hi];
+    var cols = axis === 'x' ? [s.x, s.xe, s.xlo, s.xhi] : [s.y, s.ye, s.lo, s.hi];
+    if (s.mark === 'box' && s.box) cols.push(axis === 'x' ? [i - 0.25, i + 0.25] : [s.box[0], s.box[4]]);
     if (axis !== 'x' && s.mark === 'area') zero = true;
     if (axis !== 'x' && s.mark === 'spans') {
       levels = levels || {};
@@ -129,7 +140,7 @@ function extent(chart, axis) {
 // Numeric columns arrive in page order; {"ref":N} repeats the N-th column written,
 // {"seq":[first,step,count]} is first + i * step (html_text.h).
 function resolveColumns(figs) {
-  var cols = [], keys = ['x', 'y', 'xd', 'lo', 'hi', 'xlo', 'xhi'];
+  var cols = [], keys = ['x', 'y', 'xd', 'yd', 'z', 'lo', 'hi', 'xlo', 'xhi'];
   figs.forEach(function (fig) {
     fig.series.forEach(function (s) {
       keys.forEach(function (k) {
@@ -153,6 +164,7 @@ function resolveColumns(figs) {
 // length to 6 digits; their ends are rebuilt here.
 function prepare(fig) {
   fig.series.forEach(function (s) {
+    if (s.yd) s.ye = s.y.map(function (v, j) { return ok(v) && ok(s.yd[j]) ? v + s.yd[j] : null; });
     if (!s.xd) return;
     s.xe = s.x.map(function (v, j) { return ok(v) && ok(s.xd[j]) ? v + s.xd[j] : null; });
   });
@@ -171,6 +183,7 @@ function Chart(section, fig) {
   this.section = section; this.fig = fig;
   this.hidden = fig.series.map(function () { return false; });
   this.hasY2 = fig.series.some(function (s) { return s.y2; });
+  this.cells = fig.series.filter(function (s) { return s.mark === 'cells'; });
   this.view = null;
   this.points = countPoints(fig);
   var slot = section.querySelector('.plot');
@@ -257,7 +270,7 @@ Chart.prototype.draw = function () {
   var css = getComputedStyle(root);
   var col = { fg: css.getPropertyValue('--fg').trim(), muted: css.getPropertyValue('--muted').trim(),
               grid: css.getPropertyValue('--grid').trim(), axis: css.getPropertyValue('--axis').trim() };
-  var fig = this.fig, x0 = 72, x1 = w - (this.hasY2 ? 72 : 20), yb = h - 46, yt = 12;
+  var fig = this.fig, x0 = 72, x1 = w - (this.hasY2 || this.cells.length ? 72 : 20), yb = h - 46, yt = 12;
   this.box = { x0: x0, x1: x1, yt: yt, yb: yb };
   this.reset.disabled = !this.view;
   this.hits = [];
@@ -287,7 +300,7 @@ Chart.prototype.draw = function () {
   var xt = this.log.x ? logTicks(ex[0], ex[1], Math.max(2, Math.floor((x1 - x0) / 90)))
                       : linearTicks(ex[0], ex[1], Math.max(2, Math.floor((x1 - x0) / 90)));
   ctx.textAlign = 'center'; ctx.textBaseline = 'top';
-  xt.ticks.forEach(function (t) {
+  (fig.x.noticks ? [] : xt.ticks).forEach(function (t) {
     var p = Math.round(sx.map(t)) + 0.5;
     ctx.strokeStyle = col.grid; ctx.beginPath(); ctx.moveTo(p, yt); ctx.lineTo(p, yb); ctx.stroke();
     ctx.fillStyle = col.muted; ctx.fillText(fmtTick(t, xt.step), p, yb + 5);
@@ -311,6 +324,17 @@ Chart.prototype.draw = function () {
   }
   ctx.strokeStyle = col.axis;
   ctx.strokeRect(x0 + 0.5, yt + 0.5, x1 - x0, yb - yt);
+  // A heat map's colour bar: counts from 0 to the largest cell.
+  if (this.cells.length) {
+    var zm = Math.max(1, Math.max.apply(null, this.cells.map(zMax))), bx = x1 + 14, steps = 100;
+    for (var q = 0; q < steps; q++) {
+      ctx.fillStyle = heatColor((q + 0.5) / steps);
+      ctx.fillRect(bx, yb - (yb - yt) * (q + 1) / steps, 14, (yb - yt) / steps + 1);
+    }
+    var zt = linearTicks(0, zm, 5);
+    ctx.fillStyle = col.muted; ctx.textAlign = 'left'; ctx.textBaseline = 'middle';
+    zt.ticks.forEach(function (t) { if (t <= zm) ctx.fillText(fmtTick(t, zt.step), bx + 18, yb - (yb - yt) * t / zm); });
+  }
 
   // Axis titles.
   ctx.fillStyle = col.fg; ctx.font = '12px system-ui, "DejaVu Sans", sans-serif';
@@ -329,6 +353,7 @@ Chart.prototype.draw = function () {
   var self = this;
   fig.series.forEach(function (s, i) {
     if (self.hidden[i]) return;
+    s.index = i;
     var hit = drawSeries(ctx, s, colorOf(s, i), sx, s.y2 ? sy2 : sy, self.log.x,
                          s.y2 ? self.log.y2 : self.log.y, yb - yt, col);
     hit.index = i;
@@ -365,7 +390,36 @@ function drawSeries(ctx, s, color, sx, sy, logx, logy, height, col) {
   }
   var hit = { s: s, px: px, py: py, pe: null, th: 0 };
   ctx.strokeStyle = color; ctx.fillStyle = color; ctx.lineWidth = 1.6; ctx.lineJoin = 'round';
-  if (s.mark === 'spans') {
+  if (s.mark === 'cells') {
+    // Filled cells; the hover point of each is its centre.
+    var zm = zMax(s) || 1;
+    for (j = 0; j < n; j++) {
+      if (isNaN(px[j]) || !ok(s.xe && s.xe[j], logx) || !ok(s.ye && s.ye[j], logy)) { px[j] = NaN; continue; }
+      var cx = sx.map(s.xe[j]), cy = sy.map(s.ye[j]);
+      ctx.fillStyle = heatColor(s.z[j] / zm);
+      ctx.fillRect(Math.min(px[j], cx), Math.min(py[j], cy), Math.abs(cx - px[j]), Math.abs(cy - py[j]));
+      px[j] = (px[j] + cx) / 2; py[j] = (py[j] + cy) / 2;
+    }
+  } else if (s.mark === 'box') {
+    ctx.globalAlpha = 0.9;
+    for (j = 0; j < n; j++) {
+      if (isNaN(px[j])) continue;
+      ctx.beginPath(); ctx.arc(px[j], py[j], 3, 0, 2 * Math.PI); ctx.fill();
+    }
+    ctx.globalAlpha = 1;
+    if (s.box && s.box.every(function (v) { return ok(v, logy); })) {
+      var c = s.index || 0, bl = sx.map(c - 0.25), br = sx.map(c + 0.25), mid = sx.map(c), cap = (br - bl) / 4;
+      var b = s.box.map(function (v) { return sy.map(v); });
+      ctx.globalAlpha = 0.35; ctx.fillRect(bl, b[3], br - bl, b[1] - b[3]); ctx.globalAlpha = 1;
+      ctx.lineWidth = 1.6;
+      ctx.strokeRect(bl, b[3], br - bl, b[1] - b[3]);
+      ctx.beginPath();
+      ctx.moveTo(bl, b[2]); ctx.lineTo(br, b[2]);
+      ctx.moveTo(mid, b[1]); ctx.lineTo(mid, b[0]); ctx.moveTo(mid - cap, b[0]); ctx.lineTo(mid + cap, b[0]);
+      ctx.moveTo(mid, b[3]); ctx.lineTo(mid, b[4]); ctx.moveTo(mid - cap, b[4]); ctx.lineTo(mid + cap, b[4]);
+      ctx.stroke();
+    }
+  } else if (s.mark === 'spans') {
     pe = new Float64Array(n);
     var levels = {}, count = 0;
     for (j = 0; j < n; j++) if (!isNaN(py[j]) && !levels[s.y[j]]) { levels[s.y[j]] = 1; count++; }
@@ -476,7 +530,14 @@ Chart.prototype.showTip = function (mx, my) {
   if (s.name) lines.push(s.name);
   if (s.labels && s.labels[j]) lines.push(s.labels[j]);
   var xl = fig.x.label || 'x', yl = (s.y2 ? fig.y2.label : fig.y.label) || 'y';
-  if (s.mark === 'spans' && s.xe) {
+  if (s.mark === 'cells' && s.xe && s.ye) {
+    lines.push(xl + ': ' + fmtValue(s.x[j]) + ' .. ' + fmtValue(s.xe[j]));
+    lines.push(yl + ': ' + fmtValue(s.y[j]) + ' .. ' + fmtValue(s.ye[j]));
+    lines.push('count: ' + fmtValue(s.z[j]));
+  } else if (s.mark === 'box') {
+    lines.push(xl + ': ' + fmtValue(s.y[j]));
+    if (s.box) lines.push('median ' + fmtValue(s.box[2]) + ', quartiles ' + fmtValue(s.box[1]) + ' .. ' + fmtValue(s.box[3]));
+  } else if (s.mark === 'spans' && s.xe) {
     var duration = s.xd ? s.xd[j] : s.xe[j] - s.x[j];
     lines.push(xl + ': ' + fmtValue(s.x[j]) + ' .. ' + fmtValue(s.xe[j]) + ' (duration ' + fmtValue(duration) + ')');
     lines.push(yl + ': ' + fmtValue(s.y[j]));

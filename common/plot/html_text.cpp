@@ -77,6 +77,10 @@ const char* mark_name(Mark mark) {
     case Mark::Step: return "step";
     case Mark::Area: return "area";
     case Mark::Spans: return "spans";
+    case Mark::Box:
+      return "box";
+    case Mark::Cells:
+      return "cells";
   }
   return "line";
 }
@@ -148,6 +152,7 @@ void append_axis(std::string& out, const char* key, const Axis& axis) {
   out += key;
   out += "\":{\"label\":" + json_string(axis.label) + ",\"log\":" + (axis.log ? "true" : "false");
   if (axis.from_zero) out += ",\"zero\":true";  // the range reaches down to 0, as in the PNG
+  if (axis.hide_ticks) out += ",\"noticks\":true";
   out += "}";
 }
 
@@ -181,6 +186,19 @@ std::string figures_json(const std::vector<Figure>& figures) {
           durations[i] = i < series.x.size() ? series.x_end[i] - series.x[i] : std::nan("");
         }
         columns.append(out, "xd", durations);
+      }
+      if (!series.y_end.empty()) {  // Cells: heights, as the widths above
+        std::vector<double> heights(series.y_end.size());
+        for (size_t i = 0; i < heights.size(); ++i) {
+          heights[i] = i < series.y.size() ? series.y_end[i] - series.y[i] : std::nan("");
+        }
+        columns.append(out, "yd", heights);
+      }
+      if (!series.z.empty()) columns.append(out, "z", series.z);
+      if (series.box.size() == 5) {
+        out += ",\"box\":[";
+        for (size_t i = 0; i < 5; ++i) out += (i ? "," : "") + json_number(series.box[i]);
+        out += ']';
       }
       if (!series.y_low.empty()) columns.append(out, "lo", series.y_low);
       if (!series.y_high.empty()) columns.append(out, "hi", series.y_high);

@@ -1,9 +1,14 @@
 #include "plot/png_renderer.h"
 
 #include <cairo.h>
+#include <jpeglib.h>
+
+#include <cstdio>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -124,16 +129,33 @@ AxisRange choose_ticks(cairo_t* cr, Extent e, bool log, double pixels, bool hori
 
 }  // namespace
 
+std::array<double, 3> heat_color(double t) {
+  // Plotly's default sequential scale (Plasma), evenly spaced stops, linear in between.
+  static const double stops[][3] = {{13, 8, 135},   {70, 3, 159},   {114, 1, 168},  {156, 23, 158}, {189, 55, 134},
+                                    {216, 87, 107}, {237, 121, 83}, {251, 159, 58}, {253, 202, 38}, {240, 249, 33}};
+  const int n = static_cast<int>(sizeof stops / sizeof *stops);
+  t = std::isfinite(t) ? std::clamp(t, 0.0, 1.0) : 0.0;
+  const double f = t * (n - 1);
+  const int i = std::min(n - 2, static_cast<int>(f));
+  const double u = f - i;
+  std::array<double, 3> out{};
+  for (int c = 0; c < 3; ++c) out[c] = (stops[i][c] + (stops[i + 1][c] - stops[i][c]) * u) / 255.0;
+  return out;
+}
+
 std::string palette_color(int index) {
   if (index == 100) return "#E74C3C";  // AIPerf's OUTLIER_RED
   const int n = static_cast<int>(sizeof kPalette / sizeof *kPalette);
   return kPalette[((index % n) + n) % n];
 }
 
-void render_png(const Figure& fig, Theme theme, const std::string& path, int width, int height) {
+namespace {
+
+using SurfacePtr = std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)>;
+
+SurfacePtr draw(const Figure& fig, Theme theme, int width, int height) {
   const Colors C = colors_of(theme);
-  std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)> surface(
-      cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height), cairo_surface_destroy);
+  SurfacePtr surface(cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height), cairo_surface_destroy);
   std::unique_ptr<cairo_t, decltype(&cairo_destroy)> ctx(cairo_create(surface.get()), cairo_destroy);
   cairo_t* cr = ctx.get();
   set(cr, C.background);
@@ -142,15 +164,22 @@ void render_png(const Figure& fig, Theme theme, const std::string& path, int wid
   const Font title_font{26 * k, true}, label_font{18 * k, false}, tick_font{15 * k, false},
       legend_font{15 * k, false}, point_font{13 * k, true}, note_font{14 * k, false};
 
-  bool has_y2 = false;
-  for (const auto& s : fig.series) has_y2 = has_y2 || s.secondary_axis;
+  bool has_y2 = false, has_cells = false;
+  double zmax = 0;
+  for (const auto& s : fig.series) {
+    has_y2 = has_y2 || s.secondary_axis;
+    if (s.mark != Mark::Cells) continue;
+    has_cells = true;
+    for (double z : s.z)
+      if (std::isfinite(z)) zmax = std::max(zmax, z);
+  }
 
   // Legend entries, laid out in rows under the title.
   std::vector<const Series*> legend;
   for (const auto& s : fig.series)
     if (!s.name.empty()) legend.push_back(&s);
   use(cr, legend_font);
-  const double left = 120 * k, right = (has_y2 ? 120 : 50) * k;
+  const double left = 120 * k, right = (has_y2 ? 120 : has_cells ? 160 : 50) * k;
   std::vector<std::vector<const Series*>> rows(1);
   {
     double x = 0;
@@ -175,10 +204,16 @@ void render_png(const Figure& fig, Theme theme, const std::string& path, int wid
       ex.add(s.x[i], fig.x.log);
       yy.add(s.y[i], s.secondary_axis ? fig.y2.log : fig.y.log);
       if (i < s.x_end.size()) ex.add(s.x_end[i], fig.x.log);
+      if (i < s.y_end.size()) yy.add(s.y_end[i], fig.y.log);
       if (i < s.y_low.size()) yy.add(s.y_low[i], fig.y.log), yy.add(s.y_high[i], fig.y.log);
       if (i < s.x_low.size()) ex.add(s.x_low[i], fig.x.log), ex.add(s.x_high[i], fig.x.log);
     }
     if (s.mark == Mark::Area && !(s.secondary_axis ? fig.y2.log : fig.y.log)) yy.add(0, false);
+    if (s.mark == Mark::Box && s.box.size() == 5 && !s.y.empty()) {
+      const double c = static_cast<double>(&s - fig.series.data());
+      ex.add(c - 0.25, fig.x.log), ex.add(c + 0.25, fig.x.log);
+      yy.add(s.box[0], fig.y.log), yy.add(s.box[4], fig.y.log);
+    }
   }
   if (fig.x.from_zero && !fig.x.log && !ex.empty()) ex.add(0, false);
   if (fig.y.from_zero && !fig.y.log && !ey.empty()) ey.add(0, false);
@@ -207,7 +242,7 @@ void render_png(const Figure& fig, Theme theme, const std::string& path, int wid
   // Grid, frame, ticks.
   cairo_set_line_width(cr, 1);
   use(cr, tick_font);
-  for (double t : sx.range.ticks) {
+  for (double t : fig.x.hide_ticks ? std::vector<double>{} : sx.range.ticks) {
     const double x = std::round(sx(t)) + 0.5;
     set(cr, C.grid);
     cairo_move_to(cr, x, py0), cairo_line_to(cr, x, py1), cairo_stroke(cr);
@@ -278,6 +313,44 @@ void render_png(const Figure& fig, Theme theme, const std::string& path, int wid
       cairo_stroke(cr);
     }
     switch (s.mark) {
+      case Mark::Box: {
+        // The values as markers (jittered left of the box, as Plotly's boxpoints "all"), then the box.
+        const double r = (n > 2000 ? 2.5 : n > 200 ? 3.5 : 5) * k;
+        for (size_t i = 0; i < n; ++i) {
+          cairo_new_sub_path(cr);
+          cairo_arc(cr, X(i), Y(i), r, 0, 2 * M_PI);
+        }
+        set(cr, col, 0.85);
+        cairo_fill(cr);
+        if (s.box.size() != 5) break;
+        const double c = static_cast<double>(si), bl = sx(c - 0.25), br = sx(c + 0.25), mid = sx(c);
+        const double lo = yscale(s.box[0]), q1 = yscale(s.box[1]), med = yscale(s.box[2]), q3 = yscale(s.box[3]),
+                     hi = yscale(s.box[4]);
+        cairo_rectangle(cr, bl, q3, br - bl, q1 - q3);
+        set(cr, col, 0.35);
+        cairo_fill_preserve(cr);
+        set(cr, col);
+        cairo_set_line_width(cr, 2.5 * k);
+        cairo_stroke(cr);
+        const double cap = (br - bl) * 0.25;
+        cairo_move_to(cr, bl, med), cairo_line_to(cr, br, med);
+        cairo_move_to(cr, mid, q1), cairo_line_to(cr, mid, lo);
+        cairo_move_to(cr, mid - cap, lo), cairo_line_to(cr, mid + cap, lo);
+        cairo_move_to(cr, mid, q3), cairo_line_to(cr, mid, hi);
+        cairo_move_to(cr, mid - cap, hi), cairo_line_to(cr, mid + cap, hi);
+        cairo_stroke(cr);
+        break;
+      }
+      case Mark::Cells: {
+        for (size_t i = 0; i < n && i < s.x_end.size() && i < s.y_end.size() && i < s.z.size(); ++i) {
+          const double x0 = sx(s.x[i]), x1 = sx(s.x_end[i]), y0 = yscale(s.y[i]), y1 = yscale(s.y_end[i]);
+          const auto c = heat_color(zmax > 0 ? s.z[i] / zmax : 1);
+          cairo_set_source_rgb(cr, c[0], c[1], c[2]);
+          cairo_rectangle(cr, std::min(x0, x1), std::min(y0, y1), std::abs(x1 - x0), std::abs(y1 - y0));
+          cairo_fill(cr);
+        }
+        break;
+      }
       case Mark::Points: {
         const double r = (n > 2000 ? 2.5 : n > 200 ? 3.5 : 6) * k;
         for (size_t i = 0; i < n; ++i) {
@@ -354,6 +427,29 @@ void render_png(const Figure& fig, Theme theme, const std::string& path, int wid
     }
   }
 
+  // The colour bar of a heat map (counts from 0 to the largest cell), right of the plot.
+  if (has_cells) {
+    const double bx = px1 + 30 * k, bw = 24 * k;
+    const int steps = 200;
+    for (int i = 0; i < steps; ++i) {
+      const auto c = heat_color((i + 0.5) / steps);
+      cairo_set_source_rgb(cr, c[0], c[1], c[2]);
+      const double y = py1 - (py1 - py0) * (i + 1.0) / steps;
+      cairo_rectangle(cr, bx, y, bw, (py1 - py0) / steps + 1);
+      cairo_fill(cr);
+    }
+    use(cr, tick_font);
+    const AxisRange zr = nice_linear(0, std::max(zmax, 1.0), 6);
+    for (double t : zr.ticks) {
+      if (t > std::max(zmax, 1.0) + 1e-9) continue;
+      const double y = py1 - (py1 - py0) * t / std::max(zmax, 1.0);
+      set(cr, C.text);
+      text(cr, format_tick(t, zr.step), bx + bw + 8 * k, y, 0, 0.5);
+    }
+    use(cr, label_font);
+    text(cr, "count", bx + bw / 2, py0 - 8 * k, 0.5, 1);
+  }
+
   // Legend rows, centred under the title.
   use(cr, legend_font);
   for (size_t r = 0; r < rows.size(); ++r) {
@@ -380,8 +476,51 @@ void render_png(const Figure& fig, Theme theme, const std::string& path, int wid
   }
 
   cairo_surface_flush(surface.get());
+  return surface;
+}
+
+}  // namespace
+
+void render_png(const Figure& fig, Theme theme, const std::string& path, int width, int height) {
+  SurfacePtr surface = draw(fig, theme, width, height);
   if (cairo_surface_write_to_png(surface.get(), path.c_str()) != CAIRO_STATUS_SUCCESS)
     throw RenderError(path + ": cannot write the PNG");
+}
+
+void render_jpeg(const Figure& fig, Theme theme, const std::string& path, int width, int height, int quality) {
+  SurfacePtr surface = draw(fig, theme, width, height);
+  const unsigned char* data = cairo_image_surface_get_data(surface.get());
+  const int stride = cairo_image_surface_get_stride(surface.get());
+  std::FILE* file = std::fopen(path.c_str(), "wb");
+  if (!file) throw RenderError(path + ": cannot write the JPEG");
+  jpeg_compress_struct cinfo{};
+  jpeg_error_mgr jerr{};
+  cinfo.err = jpeg_std_error(&jerr);
+  jpeg_create_compress(&cinfo);
+  jpeg_stdio_dest(&cinfo, file);
+  cinfo.image_width = static_cast<JDIMENSION>(width);
+  cinfo.image_height = static_cast<JDIMENSION>(height);
+  cinfo.input_components = 3;
+  cinfo.in_color_space = JCS_RGB;
+  jpeg_set_defaults(&cinfo);
+  jpeg_set_quality(&cinfo, quality, TRUE);
+  jpeg_start_compress(&cinfo, TRUE);
+  // CAIRO_FORMAT_RGB24 is one native-endian 32-bit word per pixel: 0x00RRGGBB.
+  std::vector<unsigned char> row(static_cast<size_t>(width) * 3);
+  while (cinfo.next_scanline < cinfo.image_height) {
+    const auto* px = reinterpret_cast<const uint32_t*>(data + static_cast<size_t>(cinfo.next_scanline) * stride);
+    for (int x = 0; x < width; ++x) {
+      row[3 * x] = static_cast<unsigned char>(px[x] >> 16);
+      row[3 * x + 1] = static_cast<unsigned char>(px[x] >> 8);
+      row[3 * x + 2] = static_cast<unsigned char>(px[x]);
+    }
+    JSAMPROW rows[1] = {row.data()};
+    jpeg_write_scanlines(&cinfo, rows, 1);
+  }
+  jpeg_finish_compress(&cinfo);
+  jpeg_destroy_compress(&cinfo);
+  const bool failed = std::ferror(file) != 0;
+  if (std::fclose(file) != 0 || failed) throw RenderError(path + ": cannot write the JPEG");
 }
 
 }  // namespace aiperf::plot

@@ -2,6 +2,7 @@
 // secondary y axis, legend, points/lines/steps/areas/spans, error bars and point labels, in
 // AIPerf's light or dark theme (NVIDIA green first). Everything drawn comes from the Figure.
 #pragma once
+#include <array>
 #include <stdexcept>
 #include <string>
 
@@ -24,6 +25,12 @@ inline constexpr int kPngHeight = 1200;
 // write it. An empty figure (no points) still draws its frame, title and a "No data" mark.
 void render_png(const Figure& figure, Theme theme, const std::string& path, int width = kPngWidth,
                 int height = kPngHeight);
+
+// The same drawing as a baseline JPEG (libjpeg, `quality` 0-100) at `path`.
+void render_jpeg(const Figure& figure, Theme theme, const std::string& path, int width, int height, int quality = 92);
+
+// A heat map's colour (r, g, b in 0..1) for t in [0, 1]: Plotly's default scale (Plasma).
+std::array<double, 3> heat_color(double t);
 
 // "#76B900" for index 0, ...; index 100 is the outlier red. Shared so the HTML report can use
 // the same colours.
