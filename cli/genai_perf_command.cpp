@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "environment.h"
 #include "genai_perf_analyze.h"
 #include "genai_perf_config.h"
 #include "genai_perf_export.h"
@@ -21,6 +22,8 @@
 #include "genai_perf_template.h"
 #include "genai_perf_window_run.h"
 #include "genai_perf_windows.h"
+#include "plot/genai_perf_plots.h"
+#include "tokenizer/tokenizer.h"
 
 namespace aiperf::cli::genai_perf {
 namespace {
@@ -94,6 +97,41 @@ Format format_of(const ProfileArgs& a) {
   return Format::kEmbeddings;
 }
 
+// --generate-plots: GenAI-Perf's five plots in <dir>/plots (plot/genai_perf_plots.h), from the
+// requests as its LLM parser sees them (responses without text dropped). Each response's tokens
+// are counted as GenAI-Perf counts them ("!" + text, less the "!"), with the run's tokenizer; if
+// it cannot be loaded, each response counts as one token (said on stderr).
+void write_plots(const ProfileArgs& a, const fs::path& dir, const std::vector<PaRequest>& requests, Format format) {
+  tok::TokenizerPtr tokenizer;
+  try {
+    const tok::HubEnv env = hub_env();
+    tokenizer = tok::load_tokenizer(tok::resolve_tokenizer_path(a.tokenizer.empty() ? a.models.front() : a.tokenizer,
+                                                                a.tokenizer_revision, true, env),
+                                    env.tokenizer_cache);
+  } catch (const std::exception& e) {
+    std::cerr << "Warning: plots: the tokenizer did not load (" << e.what()
+              << "); each response counts as one token in the token-to-token latency plot\n";
+  }
+  std::vector<plot::GenaiPerfRequest> in;
+  for (const PaRequest& r : requests) {
+    plot::GenaiPerfRequest g;
+    g.start_ns = r.timestamp;
+    g.input_tokens = r.input_tokens;
+    g.output_tokens = r.output_tokens;
+    for (size_t i = 0; i < r.response_outputs.size() && i < r.response_timestamps.size(); ++i) {
+      const std::string text = response_text(r.response_outputs[i], format);
+      if (text.empty()) continue;
+      g.response_ns.push_back(r.response_timestamps[i]);
+      const size_t forced = tokenizer ? tokenizer->count("!" + text) : 2;
+      g.response_tokens.push_back(forced > 0 ? static_cast<int64_t>(forced) - 1 : 0);
+    }
+    if (!g.response_ns.empty()) in.push_back(std::move(g));
+  }
+  const fs::path plots = dir / "plots";
+  std::cout << "Generating plots in " << plots.string() << "\n";
+  plot::write_genai_perf_plots(plot::genai_perf_figures(plot::genai_perf_plot_data(in)), plots);
+}
+
 // How a time-windowed run (--measurement-interval) ended, for the conversion.
 struct WindowCut {
   std::vector<int64_t> boundaries;  // the closed windows' edges: only requests ending within count
@@ -161,6 +199,7 @@ int convert(const ProfileArgs& a, const fs::path& dir, const std::string& versio
   write_file(json_path, stats.dump(2));
   std::cout << "Generating " << csv_path.string() << "\n";
   write_file(csv_path, csv_text(stats, format, a.streaming));
+  if (a.generate_plots) write_plots(a, dir, requests, format);
   return rc;
 }
 
@@ -277,8 +316,11 @@ int analyze_with(const ProfileArgs& base, const Sweep& sweep, const std::string&
   std::vector<AnalyzeRow> rows;
   for (size_t i = 0; i < sweep.values.size(); ++i) {
     const int64_t value = sweep.values[i];
-    const ProfileArgs a = point_args(base, sweep, value);
+    ProfileArgs a = point_args(base, sweep, value);
     const fs::path dir = point_directory(base, sweep, value);
+    // GenAI-Perf 0.0.16's analyze makes each point's plots folder and draws nothing in it.
+    if (a.generate_plots) fs::create_directories(dir / "plots");
+    a.generate_plots = false;
     std::cout << "Artifacts: " << dir.string() << "\n";
     AnalyzeRow row;
     row.name = base.models.front() + "_run_config_" + std::to_string(i);

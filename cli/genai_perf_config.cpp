@@ -342,7 +342,7 @@ class Reader {
             {{"artifact_directory", option("--artifact-dir")},
              {"checkpoint_directory", option("--checkpoint-dir")},
              {"profile_export_file", option("--profile-export-file")},
-             {"generate_plots", fixed("--generate-plots", "false")},
+             {"generate_plots", flag("--generate-plots")},
              {"enable_checkpointing", fixed("--enable-checkpointing", "false")}});
   }
 

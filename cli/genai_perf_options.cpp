@@ -76,7 +76,7 @@ const std::vector<Spec>& specs() {
       // Output
       {{"--artifact-dir"}, Arity::kOne, ""},
       {{"--checkpoint-dir"}, Arity::kOne, ""},
-      {{"--generate-plots"}, Arity::kFlag, "plots"},
+      {{"--generate-plots"}, Arity::kFlag, ""},
       {{"--enable-checkpointing"}, Arity::kFlag, "checkpointing"},
       {{"--profile-export-file"}, Arity::kOne, ""},
       // Profiling
@@ -332,6 +332,8 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words, bool analy
         throw GenAiPerfOptionError("argument --endpoint-type: invalid choice: '" + one(n) + "'");
     } else if (n == "--streaming") {
       a.streaming = true;
+    } else if (n == "--generate-plots") {
+      a.generate_plots = true;
     } else if (n == "--url") {
       a.url = one(n);
     } else if (n == "--batch-size-text") {
@@ -428,6 +430,10 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words, bool analy
                                ": " + kLater + "; supported: chat, completions, embeddings");
   if (a.streaming && a.endpoint_type == "embeddings")
     throw GenAiPerfOptionError("--streaming: the embeddings endpoint type does not support streaming");
+  if (a.generate_plots && a.endpoint_type == "embeddings")
+    throw GenAiPerfOptionError(
+        "User Config: generate_plots is not supported with the OutputFormat.OPENAI_EMBEDDINGS "
+        "output format");
   // GenAI-Perf's own combination checks (its config's), in its order.
   if (seen.count("--backend"))
     throw GenAiPerfOptionError("argument --backend: The backend should only be used with the following combination: "
@@ -650,7 +656,7 @@ nlohmann::ordered_json input_config(const ProfileArgs& a) {
        {{"artifact_directory", a.artifact_dir},
         {"checkpoint_directory", a.checkpoint_dir},
         {"profile_export_file", a.profile_export_file},
-        {"generate_plots", false},
+        {"generate_plots", a.generate_plots},
         {"enable_checkpointing", false}}},
       {"tokenizer",
        {{"name", a.tokenizer.empty() ? a.models.front() : a.tokenizer},

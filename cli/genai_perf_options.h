@@ -27,6 +27,7 @@ struct ProfileArgs {
   std::string endpoint_type = "kserve";  // GenAI-Perf's default (refused: not supported yet)
   std::string custom_endpoint;           // --endpoint; empty: the type's default path
   bool streaming = false;
+  bool generate_plots = false;  // --generate-plots: GenAI-Perf's five plots in <artifacts>/plots
   std::optional<std::string> url;
   std::optional<int64_t> concurrency;
   std::optional<double> request_rate;

@@ -270,6 +270,9 @@ TEST_CASE("genai-perf config: errors name file, line and key", "[genai_perf]") {
                                            "    depths: [16]\n    sample_rates: [16.0]\n  sessions:\n"
                                            "    turn_delay:\n      ratio: 1\n"))
             .words == Words{"--model=m"});
+  // generate_plots: true is --generate-plots (GenAI-Perf's five plots).
+  CHECK(read_config(write("plots.yaml", "model_names: m\noutput:\n  generate_plots: true\n")).words ==
+        Words{"--model=m", "--generate-plots"});
 }
 
 TEST_CASE("genai-perf number format: inf and nan as Python prints them", "[genai_perf]") {

@@ -99,8 +99,12 @@ TEST_CASE("genai-perf options: prefixes, = values, and refusals naming the optio
   refuses({"-m", "m"}, "--endpoint-type kserve (GenAI-Perf's default): not supported yet");
   refuses({"-m", "m", "--endpoint-type", "chat", "--measurement-interval", "1000", "--request-count", "5"},
           "argument --request-count/--num-requests: not allowed with argument --measurement-interval/-p");
-  refuses({"-m", "m", "--endpoint-type", "chat", "--generate-plots", "--fixed-schedule", "f"},
-          "front end: --generate-plots (plots), --fixed-schedule (fixed schedule);");
+  refuses({"-m", "m", "--endpoint-type", "chat", "--enable-checkpointing", "--fixed-schedule", "f"},
+          "front end: --enable-checkpointing (checkpointing), --fixed-schedule (fixed schedule);");
+  refuses({"-m", "m", "--endpoint-type", "embeddings", "--generate-plots"},
+          "User Config: generate_plots is not supported with the OutputFormat.OPENAI_EMBEDDINGS output format");
+  CHECK(parse_profile_args({"-m", "m", "--endpoint-type", "chat", "--generate-plots"}).generate_plots);
+  CHECK_FALSE(parse_profile_args({"-m", "m", "--endpoint-type", "chat"}).generate_plots);
   refuses({"-m", "m", "--endpoint-type", "chat", "--input-file", "/nonexistent.jsonl"},
           "argument --input-file: '/nonexistent.jsonl' is not a valid file or directory");
   refuses({"-m", "m", "--endpoint-type", "chat", "--input-file", "payload:{}"}, "--input-file payload: (synthetic");

@@ -132,6 +132,69 @@ TEST_CASE("aiperf genai-perf profile: embeddings at a request rate, named as Gen
   CHECK(r.out.find("NVIDIA GenAI-Perf | Embeddings Metrics") != std::string::npos);
 }
 
+TEST_CASE("genai-perf profile --generate-plots writes GenAI-Perf's five plots as HTML and JPEG", "[e2e][genai_perf]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--ttft", "20", "--itl", "3"}, tmp);
+  const Run r = genai_perf(tmp,
+                           {"-m",
+                            "m",
+                            "--endpoint-type",
+                            "chat",
+                            "--streaming",
+                            "-u",
+                            mock.url(),
+                            "--concurrency",
+                            "2",
+                            "--request-count",
+                            "6",
+                            "--synthetic-input-tokens-mean",
+                            "20",
+                            "--synthetic-input-tokens-stddev",
+                            "0",
+                            "--output-tokens-mean",
+                            "4",
+                            "--extra-inputs",
+                            "ignore_eos:true",
+                            "--tokenizer",
+                            "gpt2",
+                            "--artifact-dir",
+                            tmp + "/arts",
+                            "--generate-plots"},
+                           "plots", true);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string dir = tmp + "/arts/m-openai-chat-concurrency2/plots";
+  const std::vector<std::string> names = {
+      "distribution_of_input_sequence_lengths_to_output_sequence_lengths", "request_latency", "time_to_first_token",
+      "time_to_first_token_vs_input_sequence_lengths", "token-to-token_latency_vs_output_token_position"};
+  std::vector<std::string> expected;
+  for (const std::string& n : names) expected.insert(expected.end(), {n + ".html", n + ".jpeg"});
+  CHECK(files_under(dir) == expected);
+  const json pa = json::parse(read_file(tmp + "/arts/m-openai-chat-concurrency2/profile_export.json"));
+  const json& requests = pa["experiments"][0]["requests"];
+  REQUIRE(requests.size() == 6);
+  for (const std::string& n : names) {
+    INFO(n);
+    const std::string jpeg = read_file(dir + "/" + n + ".jpeg");
+    REQUIRE(jpeg.size() > 1000);
+    CHECK(jpeg.compare(0, 3, "\xFF\xD8\xFF") == 0);            // SOI and the next marker
+    CHECK(jpeg.compare(jpeg.size() - 2, 2, "\xFF\xD9") == 0);  // EOI
+    const std::string html = read_file(dir + "/" + n + ".html");
+    CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
+    CHECK(html.find("id=\"aiperf-figures\"") != std::string::npos);
+    CHECK(html.find("\"id\":\"" + n + "\"") != std::string::npos);
+  }
+  // A box plot carries its box (whiskers, quartiles, median).
+  const std::string ttft = read_file(dir + "/time_to_first_token.html");
+  CHECK(ttft.find("\"mark\":\"box\"") != std::string::npos);
+  CHECK(ttft.find("\"box\":[") != std::string::npos);
+  // The heat map counts the 6 requests in one cell (ISL 20, OSL 4).
+  const std::string heat = read_file(dir + "/distribution_of_input_sequence_lengths_to_output_sequence_lengths.html");
+  CHECK(heat.find("\"mark\":\"cells\"") != std::string::npos);
+  CHECK(heat.find("\"x\":[19.5],\"y\":[3.5],\"xd\":[1],\"yd\":[1],\"z\":[6]") != std::string::npos);
+  CHECK(r.out.find("Generating plots in ") != std::string::npos);
+}
+
 TEST_CASE("genai-perf refuses what it cannot honour yet: exit 2, nothing written", "[e2e][genai_perf]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   const Run kserve = genai_perf(tmp, {"-m", "m", "--artifact-dir", tmp + "/arts"}, "kserve");
