@@ -98,8 +98,8 @@ std::string format_warning_panels(const proto::ProfileResults& results, bool uni
                   "  - Different tokenization methods (API vs client)", "  - API special tokens or preprocessing", "",
                   "Investigation Steps:", "  1. Review profile_export.jsonl for per-request usage_*_diff_pct values",
                   "  2. Verify client tokenizer matches the model's tokenizer",
-                  "  3. Use server token counts: --use-server-token-count (disables client tokenization and diff "
-                  "metrics)"},
+                  std::string("  3. Use server token counts: --use-server-token-count ") +
+                      "(disables client tokenization and diff metrics)"},
                  unicode_box);
   }
   return out;
