@@ -204,8 +204,13 @@ TEST_CASE("sweep-line metrics and credit latencies: summary, CSV and each slice"
   CHECK(csv.find("\nTokens In Flight (tokens),") != std::string::npos);
   CHECK(csv.find("\nCredit-to-Start Latency (ms),") != std::string::npos);
   CHECK(csv.find("\nEffective Latency (CO-aware) (ms),") != std::string::npos);
-  // Not in our console table (AIPerf shows them in tables of their own).
-  CHECK(run.out.find("Effective Concurrency") == std::string::npos);
+  // On the console in AIPerf 0.13's tables of their own, before the main one; the credit
+  // latency is not shown.
+  const size_t main_table = run.out.find("NVIDIA AIPerf | LLM Metrics\n");
+  CHECK(run.out.find("Effective Concurrency") < run.out.find("NVIDIA AIPerf | LLM Metrics: Active\n"));
+  CHECK(run.out.find("Active Decode Throughput") < main_table);
+  CHECK(main_table != std::string::npos);
+  CHECK(run.out.find("Credit-to-Start Latency") == std::string::npos);
 
   // Each slice weighs the run's curves over its window; the credit latencies are per run only.
   const json slices = run.json_file("profile_export_aiperf_timeslices.json").at("timeslices");
