@@ -111,13 +111,9 @@ TEST_CASE("local address option: connections leave from the given loopback addre
 TEST_CASE("sticky-user-sessions: every turn of a conversation on its own connection, a new one per conversation",
           "[e2e]") {
   MockServer mock({"--fast"}, aiperf::test::make_temp_dir());
-  const std::string tmp = aiperf::test::make_temp_dir();
-  const auto run = aiperf::test::run_profile(
-      tmp + "/artifacts",
-      {"--tokenizer", "gpt2", "--model", "m", "--url", mock.url(), "--isl", "8", "--osl", "2", "--concurrency", "4",
-       "--num-sessions", "12", "--session-turns-mean", "3", "--session-turns-stddev", "0", "--export-http-trace",
-       "--connection-reuse-strategy", "sticky-user-sessions"},
-      tmp);
+  const auto run = profile_load(
+      mock.url(), {"--concurrency", "4", "--num-sessions", "12", "--session-turns-mean", "3", "--session-turns-stddev",
+                   "0", "--export-http-trace", "--connection-reuse-strategy", "sticky-user-sessions"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   std::map<std::string, std::set<std::string>> connections;  // conversation -> local ip:port
