@@ -11,36 +11,14 @@
 
 #include "dataset_error.h"
 #include "jsonl_lines.h"
+#include "stats/stats.h"
 
 namespace aiperf::cli::analyze {
 namespace {
 
 // numpy's pairwise summation (the order np.sum/np.mean add float64 values in), so means and
-// standard deviations agree with the reference to the last bit on typical trace sizes.
-double pairwise_sum(const double* a, size_t n) {
-  if (n < 8) {
-    double res = 0.;
-    for (size_t i = 0; i < n; ++i) res += a[i];
-    return res;
-  }
-  if (n <= 128) {
-    double r[8];
-    for (int k = 0; k < 8; ++k) r[k] = a[k];
-    size_t i = 8;
-    for (; i < n - (n % 8); i += 8)
-      for (int k = 0; k < 8; ++k) r[k] += a[i + k];
-    double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-    for (; i < n; ++i) res += a[i];
-    return res;
-  }
-  size_t n2 = n / 2;
-  n2 -= n2 % 8;
-  return pairwise_sum(a, n2) + pairwise_sum(a + n2, n - n2);
-}
-
-// np.add.reduce of a contiguous float64 array: the pairwise sum of all of it (checked
-// against numpy on a 3000-row trace).
-double np_sum(const std::vector<double>& v) { return pairwise_sum(v.data(), v.size()); }
+// standard deviations agree with the reference to the last bit.
+double np_sum(const std::vector<double>& v) { return stats::sum(v); }
 
 // numpy's linear-interpolation percentile (its lerp is written to be exact at both ends).
 double np_percentile(const std::vector<double>& sorted, double q) {

@@ -24,6 +24,7 @@
 #include <numeric>
 
 #include "server_metrics.h"
+#include "stats/stats.h"
 
 namespace aiperf::telemetry {
 namespace {
@@ -32,28 +33,8 @@ constexpr double kMaxObservations = 100'000;
 
 double le_value(const std::string& le) { return le == "+Inf" ? INFINITY : std::strtod(le.c_str(), nullptr); }
 
-// numpy's pairwise summation of a contiguous float64 array (np.sum, ndarray.sum): blocks of up to
-// 128 summed with eight accumulators, larger ranges split in two (at a multiple of 8).
-double pairwise_sum(const double* a, size_t n) {
-  if (n < 8) {
-    double res = 0.0;
-    for (size_t i = 0; i < n; ++i) res += a[i];
-    return res;
-  }
-  if (n <= 128) {
-    double r[8];
-    for (size_t j = 0; j < 8; ++j) r[j] = a[j];
-    size_t i = 8;
-    for (; i < n - (n % 8); i += 8)
-      for (size_t j = 0; j < 8; ++j) r[j] += a[i + j];
-    double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-    for (; i < n; ++i) res += a[i];
-    return res;
-  }
-  size_t n2 = n / 2;
-  n2 -= n2 % 8;
-  return pairwise_sum(a, n2) + pairwise_sum(a + n2, n - n2);
-}
+// numpy's pairwise summation (np.sum), bit for bit.
+double pairwise_sum(const double* a, size_t n) { return stats::sum({a, n}); }
 
 double clip(double v, double lo, double hi) { return std::min(std::max(v, lo), hi); }
 
