@@ -16,6 +16,9 @@ std::string_view report_css();
 // data-status="ok" or "error" when done.
 std::string_view report_js();
 
+// The script's table sorting: makeSortable(table) and its helpers (report_js() includes it).
+std::string_view tables_js();
+
 // The script's last part, the self-test run on report.html#selftest (report_js() includes it).
 std::string_view selftest_js();
 

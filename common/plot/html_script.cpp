@@ -603,58 +603,6 @@ Chart.prototype.listen = function () {
   canvas.addEventListener('dblclick', function () { self.view = null; self.draw(); });
 };
 
-// Tables: click (or Enter on) a header to sort by that column; numeric columns sort by value.
-var NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
-function cellNumber(text) {
-  var t = text.replace(/[,\s%]/g, '');
-  return NUMBER.test(t) ? parseFloat(t) : null;
-}
-function isBlank(text) { var t = text.trim(); return t === '' || t === '-' || t === 'N/A' || t === 'n/a'; }
-function makeSortable(table) {
-  var tbody = table.tBodies[0];
-  if (!table.tHead || !tbody) return;
-  var heads = table.tHead.rows[0].cells, rows = Array.prototype.slice.call(tbody.rows);
-  rows.forEach(function (r, i) { r.setAttribute('data-order', String(i)); });
-  Array.prototype.forEach.call(heads, function (th, c) {
-    var numeric = false, any = false;
-    numeric = rows.every(function (r) {
-      var cell = r.cells[c];
-      if (!cell || isBlank(cell.textContent)) return true;
-      any = true;
-      return cellNumber(cell.textContent) !== null;
-    }) && any;
-    if (numeric) {
-      th.classList.add('num');
-      rows.forEach(function (r) { if (r.cells[c]) r.cells[c].classList.add('num'); });
-    }
-    th.classList.add('sortable');
-    th.tabIndex = 0;
-    th.title = 'Sort by this column';
-    function sort() {
-      var asc = th.getAttribute('aria-sort') !== 'ascending';
-      Array.prototype.forEach.call(heads, function (o) { o.removeAttribute('aria-sort'); });
-      th.setAttribute('aria-sort', asc ? 'ascending' : 'descending');
-      var keyed = Array.prototype.slice.call(tbody.rows).map(function (r) {
-        var text = r.cells[c] ? r.cells[c].textContent : '';
-        return { r: r, n: numeric ? cellNumber(text) : null, t: text, o: +r.getAttribute('data-order') };
-      });
-      keyed.sort(function (p, q) {
-        var d;
-        if (numeric) {
-          if (p.n === null || q.n === null) return (p.n === null) - (q.n === null) || p.o - q.o;
-          d = p.n - q.n;
-        } else {
-          d = p.t.localeCompare(q.t, undefined, { numeric: true });
-        }
-        return (asc ? d : -d) || p.o - q.o;
-      });
-      keyed.forEach(function (k) { tbody.appendChild(k.r); });
-    }
-    th.addEventListener('click', sort);
-    th.addEventListener('keydown', function (ev) { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); sort(); } });
-  });
-}
-
 function redrawAll() { charts.forEach(function (c) { c.draw(); }); }
 
 Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), function (t) {
@@ -703,9 +651,10 @@ if (!errors.length) body.setAttribute('data-status', 'ok');
 if (location.hash === '#selftest') selfTest();
 
 )JS";
-  // The IIFE is split across two files only to keep each short: selfTest (html_selftest.cpp) is a
-  // function declaration inside it, so the joined text is one script (and one CSP hash).
-  static const std::string kJs = std::string(kMain) + std::string(selftest_js());
+  // The IIFE is split across files only to keep each short: the table sorting
+  // (html_tables_js.cpp) and selfTest (html_selftest.cpp) are function declarations inside it
+  // (hoisted, so callable from above), and the joined text is one script (and one CSP hash).
+  static const std::string kJs = std::string(kMain) + std::string(tables_js()) + std::string(selftest_js());
   return kJs;
 }
 

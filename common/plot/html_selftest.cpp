@@ -1,4 +1,4 @@
-// The HTML report's self-test (report.html#selftest): the second half of the report's script
+// The HTML report's self-test (report.html#selftest): the last part of the report's script
 // (html_script.cpp joins it); it ends the script's IIFE.
 #include "plot/html_assets.h"
 
