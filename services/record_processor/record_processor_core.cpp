@@ -16,11 +16,10 @@ namespace aiperf::record_processor {
 namespace {
 
 // request_ack_ns (AIPerf 0.13): when a 2xx response's headers arrived, streaming or not; not for
-// an error status, and not for a video job (submit, polls and download: AIPerf keeps no such
-// instant for the job as a whole).
+// an error status, and not for a polled job such as video generation (submit, polls and
+// download: AIPerf keeps no such instant for the job as a whole).
 bool has_request_ack(const proto::RawRecord& raw, const endpoints::EndpointInfo& endpoint) {
-  return raw.ack_perf_ns() > 0 && raw.status_code() >= 200 && raw.status_code() < 300 &&
-         endpoint.type != "video_generation";
+  return raw.ack_perf_ns() > 0 && raw.status_code() >= 200 && raw.status_code() < 300 && !endpoint.requires_polling;
 }
 
 void fill_metadata(const proto::RawRecord& raw, const endpoints::EndpointInfo& endpoint,
