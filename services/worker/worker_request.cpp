@@ -96,8 +96,10 @@ void WorkerCore::dispatch(InFlight job) {
 
   http::SendOptions sopts;
   sopts.timeout_seconds = ep.timeout_seconds;
-  sopts.session = job.credit.x_correlation_id();  // all turns of a conversation come to this worker
-  sopts.last_of_session = job.credit.turn_index() + 1 >= job.credit.num_turns();
+  if (ep.connection_reuse_strategy == config::ConnectionReuseStrategy::kStickyUserSessions) {
+    sopts.session = job.credit.x_correlation_id();  // all turns of a conversation come to this worker
+    sopts.last_of_session = job.credit.turn_index() + 1 >= job.credit.num_turns();
+  }
   const uint64_t key = next_key_++;
   in_flight_.emplace(key, std::move(job));
   start_request(key, std::move(req), std::move(sopts));
