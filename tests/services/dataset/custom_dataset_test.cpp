@@ -10,18 +10,14 @@
 
 #include "custom_dataset.h"
 #include "dataset_error.h"
+#include "temp_file.h"
 
 using namespace aiperf::dataset;
 
 namespace {
 
 std::string temp_file(const std::string& name, const std::string& content) {
-  const auto dir = std::filesystem::temp_directory_path() / ("aiperf_ds_test_" + std::to_string(::getpid()));
-  const auto file = dir / name;
-  std::filesystem::create_directories(file.parent_path());
-  const std::string path = file.string();
-  std::ofstream(path) << content;
-  return path;
+  return aiperf::testing::write_temp_file("aiperf_ds_test_", name, content);
 }
 
 aiperf::config::InputConfig input(const std::string& path, const std::string& type) {

@@ -11,6 +11,7 @@
 #include "custom_dataset.h"
 #include "dataset_error.h"
 #include "speed_bench.h"
+#include "temp_file.h"
 
 using namespace aiperf::dataset;
 using aiperf::config::CustomDatasetType;
@@ -20,11 +21,7 @@ namespace {
 const std::string kFixture = std::string(AIPERF_TEST_DATA) + "/datasets/speed_bench/qualitative.jsonl";
 
 std::string temp_file(const std::string& name, const std::string& content) {
-  const auto dir = std::filesystem::temp_directory_path() / ("aiperf_speed_bench_test_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir / std::filesystem::path(name).parent_path());
-  const std::string path = (dir / name).string();
-  std::ofstream(path) << content;
-  return path;
+  return aiperf::testing::write_temp_file("aiperf_speed_bench_test_", name, content);
 }
 
 aiperf::config::InputConfig input(const std::string& path, const std::string& type) {
