@@ -611,7 +611,7 @@ nlohmann::ordered_json input_config(const ProfileArgs& a) {
        {{"path", "perf_analyzer"},
         {"verbose", false},  // -v sets the top-level verbose only (GenAI-Perf 0.0.16 echoes so)
         {"stimulus", stimulus},
-        {"stability_percentage", !a.stability_percentage        ? J(999)
+        {"stability_percentage", !a.stability_percentage           ? J(999)
                                  : a.stability_percentage_integral ? J(static_cast<int64_t>(*a.stability_percentage))
                                                                    : J(*a.stability_percentage)},
         // GenAI-Perf echoes the count only when given (perf_analyzer gets the derived one).
