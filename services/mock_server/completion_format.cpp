@@ -86,18 +86,28 @@ void CompletionFormatter::append_usage(std::string& out) const {
   out += std::to_string(request_.output_tokens);
   out += R"(,"total_tokens":)";
   out += std::to_string(request_.prompt_tokens + request_.output_tokens);
+  out += usage_extras_;
   out += '}';
+  append_root_extras(out);
+}
+
+void CompletionFormatter::append_root_extras(std::string& out) const {
   if (!timings_.empty()) {
     out += R"(,"timings":)";
     out += timings_;
   }
+  if (!spec_decode_.empty()) {
+    out += R"(,"metrics":{"speculative_decoding":)";
+    out += spec_decode_;
+    out += '}';
+  }
 }
 
-void CompletionFormatter::append_timings_event(std::string& out) const {
+void CompletionFormatter::append_root_extras_event(std::string& out) const {
   out += "data: ";
   out += envelope_;
-  out += R"("choices":[],"timings":)";
-  out += timings_;
+  out += R"("choices":[])";
+  append_root_extras(out);
   out += "}\n\n";
 }
 

@@ -29,9 +29,14 @@ class CompletionFormatter {
 
   // --timings: the `timings` object (llama_timings.h) the usage block is followed by; "" = none.
   void set_timings(std::string timings_json) { timings_ = std::move(timings_json); }
-  bool has_timings() const { return !timings_.empty(); }
-  // `data: {...}\n\n` with "choices": [] and the timings only (a stream without usage).
-  void append_timings_event(std::string& out) const;
+  // --usage-cached-tokens / --usage-fields: members appended inside the usage block (usage_script.h).
+  void set_usage_extras(std::string members) { usage_extras_ = std::move(members); }
+  // --spec-decode: vLLM's metrics.speculative_decoding object, at the root beside the usage block.
+  void set_spec_decode(std::string stats_json) { spec_decode_ = std::move(stats_json); }
+  // Whether the stream's tail carries root members (timings, spec-decode stats) even without usage.
+  bool has_root_extras() const { return !timings_.empty() || !spec_decode_.empty(); }
+  // `data: {...}\n\n` with "choices": [] and those root members only (a stream without usage).
+  void append_root_extras_event(std::string& out) const;
 
   // The whole non-streaming response body; `extra` is appended to the output text.
   std::string full_body(std::string_view extra = {}) const;
@@ -41,6 +46,7 @@ class CompletionFormatter {
 
  private:
   void append_usage(std::string& out) const;
+  void append_root_extras(std::string& out) const;
   void append_tgi_token_event(std::string& out, int index, std::string_view extra) const;
   std::string_view finish_reason() const;
 
@@ -48,6 +54,8 @@ class CompletionFormatter {
   const TextPool& pool_;
   size_t pool_offset_;
   std::string timings_;
+  std::string usage_extras_;
+  std::string spec_decode_;
   std::string envelope_;  // {"id":…,"object":…,"created":…,"model":… up to the comma before "choices"
 };
 

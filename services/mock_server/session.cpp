@@ -152,6 +152,11 @@ void Session::start_generation(GenerationRequest request) {
                                                 std::chrono::duration<double, std::milli>(state_.ttft).count(),
                                                 std::chrono::duration<double, std::milli>(state_.itl).count()));
   }
+  if (state_.config.usage.active() && completion_->request().api != Api::tgi_generate) {
+    const auto& req = completion_->request();
+    completion_->set_usage_extras(usage_extra_members(state_.config.usage, req.prompt_tokens));
+    completion_->set_spec_decode(spec_decode_json(state_.config.usage, req.output_tokens));
+  }
   next_token_ = 0;
   if (!completion_->request().stream) {
     // The whole answer is ready when its last token would have been streamed, so streaming and
@@ -241,9 +246,9 @@ void Session::send_stream_tail() {
     event_.clear();
     completion_->append_usage_event(event_);
     append_stream_data(out_, event_, chunked);
-  } else if (completion_->has_timings()) {
+  } else if (completion_->has_root_extras()) {
     event_.clear();
-    completion_->append_timings_event(event_);
+    completion_->append_root_extras_event(event_);
     append_stream_data(out_, event_, chunked);
   }
   if (!completion_->done_event().empty()) append_stream_data(out_, completion_->done_event(), chunked);
