@@ -29,6 +29,7 @@ struct ProfileOptions {
   // download). What only a download could check is listed in dry_run_notes instead.
   bool dry_run = false;
   std::vector<std::string> local_address_items;  // --local-address as given
+  std::string transport;  // --transport as given: http, grpc (ours) or empty (from the URL scheme)
   std::vector<std::string> dry_run_notes;
   // Raw values needing parsing or cross-checks, one struct per option group; each group's
   // options_<group>.cpp owns its struct and its finalize function.

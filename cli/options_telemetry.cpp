@@ -104,6 +104,7 @@ void finalize_telemetry_options(ProfileOptions& o) {
   c.server_metrics_enabled = !t.no_server_metrics;
   for (const std::string& url : t.server_metrics) add_unique(c.server_metrics_urls, normalize_metrics_url(url));
   for (const std::string& base : o.config.endpoint.urls) {
+    if (base.starts_with("grpc")) continue;  // a gRPC port serves no HTTP /metrics page
     const std::string url = server_metrics_url_for(base);
     bool user = false;
     for (const auto& u : c.server_metrics_urls) user = user || u == url;

@@ -8,7 +8,7 @@ PACKAGES=(
   libboost1.81-dev libssl-dev
   libzmq3-dev cppzmq-dev
   nlohmann-json3-dev libcli11-dev
-  libprotobuf-dev protobuf-compiler
+  libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   libpcre2-dev libutf8proc-dev libsentencepiece-dev
   libpng-dev libjpeg62-turbo-dev libmp3lame-dev
   libcairo2-dev fonts-dejavu-core chromium-headless-shell

@@ -9,13 +9,13 @@ namespace aiperf::endpoints {
 
 namespace {
 
-constexpr std::array<EndpointInfo, 20> kEndpoints = {{
+constexpr std::array<EndpointInfo, 21> kEndpoints = {{
     // The media flags follow AIPerf 0.13's plugin metadata (supports_images / supports_audio).
     {"chat", "/v1/chat/completions", "", "LLM Metrics", true, true, true, false, true, true, false, false, true},
     {"completions", "/v1/completions", "", "LLM Metrics", true, true, true},
     {"embeddings", "/v1/embeddings", "", "Embeddings Metrics", false, false, true},
-    {"chat_embeddings", "/v1/embeddings", "", "Embeddings Metrics", false, false, true, false, true, false, false, false,
-     true},
+    {"chat_embeddings", "/v1/embeddings", "", "Embeddings Metrics", false, false, true, false, true, false, false,
+     false, true},
     {"nim_embeddings", "/v1/embeddings", "", "NIM Embeddings Metrics", false, false, true, false, true},
     {"nim_rankings", "/v1/ranking", "", "Rankings Metrics", false, false, true},
     {"cohere_rankings", "/v2/rerank", "", "Ranking Metrics", false, false, true},
@@ -36,6 +36,9 @@ constexpr std::array<EndpointInfo, 20> kEndpoints = {{
     // {MODEL_NAME} with the first model, as GenAI-Perf does.
     {"generate", "/v2/models/{MODEL_NAME}/generate", "/v2/models/{MODEL_NAME}/generate_stream", "LLM Metrics", true,
      true, true},
+    // KServe v2 inference (GenAI-Perf's --service-kind triton --endpoint-type kserve): sent over
+    // gRPC (grpc:// or grpcs:// URLs, kserve/grpc_client.h); the CLI substitutes {MODEL_NAME}.
+    {"kserve", "/v2/models/{MODEL_NAME}/infer", "", "LLM Metrics", true, true, true},
     // AIPerf 0.13's media endpoints (media_payloads.cpp, media_content.cpp). image_edit's ISL
     // is its prompt; the image metrics apply to it but its body has no image part AIPerf counts.
     {"image_retrieval", "/v1/infer", "", "Image Retrieval Metrics", false, false, false, false, true, false},

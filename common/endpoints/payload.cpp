@@ -283,6 +283,7 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
         " turn(s) but the last turn (index " + std::to_string(static_cast<int>(turns.size()) - 1) +
         ") has no raw_payload set. Use --custom-dataset-type raw_payload or inputs_json so the loader "
         "populates raw_payload on every turn.");
+  if (info.type == "kserve") return kserve_payload(last, options.streaming, options.extra_inputs).dump();
   }
   if (info.type == "image_retrieval") {
     ordered_json payload = image_retrieval_payload(turns);

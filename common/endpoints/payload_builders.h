@@ -42,6 +42,11 @@ nlohmann::ordered_json solido_rag_payload(const proto::Turn& turn, const std::st
 // "stream": true (streaming only), "max_tokens"?}; extras are merged top level by the caller.
 nlohmann::ordered_json triton_generate_payload(const proto::Turn& turn, bool streaming);
 
+// kserve (KServe v2 inference, TensorRT-LLM's inputs as GenAI-Perf sends them): {"inputs": [
+// text_input BYTES (texts joined by " "), max_tokens INT32 (the turn's, else 256), stream BOOL
+// (streaming only), then one tensor per extra input]}, every tensor of shape [1, 1].
+nlohmann::ordered_json kserve_payload(const proto::Turn& turn, bool streaming, const nlohmann::json* extra_inputs);
+
 // responses (OpenAI Responses API, spec §5.5): {"input": [items], "model", "stream",
 // "instructions"? (system message), "max_output_tokens"?, "tools"?}. Items are
 // {"role", "content": [{"type": "input_text"|"input_image"|"input_audio", ...}]}; assistant

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "endpoints/endpoint.h"
+#include "endpoints/kserve_content.h"
 #include "endpoints/media_content.h"
 #include "endpoints/messages_content.h"
 #include "endpoints/openai_content.h"
@@ -63,6 +64,7 @@ struct Context {
     image,
     solido,
     triton,
+    kserve,
     template_,
     messages,
     image_retrieval,
@@ -94,6 +96,8 @@ Context make_context(const EndpointInfo& info, const ParseOptions& options) {
     ctx.family = F::solido;
   } else if (t == "generate") {
     ctx.family = F::triton;
+  } else if (t == "kserve") {
+    ctx.family = F::kserve;
   } else if (t == "messages") {
     ctx.family = F::messages;
   } else if (t == "image_retrieval") {
@@ -147,6 +151,9 @@ bool parse_json(Context& ctx, std::string_view data, int64_t perf_ns, ParseResul
     case F::image: extract_image_content(j, perf_ns, out); break;
     case F::solido: extract_solido_content(j, perf_ns, out); break;
     case F::triton: extract_triton_content(j, perf_ns, out); break;
+    case F::kserve:
+      extract_kserve_content(j, perf_ns, out);
+      break;
     case F::template_: extract_template_content(j, perf_ns, ctx.response_field, out); break;
     case F::messages: break;  // handled above
     case F::image_retrieval: extract_image_retrieval_content(j, perf_ns, out); break;
@@ -206,9 +213,10 @@ ParseResult parse_response(const EndpointInfo& info, const proto::RawRecord& raw
     return out;
   }
   Context kind = make_context(info, options);
-  if (info.requires_polling) {
+  if (info.requires_polling || starts_with_nocase(raw.content_type(), "application/grpc")) {
     // A job's record holds one whole response body per chunk (the submit answer, then the
-    // completed poll answer): each is its own document, stamped when it arrived.
+    // completed poll answer), a gRPC record one response message per chunk (kserve/grpc_client.h):
+    // each is its own document, stamped when it arrived.
     for (const proto::BodyChunk& chunk : raw.chunks()) {
       if (chunk.data().find_first_not_of(" \t\r\n") == std::string::npos) continue;
       if (!parse_json(kind, chunk.data(), chunk.perf_ns(), out)) break;

@@ -40,7 +40,7 @@ std::string build_url(const std::string& base_url, const EndpointInfo& info,
       url.append("/").append(path);
     }
   }
-  if (!url.starts_with("http")) url.insert(0, "http://");
+  if (url.find("://") == std::string::npos) url.insert(0, "http://");  // keeps grpc:// too
 
   // Query parameters from the base URL are kept; the endpoint's own follow them.
   if (!base_query.empty() || !path_query.empty()) {

@@ -25,6 +25,11 @@ void add_mock_options(CLI::App& app, MockConfig& config) {
   env(app.add_option("--port,-p", config.port, "TCP port; 0 picks a free port (printed on start)")
           ->capture_default_str(),
       "PORT");
+  env(app.add_option("--grpc-port", config.grpc_port,
+                     "Also serve KServe v2 inference over gRPC (Triton's GRPCInferenceService) on this port; "
+                     "0 picks a free port (printed on start)")
+          ->check(CLI::Range(0, 65535)),
+      "GRPC_PORT");
   env(app.add_option("--workers,-w", config.workers, "I/O threads serving connections")
           ->check(CLI::Range(1u, 256u))
           ->capture_default_str(),
@@ -52,34 +57,6 @@ void add_mock_options(CLI::App& app, MockConfig& config) {
                    "Imitate llama.cpp's `timings` object (prompt_ms = TTFT, predicted_ms = (tokens-1) x ITL, ...) "
                    "in chat/completions answers"),
       "TIMINGS");
-  env(app.add_option_function<int64_t>(
-             "--usage-cached-tokens", [&config](const int64_t& n) { config.usage.cached_tokens = n; },
-             "Report usage.prompt_tokens_details.cached_tokens = min(N, prompt tokens) in chat/completions answers")
-          ->check(CLI::NonNegativeNumber),
-      "USAGE_CACHED_TOKENS");
-  env(app.add_option_function<std::string>(
-          "--usage-fields",
-          [&config](const std::string& text) {
-            std::string error;
-            auto members = parse_usage_fields(text, error);
-            if (!members) throw CLI::ValidationError("--usage-fields", error);
-            config.usage.fields = *members;
-          },
-          "JSON object whose members are added to every chat/completions usage block (any vendor's "
-          "spelling, e.g. '{\"cache_creation_input_tokens\":4}')"),
-      "USAGE_FIELDS");
-  env(app.add_option_function<std::string>(
-             "--spec-decode",
-             [&config](const std::string& text) {
-               std::string error;
-               auto script = parse_spec_decode(text, config.usage, error);
-               if (!script) throw CLI::ValidationError("--spec-decode", error);
-               config.usage = *script;
-             },
-             "Imitate vLLM's per-request metrics.speculative_decoding with draft length K; verify step i "
-             "accepts J[i mod n] drafts (default: all K)")
-          ->type_name("K[:J1,J2,...]"),
-      "SPEC_DECODE");
   const auto latency = [&](const char* name, double& target, const char* help, const char* env_name) {
     env(app.add_option(name, target, help)->check(CLI::NonNegativeNumber)->capture_default_str(), env_name);
   };

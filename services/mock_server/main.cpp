@@ -48,10 +48,15 @@ int main(int argc, char** argv) {
     if (config.logs_info())
       std::fprintf(stderr, "aiperf-mock-server: %u process(es), up to %llu connections each (open-file limit)\n",
                    config.processes, static_cast<unsigned long long>(aiperf::util::connection_capacity(fds)));
+    if (config.processes > 1 && config.grpc_port >= 0) {
+      std::fprintf(stderr, "aiperf-mock-server: --grpc-port serves from one process only (no --processes)\n");
+      return 2;
+    }
     if (config.processes > 1) return serve_in_processes(config, pool, signals);
     MockServer server(config, std::move(pool));
     server.start();
-    // Scripts and tests wait for this exact line.
+    // Scripts and tests wait for this exact line (the gRPC one, when on, comes first).
+    if (!server.grpc_url().empty()) std::printf("aiperf-mock-server gRPC listening on %s\n", server.grpc_url().c_str());
     std::printf("aiperf-mock-server listening on %s\n", server.url().c_str());
     std::fflush(stdout);
     int received = 0;

@@ -10,16 +10,15 @@
 #include "control_routes.h"
 #include "engine_model.h"
 #include "fault_injector.h"
-#include "usage_script.h"
 
 namespace aiperf::mock {
 
 struct MockConfig {
   std::string host = "127.0.0.1";
   uint16_t port = 8000;  // 0 = let the kernel pick; MockServer::port() tells which
+  // io threads, each with its own io_context. One thread serves ~25k req/s or ~150k SSE chunks/s;
   // KServe v2 gRPC mode (grpc_server.h) on this port too; 0 = the kernel picks, -1 = off.
   int grpc_port = -1;
-  // io threads, each with its own io_context. One thread serves ~25k req/s or ~150k SSE chunks/s;
   // more than 4 only takes cores from the client sharing the machine.
   unsigned workers = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
   // Server processes sharing the port (SO_REUSEPORT), each with its own open-file limit, for more
@@ -34,8 +33,6 @@ struct MockConfig {
   // Imitates llama.cpp's `timings` object (llama_timings.h) in chat/completions answers: in the
   // non-streaming body and in the stream's last event (the usage one, or one of its own).
   bool timings = false;
-  // --usage-cached-tokens, --usage-fields, --spec-decode: scripted usage extras (usage_script.h).
-  UsageScript usage;
   // Embeddings/rankings answer after base + per_item * inputs (passages), ms (spec §8.1).
   double embedding_base_latency_ms = 10.0;
   double embedding_per_input_latency_ms = 2.0;

@@ -37,6 +37,19 @@ void MockServer::start() {
   accept_retry_.emplace(*contexts_[0]);
   accept();
   for (auto& context : contexts_) threads_.emplace_back([&context] { context->run(); });
+  if (config.grpc_port >= 0) {
+    grpc_ = std::make_unique<GrpcServer>(*state_, [this]() -> asio::io_context& {
+      return *contexts_[next_grpc_context_.fetch_add(1) % contexts_.size()];
+    });
+    grpc_->start(config.host, static_cast<uint16_t>(config.grpc_port));
+  }
+}
+
+std::string MockServer::grpc_url() const {
+  if (!grpc_) return "";
+  const std::string& host = state_->config.host;
+  const bool ipv6 = host.find(':') != std::string::npos;
+  return "grpc://" + (ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(grpc_->port());
 }
 
 void MockServer::accept() {
@@ -64,6 +77,7 @@ void MockServer::accept() {
 void MockServer::stop() {
   if (state_->engine) state_->engine->stop();  // it posts to the io contexts: stops before them
   if (threads_.empty()) return;
+  if (grpc_) grpc_->stop();  // its calls end on the io contexts: before they stop
   guards_.clear();
   for (auto& context : contexts_) context->stop();
   for (auto& thread : threads_) thread.join();

@@ -6,6 +6,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -13,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "grpc_server.h"
 #include "mock_config.h"
 #include "server_state.h"
 #include "text_pool.h"
@@ -42,6 +44,9 @@ class MockServer {
   // http://HOST:PORT
   std::string url() const;
 
+  // grpc://HOST:PORT of the KServe gRPC mode (MockConfig::grpc_port); empty when off.
+  std::string grpc_url() const;
+
   // Prometheus text of this server's metrics, as GET /metrics returns it.
   std::string metrics_text() const { return state_->metrics.render(); }
 
@@ -54,6 +59,8 @@ class MockServer {
   std::vector<std::unique_ptr<boost::asio::io_context>> contexts_;
   std::vector<WorkGuard> guards_;
   std::optional<boost::asio::ip::tcp::acceptor> acceptor_;  // on contexts_[0]
+  std::unique_ptr<GrpcServer> grpc_;                        // its timers run on contexts_
+  std::atomic<size_t> next_grpc_context_{0};
   std::optional<boost::asio::steady_timer> accept_retry_;
   std::vector<std::thread> threads_;
   size_t next_context_ = 0;

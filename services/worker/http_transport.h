@@ -1,5 +1,7 @@
 // The worker's Transport (worker_ports.h): its HttpClient, or for polled job types
-// (video_generation) a VideoJobRunner on that client. Lives on the io thread.
+// (video_generation) a VideoJobRunner on that client; requests to grpc:// and grpcs:// URLs go
+// to a KServe gRPC client (kserve/grpc_client.h), made at the first such request. Lives on the
+// io thread.
 #pragma once
 #include <functional>
 #include <memory>
@@ -9,6 +11,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include "http/http_client.h"
+#include "kserve/grpc_client.h"
 #include "video_job_runner.h"
 #include "worker_ports.h"
 
@@ -28,10 +31,15 @@ class HttpTransport final : public Transport {
     video_jobs_.reset();
     client_.reset();
   }
+    grpc_.reset();
 
   http::CancelHandlePtr send(http::Request request, http::SendOptions options,
                              std::function<void(http::Result&&)> done) override {
     // A polled job type submits, polls and downloads as one request (video_job.h).
+    if (kserve::is_grpc_url(request.url)) {
+      if (!grpc_) grpc_ = std::make_unique<kserve::GrpcClient>(io_, options_);
+      return grpc_->send(std::move(request), std::move(options), std::move(done));
+    }
     return video_jobs_ ? video_jobs_->run(std::move(request), std::move(options), std::move(done))
                        : client_->send(std::move(request), std::move(options), std::move(done));
   }
@@ -41,5 +49,6 @@ class HttpTransport final : public Transport {
   std::unique_ptr<http::HttpClient> client_;
   std::unique_ptr<VideoJobRunner> video_jobs_;  // after client_: ends first
 };
+  std::unique_ptr<kserve::GrpcClient> grpc_;
 
 }  // namespace aiperf::worker

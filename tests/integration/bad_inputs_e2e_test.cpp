@@ -82,7 +82,7 @@ TEST_CASE("every bad option value or input file is refused before anything start
       {{"--extra-inputs", "foo"}, "Error: --extra-inputs: expected key:value, got 'foo'"},
       {{"--header", "nocolon"}, "Error: --header: expected key:value, got 'nocolon'"},
       {{"--goodput", "time_to_first_token:abc"}, "value 'abc' of 'time_to_first_token' is not a number"},
-      {{"--url", "ftp://host"}, "Error: --url: unsupported scheme 'ftp' in 'ftp://host' (http or https)"},
+      {{"--url", "ftp://host"}, "Error: --url: unsupported scheme 'ftp' in 'ftp://host' (http, https, grpc or grpcs)"},
       {{"--url", "http://host:99999"}, "Error: --url: 'http://host:99999' is not a valid URL"},
       // Options that need others, or exclude each other.
       {{"--benchmark-grace-period", "5"}, "--benchmark-grace-period"},

@@ -18,17 +18,36 @@ TEST_CASE("endpoint table has chat and completions with spec values") {
   REQUIRE(completions);
   CHECK(completions->path == "/v1/completions");
   CHECK(find_endpoint("nope") == nullptr);
-  CHECK(aiperf::endpoints::endpoint_type_names() ==
-        std::vector<std::string>{"chat", "completions", "embeddings", "chat_embeddings", "nim_embeddings",
-                                 "nim_rankings", "cohere_rankings", "hf_tei_rankings", "huggingface_generate",
-                                 "image_generation", "solido_rag", "template", "responses", "messages", "raw", "generate",
-                                 "image_retrieval", "image_edit", "audio_transcription",
-                                 "video_generation"});
+  CHECK(aiperf::endpoints::endpoint_type_names() == std::vector<std::string>{"chat",
+                                                                             "completions",
+                                                                             "embeddings",
+                                                                             "chat_embeddings",
+                                                                             "nim_embeddings",
+                                                                             "nim_rankings",
+                                                                             "cohere_rankings",
+                                                                             "hf_tei_rankings",
+                                                                             "huggingface_generate",
+                                                                             "image_generation",
+                                                                             "solido_rag",
+                                                                             "template",
+                                                                             "responses",
+                                                                             "messages",
+                                                                             "raw",
+                                                                             "generate",
+                                                                             "kserve",
+                                                                             "image_retrieval",
+                                                                             "image_edit",
+                                                                             "audio_transcription",
+                                                                             "video_generation"});
   const EndpointInfo* embeddings = find_endpoint("embeddings");
   REQUIRE(embeddings);
   CHECK_FALSE(embeddings->supports_streaming);
   CHECK_FALSE(embeddings->produces_tokens);
   CHECK(find_endpoint("cohere_rankings")->path == "/v2/rerank");
+  // A gRPC base keeps its scheme (only a URL without one gets http://).
+  CHECK(build_url("grpc://h:8001", *find_endpoint("kserve"), "/v2/models/m/infer", false) ==
+        "grpc://h:8001/v2/models/m/infer");
+  CHECK(build_url("h:8001", *find_endpoint("chat"), "", false) == "http://h:8001/v1/chat/completions");
 }
 
 TEST_CASE("endpoint table: the newer types with spec §5.1 paths and capabilities") {
