@@ -57,6 +57,34 @@ void add_mock_options(CLI::App& app, MockConfig& config) {
                    "Imitate llama.cpp's `timings` object (prompt_ms = TTFT, predicted_ms = (tokens-1) x ITL, ...) "
                    "in chat/completions answers"),
       "TIMINGS");
+  env(app.add_option_function<int64_t>(
+             "--usage-cached-tokens", [&config](const int64_t& n) { config.usage.cached_tokens = n; },
+             "Report usage.prompt_tokens_details.cached_tokens = min(N, prompt tokens) in chat/completions answers")
+          ->check(CLI::NonNegativeNumber),
+      "USAGE_CACHED_TOKENS");
+  env(app.add_option_function<std::string>(
+          "--usage-fields",
+          [&config](const std::string& text) {
+            std::string error;
+            auto members = parse_usage_fields(text, error);
+            if (!members) throw CLI::ValidationError("--usage-fields", error);
+            config.usage.fields = *members;
+          },
+          "JSON object whose members are added to every chat/completions usage block (any vendor's "
+          "spelling, e.g. '{\"cache_creation_input_tokens\":4}')"),
+      "USAGE_FIELDS");
+  env(app.add_option_function<std::string>(
+             "--spec-decode",
+             [&config](const std::string& text) {
+               std::string error;
+               auto script = parse_spec_decode(text, config.usage, error);
+               if (!script) throw CLI::ValidationError("--spec-decode", error);
+               config.usage = *script;
+             },
+             "Imitate vLLM's per-request metrics.speculative_decoding with draft length K; verify step i "
+             "accepts J[i mod n] drafts (default: all K)")
+          ->type_name("K[:J1,J2,...]"),
+      "SPEC_DECODE");
   const auto latency = [&](const char* name, double& target, const char* help, const char* env_name) {
     env(app.add_option(name, target, help)->check(CLI::NonNegativeNumber)->capture_default_str(), env_name);
   };

@@ -10,6 +10,7 @@
 #include "control_routes.h"
 #include "engine_model.h"
 #include "fault_injector.h"
+#include "usage_script.h"
 
 namespace aiperf::mock {
 
@@ -33,6 +34,8 @@ struct MockConfig {
   // Imitates llama.cpp's `timings` object (llama_timings.h) in chat/completions answers: in the
   // non-streaming body and in the stream's last event (the usage one, or one of its own).
   bool timings = false;
+  // --usage-cached-tokens, --usage-fields, --spec-decode: scripted usage extras (usage_script.h).
+  UsageScript usage;
   // Embeddings/rankings answer after base + per_item * inputs (passages), ms (spec §8.1).
   double embedding_base_latency_ms = 10.0;
   double embedding_per_input_latency_ms = 2.0;
