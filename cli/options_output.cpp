@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
@@ -25,6 +26,19 @@ void check_creatable(const std::string& dir) {
   else if (::access(p.c_str(), W_OK | X_OK) != 0) err = std::errc::permission_denied;
   if (err != std::errc{})
     throw OptionError("--artifact-dir: cannot create " + dir + ": " + std::make_error_code(err).message());
+}
+
+// AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD: a percentage in [0, 100], as AIPerf 0.13's settings
+// declare it (unset or empty: the default).
+double usage_pct_diff_threshold(double fallback) {
+  const char* v = std::getenv("AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD");
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  const double d = std::strtod(v, &end);
+  if (end == v || *end != '\0' || !(d >= 0 && d <= 100))
+    throw OptionError(
+        std::string("AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD: expected a percentage from 0 to 100, got ") + v);
+  return d;
 }
 
 }  // namespace
@@ -69,6 +83,7 @@ void add_output_options(CLI::App& app, ProfileOptions& o) {
 void finalize_output_options(ProfileOptions& o) {
   auto& c = o.config;
   finalize_remote_export_options(o);
+  c.output.usage_pct_diff_threshold = usage_pct_diff_threshold(c.output.usage_pct_diff_threshold);
   if (c.output.goodput) {
     const endpoints::EndpointInfo* ep = endpoints::find_endpoint(c.endpoint.type);
     try {

@@ -27,12 +27,15 @@ struct OutputConfig {
   bool export_http_trace = false;               // trace_data in profile_export.jsonl
   bool show_trace_timing = false;               // console table of http_req_* metrics
   bool export_outputs_json = false;             // outputs.json: generated text per request
+  // AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD (read by cli/): a usage_*_diff_pct above this percentage
+  // makes the request a usage discrepancy.
+  double usage_pct_diff_threshold = 10.0;
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(OutputConfig, artifact_dir, artifact_dir_explicit,
-                                                profile_export_prefix, export_level, goodput,
-                                                slice_duration, export_http_trace, show_trace_timing,
-                                                export_outputs_json)
+                                                profile_export_prefix, export_level, goodput, slice_duration,
+                                                export_http_trace, show_trace_timing, export_outputs_json,
+                                                usage_pct_diff_threshold)
 
 struct TokenizerConfig {
   std::string name;                             // as given (default: first model)

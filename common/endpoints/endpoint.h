@@ -115,6 +115,11 @@ struct ParseResult {
   std::optional<double> video_peak_memory_mb;
   // llama.cpp's `timings` object (chat and completions), the last one seen (server_timings.h).
   std::optional<metrics::ServerTimings> server_timings;
+  // vLLM's metrics.speculative_decoding (spec_decode.h): how many responses carried a non-empty
+  // one, and the record of the last. AIPerf keeps no record unless exactly one did (n > 1
+  // streams carry one per sequence, which a per-request record cannot attribute).
+  int spec_decode_payloads = 0;
+  std::optional<metrics::SpecDecode> spec_decode;
 };
 
 class JsonPath;

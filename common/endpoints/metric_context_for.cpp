@@ -14,6 +14,7 @@ metrics::MetricContext metric_context_for(const config::RunConfig& config, const
   ctx.produces_video = endpoint.produces_videos;
   ctx.use_server_token_count = config.endpoint.use_server_token_count;
   ctx.per_chunk_usage = config.endpoint.per_chunk_usage;
+  ctx.usage_diff_threshold_pct = config.output.usage_pct_diff_threshold;
   // The HTTP client traces every request, like AIPerf's aiohttp transport; a polled job's record
   // spans several requests and, as in AIPerf, carries no trace.
   ctx.http_trace = !endpoint.requires_polling;

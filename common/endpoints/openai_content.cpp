@@ -4,6 +4,8 @@
 
 #include "endpoints/json_scan.h"
 #include "endpoints/server_timings.h"
+#include "endpoints/spec_decode.h"
+#include "endpoints/usage_fields.h"
 #include "endpoints/usage_json.h"
 
 namespace aiperf::endpoints {
@@ -22,17 +24,6 @@ std::string_view string_member(const json* j, const char* key) {
   if (!j) return {};
   const json* v = member(*j, key);
   return v && v->is_string() ? std::string_view(v->get_ref<const std::string&>()) : std::string_view();
-}
-
-metrics::Usage read_usage(const json& u) {
-  metrics::Usage usage;
-  usage.prompt_tokens = int_member(u, "prompt_tokens");
-  usage.completion_tokens = int_member(u, "completion_tokens");
-  usage.total_tokens = int_member(u, "total_tokens");
-  if (const json* details = member(u, "completion_tokens_details")) {
-    usage.reasoning_tokens = int_member(*details, "reasoning_tokens");
-  }
-  return usage;
 }
 
 }  // namespace
@@ -73,8 +64,9 @@ std::optional<proto::ErrorDetails> extract_content(ResponseKind kind, const json
 
   const json* usage = member(j, "usage");
   const bool has_usage = usage && usage->is_object();
-  if (has_usage) out.usage = read_usage(*usage);
+  if (has_usage) out.usage = read_usage_block(*usage);
   read_server_timings(j, out);
+  read_spec_decode_stats(j, out);
   if (!text.empty() || !reasoning.empty()) {
     out.responses.push_back(
         metrics::ContentResponse{perf_ns, std::string(text), std::string(reasoning)});
@@ -135,38 +127,44 @@ bool scan_choices(JsonScan& s, Choice& choice) {
   return ok && s.consume(']');
 }
 
-// A usage member that is absent, null or not a number reads as unset; a number other than an
-// int64 integer is left to the tree path (its conversion rules).
-bool scan_int_member(JsonScan& s, std::optional<int64_t>& out) {
+// A usage member: present, and its value when an int64 integer; a number other than that is
+// left to the tree path (its conversion rules).
+bool scan_slot(JsonScan& s, UsageSlot& slot) {
+  slot = UsageSlot{};
+  slot.present = true;
   const char c = s.peek();
   if (c == '-' || (c >= '0' && c <= '9')) {
     int64_t v;
-    if (!s.int64(v)) return false;
-    out = v;
+    if (!s.int64(v)) return false;  // a fraction or exponent: the tree path converts it
+    slot.integer = true;
+    slot.int_value = v;
+    slot.number = static_cast<double>(v);
     return true;
   }
-  out.reset();
   return s.skip_value();
 }
 
+// The usage members of every vendor spelling (usage_fields.h), each occurrence replacing the
+// earlier one as in the decoded tree. The envelopes AIPerf unwraps (Gemini's usageMetadata,
+// Cohere's meta and tokens) are left to the tree path.
 bool scan_usage(JsonScan& s, std::optional<metrics::Usage>& usage) {
   usage.reset();
   if (s.peek() != '{') return s.skip_value();
-  metrics::Usage u;
+  UsageFields f;
   const bool ok = s.object([&](std::string_view key) {
-    if (key == "prompt_tokens") return scan_int_member(s, u.prompt_tokens);
-    if (key == "completion_tokens") return scan_int_member(s, u.completion_tokens);
-    if (key == "total_tokens") return scan_int_member(s, u.total_tokens);
-    if (key == "completion_tokens_details") {
-      u.reasoning_tokens.reset();
+    if (auto k = usage_top_level_key(key)) return scan_slot(s, f[*k]);
+    if (const int d = usage_details_index(key); d >= 0) {
+      clear_usage_details(f, d);  // a repeated details object replaces the earlier one
       if (s.peek() != '{') return s.skip_value();
-      return s.object([&](std::string_view k) {
-        return k == "reasoning_tokens" ? scan_int_member(s, u.reasoning_tokens) : s.skip_value();
+      return s.object([&](std::string_view inner) {
+        auto k = usage_detail_key(d, inner);
+        return k ? scan_slot(s, f[*k]) : s.skip_value();
       });
     }
+    if (usage_envelope_key(key)) return false;
     return s.skip_value();
   });
-  usage = u;
+  usage = resolve_usage(f);
   return ok;
 }
 
@@ -184,6 +182,8 @@ bool scan_content(ResponseKind kind, std::string_view text, int64_t perf_ns, Par
     if (key == "usage") return scan_usage(s, usage);
     // llama.cpp's `timings` (once per request, with float members): the tree path reads it.
     if (key == "timings") return false;
+    // vLLM's per-request speculative-decoding stats (once per request): the tree path reads them.
+    if (key == "metrics") return false;
     return s.skip_value();
   });
   if (!ok || !s.at_end()) return false;

@@ -17,11 +17,7 @@ bool non_empty_array(const json& j, const char* key) {
 void read_plain_usage(const json& j, ParseResult& out) {
   auto usage = j.find("usage");
   if (usage == j.end() || !usage->is_object()) return;
-  metrics::Usage u;
-  u.prompt_tokens = int_member(*usage, "prompt_tokens");
-  u.completion_tokens = int_member(*usage, "completion_tokens");
-  u.total_tokens = int_member(*usage, "total_tokens");
-  out.usage = u;
+  out.usage = read_usage_block(*usage);
 }
 
 std::string excerpt(const json& j) {

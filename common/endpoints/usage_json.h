@@ -1,8 +1,7 @@
-// Reads a response's `usage` block in both OpenAI spellings: chat/completions
-// (prompt_tokens, completion_tokens, completion_tokens_details) and Responses/Images API
-// (input_tokens, output_tokens, output_tokens_details); Anthropic's cache_read_input_tokens and
-// cache_creation_input_tokens are added to input_tokens. With the small JSON helpers the response
-// parsers share. Private to the endpoints library.
+// Reads a response's `usage` block in every vendor spelling AIPerf 0.13's Usage accepts
+// (usage_fields.h: OpenAI chat/completions and Responses, Anthropic, DeepSeek, Gemini's
+// usageMetadata, Bedrock, Cohere's meta/tokens envelopes, Mistral, watsonx), with the small JSON
+// helpers the response parsers share. Private to the endpoints library.
 #pragma once
 #include <cstdint>
 #include <optional>

@@ -28,12 +28,13 @@ std::string cell(bool present, double v) { return present ? grouped2(v) : "N/A";
 
 std::string format_console_table(const proto::ProfileResults& results, const std::string& title, bool unicode_box) {
   // AIPerf 0.13 prints one table per console group with shown metrics, in this order, each
-  // titled "<title>: <Group>" except the main one.
+  // titled "<title>: <Group>" except the main one (Spec Decode is its own exporter, run after).
   static constexpr std::pair<proto::ConsoleGroup, const char*> kGroups[] = {
       {proto::CONSOLE_GROUP_EFFECTIVE, ": Effective"},
       {proto::CONSOLE_GROUP_ACTIVE, ": Active"},
       {proto::CONSOLE_GROUP_USAGE, ": Usage"},
-      {proto::CONSOLE_GROUP_DEFAULT, ""}};
+      {proto::CONSOLE_GROUP_DEFAULT, ""},
+      {proto::CONSOLE_GROUP_SPEC_DECODE, ": Spec Decode"}};
   std::string out;
   for (const auto& entry : kGroups) {
     const proto::ConsoleGroup group = entry.first;  // clang 14 (clang-tidy) cannot capture a structured binding

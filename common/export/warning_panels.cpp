@@ -63,7 +63,8 @@ std::string format_panel(const std::string& title, const std::vector<std::string
   return panel(title, lines, unicode_box);
 }
 
-std::string format_warning_panels(const proto::ProfileResults& results, bool unicode_box) {
+std::string format_warning_panels(const proto::ProfileResults& results, bool unicode_box,
+                                  double usage_diff_threshold_pct) {
   namespace t = metrics::types;
   std::string out;
   const int64_t total = avg_count(results, "request_count");
@@ -87,10 +88,9 @@ std::string format_warning_panels(const proto::ProfileResults& results, bool uni
                  unicode_box);
   }
   if (const int64_t n = avg_count(results, "usage_discrepancy_count"); n > 0) {
-    // AIPerf 0.13's panel, word for word, but its 4th step (AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD,
-    // which we do not read: the threshold is fixed).
+    // AIPerf 0.13's panel, word for word (its threshold printed with Python's :g).
     char threshold[32];
-    std::snprintf(threshold, sizeof threshold, "%g", t::kUsageDiffThresholdPct);
+    std::snprintf(threshold, sizeof threshold, "%g", usage_diff_threshold_pct);
     out += panel("Token Count Discrepancy Warning",
                  {share(n, total) + " show a difference exceeding " + threshold + "% between:",
                   "  - API-reported usage tokens (from 'usage' field)",
@@ -99,7 +99,8 @@ std::string format_warning_panels(const proto::ProfileResults& results, bool uni
                   "Investigation Steps:", "  1. Review profile_export.jsonl for per-request usage_*_diff_pct values",
                   "  2. Verify client tokenizer matches the model's tokenizer",
                   std::string("  3. Use server token counts: --use-server-token-count ") +
-                      "(disables client tokenization and diff metrics)"},
+                      "(disables client tokenization and diff metrics)",
+                  std::string("  4. Adjust threshold: AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD=") + threshold},
                  unicode_box);
   }
   return out;

@@ -31,6 +31,7 @@ struct MetricContext {
   bool goodput = false;                 // --goodput given
   std::vector<GoodputSlo> goodput_slos;  // parsed --goodput (metrics/goodput.h)
   bool http_trace = false;              // transport records HTTP timing phases
+  double usage_diff_threshold_pct = 10.0;  // usage_discrepancy_count: a diff above this counts
   bool show_internal = false;           // developer mode: export INTERNAL metrics
   bool show_experimental = false;       // developer mode: compute EXPERIMENTAL metrics
   bool operator==(const MetricContext&) const = default;

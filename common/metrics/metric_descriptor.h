@@ -102,9 +102,9 @@ using IntervalFn = std::optional<std::pair<int64_t, int64_t>> (*)(const proto::M
 using DerivedFn = std::optional<double> (*)(const ResultValues&);
 
 // The console table a shown metric is printed in (AIPerf 0.13's MetricConsoleGroup: one table
-// per group, Effective, Active and Usage before the main one). A metric the console leaves out
-// carries flags::kNoConsole instead.
-enum class ConsoleGroup : uint8_t { kDefault, kEffective, kActive, kUsage };
+// per group, Effective, Active and Usage before the main one, Spec Decode after it). A metric the
+// console leaves out carries flags::kNoConsole instead.
+enum class ConsoleGroup : uint8_t { kDefault, kEffective, kActive, kUsage, kSpecDecode };
 
 struct MetricDescriptor {
   std::string_view tag;

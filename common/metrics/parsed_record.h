@@ -19,11 +19,35 @@ struct ContentResponse {
   std::string reasoning;  // reasoning_content / reasoning
 };
 
+// The server's usage block as AIPerf 0.13's Usage reads it, every vendor spelling folded into one
+// member each (endpoints/usage_fields.h has the synonyms and their precedence). Unset = absent.
 struct Usage {
-  std::optional<int64_t> prompt_tokens;
+  std::optional<int64_t> prompt_tokens;  // disjoint vendors (Anthropic, Bedrock): input + cache reads + writes
   std::optional<int64_t> completion_tokens;
   std::optional<int64_t> total_tokens;
   std::optional<int64_t> reasoning_tokens;  // completion_tokens_details.reasoning_tokens
+  std::optional<int64_t> prompt_cache_read_tokens;  // prompt_tokens_details.cached_tokens, cache_read_input_tokens, ...
+  std::optional<int64_t> prompt_cache_write_tokens;   // cache_creation_input_tokens, cacheWriteInputTokens
+  std::optional<int64_t> prompt_cache_miss_tokens;    // DeepSeek's prompt_cache_miss_tokens
+  std::optional<int64_t> prompt_audio_tokens;         // prompt_tokens_details.audio_tokens
+  std::optional<int64_t> completion_audio_tokens;     // completion_tokens_details.audio_tokens
+  std::optional<int64_t> accepted_prediction_tokens;  // completion_tokens_details.accepted_prediction_tokens
+  std::optional<int64_t> rejected_prediction_tokens;  // completion_tokens_details.rejected_prediction_tokens
+  std::optional<int64_t> tool_use_prompt_tokens;      // Gemini's toolUsePromptTokenCount
+  std::optional<double> prompt_audio_seconds;         // Mistral's prompt_audio_seconds (a duration)
+};
+
+// One request's speculative-decoding acceptance (AIPerf 0.13's SpecDecodeAcceptanceRecord), from
+// vLLM's per-request `metrics.speculative_decoding` object, already checked for consistency
+// (endpoints/spec_decode.h). Counts exclude the bonus token each verify step adds.
+struct SpecDecode {
+  double mean_acceptance_length = 0;          // as the server reports it: 1 + accepted / steps
+  double draft_acceptance_rate = 0;           // as the server reports it, a 0..1 fraction
+  std::vector<int64_t> acceptance_histogram;  // index j: verify steps that accepted exactly j drafts
+  int64_t num_accepted_draft_tokens = 0;
+  int64_t num_draft_tokens = 0;
+  int64_t num_spec_steps = 0;
+  std::optional<int64_t> num_spec_tokens;  // the draft length bound k, when the server sent it
 };
 
 // llama.cpp's per-request `timings` object (non-streaming bodies and the final streamed chunk),
@@ -78,6 +102,7 @@ struct ParsedRecord {
   std::optional<double> video_inference_time_s;  // video job: server-reported inference_time_s
   std::optional<double> video_peak_memory_mb;    // video job: server-reported peak_memory_mb
   std::optional<ServerTimings> server_timings;  // llama.cpp `timings`, the last seen
+  std::optional<SpecDecode> spec_decode;        // vLLM's speculative-decoding acceptance
   std::optional<proto::ErrorDetails> error;   // set => error record
   std::optional<HttpTiming> http;             // absent: the transport recorded no trace
 

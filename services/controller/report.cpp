@@ -72,7 +72,7 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
     // The GPU part (platform panel, tables), rendered by the telemetry service.
     out += unicode ? telemetry.console_unicode() : telemetry.console_ascii();
     out += exporting::format_error_table(results, unicode);
-    out += exporting::format_warning_panels(results, unicode);
+    out += exporting::format_warning_panels(results, unicode, config.output.usage_pct_diff_threshold);
     out += exporting::format_client_server_console(info.client_server, unicode);
     return out;
   };

@@ -92,6 +92,8 @@ void process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& 
   r.video_inference_time_s = parsed.video_inference_time_s;
   r.video_peak_memory_mb = parsed.video_peak_memory_mb;
   r.server_timings = parsed.server_timings;
+  // AIPerf builds no acceptance record unless exactly one response carried stats.
+  if (parsed.spec_decode_payloads == 1) r.spec_decode = std::move(parsed.spec_decode);
 
   if (endpoint.tokenizes_input) {
     if (use_server_token_count) {

@@ -30,6 +30,22 @@ MetricDescriptor usage_prompt_tokens();
 MetricDescriptor usage_completion_tokens();
 MetricDescriptor usage_total_tokens();
 MetricDescriptor usage_reasoning_tokens();
+// Usage fields and speculative decoding of AIPerf 0.13 (in its registration order).
+MetricDescriptor usage_prompt_audio_tokens();
+MetricDescriptor usage_completion_audio_tokens();
+MetricDescriptor usage_accepted_prediction_tokens();
+MetricDescriptor usage_rejected_prediction_tokens();
+MetricDescriptor spec_decode_acceptance_length();
+MetricDescriptor spec_decode_draft_acceptance_rate();
+MetricDescriptor spec_decode_accepted_per_verified();
+MetricDescriptor spec_decode_steps();
+MetricDescriptor spec_decode_accepted_draft_tokens();
+MetricDescriptor spec_decode_draft_tokens();
+MetricDescriptor usage_prompt_cache_read_tokens();
+MetricDescriptor usage_prompt_cache_write_tokens();
+MetricDescriptor usage_prompt_cache_miss_tokens();
+MetricDescriptor usage_tool_use_prompt_tokens();
+MetricDescriptor usage_prompt_audio_seconds();
 MetricDescriptor usage_prompt_tokens_diff_pct();
 MetricDescriptor usage_completion_tokens_diff_pct();
 MetricDescriptor usage_reasoning_tokens_diff_pct();
@@ -108,13 +124,27 @@ MetricDescriptor total_error_isl();
 MetricDescriptor total_usage_prompt_tokens();
 MetricDescriptor total_usage_completion_tokens();
 MetricDescriptor total_usage_total_tokens();
+MetricDescriptor total_spec_decode_steps();
+MetricDescriptor total_accepted_draft_tokens();
+MetricDescriptor total_draft_tokens();
+MetricDescriptor spec_decode_token_weighted_acceptance_length();
+MetricDescriptor spec_decode_overall_draft_acceptance_rate();
+MetricDescriptor total_usage_reasoning_tokens();
+MetricDescriptor total_usage_prompt_cache_read_tokens();
+MetricDescriptor total_usage_prompt_cache_write_tokens();
+MetricDescriptor total_usage_prompt_audio_tokens();
+MetricDescriptor total_usage_completion_audio_tokens();
+MetricDescriptor total_usage_accepted_prediction_tokens();
+MetricDescriptor total_usage_rejected_prediction_tokens();
+MetricDescriptor total_usage_prompt_cache_miss_tokens();
+MetricDescriptor total_usage_tool_use_prompt_tokens();
+MetricDescriptor total_usage_prompt_audio_seconds();
+MetricDescriptor overall_usage_prompt_cache_read_pct();
 MetricDescriptor goodput();
 MetricDescriptor good_request_fraction();
 MetricDescriptor completed_request_count();
 MetricDescriptor request_error_rate();
 
-// AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD: a usage diff above this is a discrepancy.
-inline constexpr double kUsageDiffThresholdPct = 10.0;
 // AIPERF_METRICS_OSL_MISMATCH_PCT_THRESHOLD / _MAX_TOKEN_THRESHOLD: OSL may miss the request
 // by min(requested * 5 %, 50 tokens) before it counts as a mismatch.
 inline constexpr double kOslMismatchPct = 5.0;

@@ -38,6 +38,7 @@ TEST_CASE("warning panels: the usage discrepancy panel is AIPerf 0.13's") {
       "|    1. Review profile_export.jsonl for per-request usage_*_diff_pct values                                |\n"
       "|    2. Verify client tokenizer matches the model's tokenizer                                              |\n"
       "|    3. Use server token counts: --use-server-token-count (disables client tokenization and diff metrics)  |\n"
+      "|    4. Adjust threshold: AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD=10                                       |\n"
       "+----------------------------------------------------------------------------------------------------------+\n");
 
   SECTION("none without discrepancies") {
