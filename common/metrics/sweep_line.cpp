@@ -1,7 +1,10 @@
 #include "metrics/sweep_line.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+
+#include "stats/radix_sort.h"
 
 namespace aiperf::metrics {
 
@@ -51,6 +54,8 @@ double decode_rate(const SweepRecord& r) {
 // output tokens after the first, at a constant rate over the gap.
 Events chunk_throughput_events(std::span<const SweepRecord> records, std::span<const double> icl) {
   Events starts, ends;
+  starts.reserve(2 * icl.size());  // room for the ends too, appended below
+  ends.reserve(icl.size());
   for (const SweepRecord& r : records) {
     if (r.icl_count == 0 || !has(r.generation_start_ns) || !has(r.output_tokens) || !(r.output_tokens >= 1)) continue;
     const auto gaps = icl.subspan(r.icl_offset, r.icl_count);
@@ -91,6 +96,8 @@ Events tokens_in_flight_events(std::span<const SweepRecord> records) {
 // share of the rest at each chunk (a chunk timed at or after the end counts just before it).
 Events chunk_tokens_in_flight_events(std::span<const SweepRecord> records, std::span<const double> icl) {
   Events firsts, chunks, inputs, frees;
+  firsts.reserve(icl.size() + 3 * records.size());  // room for the rest, appended below
+  chunks.reserve(icl.size());
   for (const SweepRecord& r : records) {
     bool chunked = false;
     if (r.icl_count > 0 && has(r.generation_start_ns) && has(r.output_tokens) && r.output_tokens >= 1) {
@@ -130,20 +137,53 @@ SweepStats weighted_stats(std::vector<std::pair<double, double>> segments, doubl
   double spread = 0;
   for (const auto& [v, d] : segments) spread += d * (v - s.avg) * (v - s.avg);
   s.std = std::sqrt(spread / total);
-  std::stable_sort(segments.begin(), segments.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<double> cumulative;
-  cumulative.reserve(segments.size());
-  for (const auto& seg : segments) cumulative.push_back(covered += seg.second);
-  auto percentile = [&](double q) {
-    std::size_t i = 0;
-    while (i < cumulative.size() && cumulative[i] / covered < q) ++i;
-    return segments[std::min(i, segments.size() - 1)].first;
-  };
-  s.p50 = percentile(0.50);
-  s.p90 = percentile(0.90);
-  s.p95 = percentile(0.95);
-  s.p99 = percentile(0.99);
+  stats::radix_sort(segments, [](const auto& seg) { return stats::ordered_key(seg.first); });
+  // A percentile is the smallest value whose share of the time reaches it: one pass over the
+  // segments by value for the four, the shares summed in that order.
+  for (const auto& seg : segments) covered += seg.second;
+  const std::array<std::pair<double, double*>, 4> percentiles = {
+      {{0.50, &s.p50}, {0.90, &s.p90}, {0.95, &s.p95}, {0.99, &s.p99}}};
+  std::size_t next = 0;
+  double share = 0;
+  for (const auto& [v, d] : segments) {
+    share += d;
+    while (next < percentiles.size() && !(share / covered < percentiles[next].first)) *percentiles[next++].second = v;
+    if (next == percentiles.size()) break;
+  }
+  for (; next < percentiles.size(); ++next) *percentiles[next].second = segments.back().first;
   return s;
+}
+
+// The values of a step function at ascending times: one forward cursor instead of a binary
+// search per time (the curves have millions of steps when they follow each chunk).
+class StepCursor {
+ public:
+  explicit StepCursor(const StepFunction& f) : f_(f) {}
+  // As f.at(t); t must not decrease from one call to the next.
+  double at(double t) {
+    while (i_ < f_.ts.size() && f_.ts[i_] <= t) ++i_;
+    return i_ == 0 ? 0.0 : f_.values[i_ - 1];
+  }
+
+ private:
+  const StepFunction& f_;
+  std::size_t i_ = 0;
+};
+
+// Appends the times of two ascending sequences to `out` (ascending, ending below them), then
+// drops repeats.
+void append_union(std::span<const double> a, std::span<const double> b, std::vector<double>& out) {
+  const std::size_t from = out.size();
+  out.resize(from + a.size() + b.size());
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), out.begin() + static_cast<std::ptrdiff_t>(from));
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+}
+
+// The part of f's (ascending) times strictly inside (from, to).
+std::span<const double> times_inside(const StepFunction& f, double from, double to) {
+  const auto lo = std::upper_bound(f.ts.begin(), f.ts.end(), from);
+  const auto hi = std::lower_bound(lo, f.ts.end(), to);
+  return {lo, hi};
 }
 
 }  // namespace
@@ -172,19 +212,22 @@ double StepFunction::at(double t) const {
 }
 
 StepFunction sweep_cumsum(std::vector<std::pair<double, double>> events) {
-  std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) {
-    if (a.first != b.first) return a.first < b.first;
-    return (a.second > 0) < (b.second > 0);  // ends before starts
-  });
+  // By time, ends before starts, equal events in the given order.
+  stats::radix_sort(
+      events, [](const auto& e) { return stats::ordered_key(e.first); }, [](const auto& e) { return e.second > 0; });
   StepFunction f;
   f.ts.reserve(events.size());
   f.values.reserve(events.size());
   double running = 0, largest = 0;
   for (const auto& [t, delta] : events) {
     running += delta;
+    largest = std::max(largest, std::fabs(running));
+    if (!f.ts.empty() && f.ts.back() == t) {
+      f.values.back() = running;  // a repeated time: only the last value holds
+      continue;
+    }
     f.ts.push_back(t);
     f.values.push_back(running);
-    largest = std::max(largest, std::fabs(running));
   }
   // What is left of large +/- pairs cancelling is rounding, not a quantity.
   for (double& v : f.values) {
@@ -196,14 +239,13 @@ StepFunction sweep_cumsum(std::vector<std::pair<double, double>> events) {
 StepFunction divide_steps(const StepFunction& num, const StepFunction& den) {
   StepFunction f;
   if (num.empty() || den.empty()) return f;
-  f.ts = num.ts;
-  f.ts.insert(f.ts.end(), den.ts.begin(), den.ts.end());
-  std::sort(f.ts.begin(), f.ts.end());
-  f.ts.erase(std::unique(f.ts.begin(), f.ts.end()), f.ts.end());
+  append_union(num.ts, den.ts, f.ts);
   f.values.reserve(f.ts.size());
+  StepCursor n(num), d(den);
   for (double t : f.ts) {
-    const double d = den.at(t);
-    f.values.push_back(d > 0 ? num.at(t) / d : 0.0);
+    const double below = d.at(t);
+    const double above = n.at(t);
+    f.values.push_back(below > 0 ? above / below : 0.0);
   }
   return f;
 }
@@ -215,6 +257,7 @@ SweepStats time_weighted_stats(const StepFunction& f, double window_start, doubl
   // each event inside it, to the window end.
   std::vector<std::pair<double, double>> segments;  // (value, duration)
   auto first = std::upper_bound(f.ts.begin(), f.ts.end(), window_start);
+  segments.reserve(static_cast<std::size_t>(f.ts.end() - first) + 1);
   double from = window_start;
   double value = f.at(window_start);
   for (auto it = first; it != f.ts.end() && *it < window_end; ++it) {
@@ -229,20 +272,20 @@ SweepStats time_weighted_stats(const StepFunction& f, double window_start, doubl
 SweepStats active_weighted_stats(const StepFunction& rate, const StepFunction& active, double window_start,
                                  double window_end) {
   if (!(window_end - window_start > 0) || rate.empty() || active.empty()) return {};
-  std::vector<double> grid{window_start, window_end};
-  for (const StepFunction* f : {&rate, &active}) {
-    for (double t : f->ts) {
-      if (t > window_start && t < window_end) grid.push_back(t);
-    }
-  }
-  std::sort(grid.begin(), grid.end());
-  grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+  // Every time either function changes inside the window, and the window's ends.
+  std::vector<double> grid{window_start};
+  append_union(times_inside(rate, window_start, window_end), times_inside(active, window_start, window_end), grid);
+  grid.push_back(window_end);
   std::vector<std::pair<double, double>> segments;
+  segments.reserve(grid.size());
   double active_time = 0;
+  StepCursor r(rate), a(active);
   for (std::size_t i = 0; i + 1 < grid.size(); ++i) {
     const double duration = grid[i + 1] - grid[i];
-    if (!(duration > 0) || !(active.at(grid[i]) > 0)) continue;
-    segments.emplace_back(rate.at(grid[i]), duration);
+    const double is_active = a.at(grid[i]);
+    const double value = r.at(grid[i]);
+    if (!(duration > 0) || !(is_active > 0)) continue;
+    segments.emplace_back(value, duration);
     active_time += duration;
   }
   return weighted_stats(std::move(segments), active_time);

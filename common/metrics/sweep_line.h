@@ -33,8 +33,8 @@ struct SweepRecord {
 // The record's times and counts from its metadata and metrics (ICL not filled in).
 SweepRecord sweep_record_of(const proto::MetricRecord& rec);
 
-// A step function: values[i] holds from ts[i] to ts[i + 1] (ts sorted, repeats allowed: the
-// last value at a repeated time is the one that holds); 0 before ts[0].
+// A step function: values[i] holds from ts[i] to ts[i + 1] (ts ascending; where a time
+// repeats, its last value holds); 0 before ts[0].
 struct StepFunction {
   std::vector<double> ts;
   std::vector<double> values;
@@ -44,7 +44,9 @@ struct StepFunction {
 };
 
 // Events (time, delta) summed in time order, ends (delta <= 0) before starts at equal times,
-// equal events in the order given; running sums within 1e-9 of the largest magnitude snap to 0.
+// equal events in the order given (the order decides the rounding); one step per distinct
+// time, holding the sum after all of its events; running sums within 1e-9 of the largest
+// magnitude snap to 0.
 StepFunction sweep_cumsum(std::vector<std::pair<double, double>> events);
 // num / den on the union of their times; 0 where den <= 0.
 StepFunction divide_steps(const StepFunction& num, const StepFunction& den);

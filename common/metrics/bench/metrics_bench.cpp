@@ -1,9 +1,11 @@
 // metrics_bench: aggregates 1M synthetic streaming records (11 values each incl. a 9-value
 // inter_chunk_latency list; 1% errors) and prints the time of add() + finalize() and the
-// process peak RSS; also the cost of compute_record_metrics per record.
-// Usage: metrics_bench [records]
+// process peak RSS; also the cost of compute_record_metrics per record. With a chunk count,
+// each response has that many chunks (the sweep-line curves follow every chunk).
+// Usage: metrics_bench [records [chunks]]
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -16,6 +18,8 @@ using namespace aiperf;
 
 namespace {
 
+int g_chunks = 10;
+
 metrics::ParsedRecord synthetic_record(std::mt19937_64& rng, int64_t i) {
   std::uniform_int_distribution<int64_t> ttft(20'000'000, 200'000'000);
   std::uniform_int_distribution<int64_t> gap(5'000'000, 15'000'000);
@@ -23,13 +27,13 @@ metrics::ParsedRecord synthetic_record(std::mt19937_64& rng, int64_t i) {
   r.start_perf_ns = i * 1'000'000;
   r.start_wall_ns = 1'700'000'000'000'000'000 + r.start_perf_ns;
   int64_t t = r.start_perf_ns + ttft(rng);
-  for (int k = 0; k < 10; ++k) {
+  for (int k = 0; k < g_chunks; ++k) {
     r.responses.push_back({t, "tok", ""});
     t += gap(rng);
   }
   r.end_perf_ns = t;
   r.input_tokens = 550;
-  r.output_tokens = 10;
+  r.output_tokens = g_chunks;
   if (i % 100 == 0) r.error = proto::ErrorDetails();
   if (r.error) {
     r.error->set_code(500);
@@ -43,6 +47,7 @@ metrics::ParsedRecord synthetic_record(std::mt19937_64& rng, int64_t i) {
 
 int main(int argc, char** argv) {
   const int64_t n = argc > 1 ? std::atoll(argv[1]) : 1'000'000;
+  if (argc > 2) g_chunks = std::max(1, std::atoi(argv[2]));
   metrics::MetricContext ctx;
   ctx.streaming = true;
 

@@ -170,13 +170,13 @@ TEST_CASE("sweep: with inter-chunk latencies, decode and tokens follow the chunk
 }
 
 TEST_CASE("sweep: step function helpers") {
-  // Ends sort before starts at equal times: a request ending when another starts never
-  // overlaps it.
-  const StepFunction f = sweep_cumsum({{0, 1}, {1, 1}, {1, -1}, {2, -1}});
+  // A request ending when another starts never overlaps it; one value per time (the last).
+  const StepFunction f = sweep_cumsum({{2, -1}, {1, 1}, {0, 1}, {1, -1}});
   CHECK(f.at(-1) == 0);
   CHECK(f.at(0.5) == 1);
   CHECK(f.at(1) == 1);
-  CHECK(f.values == std::vector<double>{1, 0, 1, 0});
+  CHECK(f.ts == std::vector<double>{0, 1, 2});
+  CHECK(f.values == std::vector<double>{1, 1, 0});
   // Rounding left by cancelling rates snaps to 0.
   const StepFunction g = sweep_cumsum({{0, 0.1}, {0, 0.2}, {1, -0.3}});
   CHECK(g.values.back() == 0);
