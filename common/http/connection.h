@@ -34,8 +34,10 @@ class Connection {
   net::ssl::stream<tcp::socket>* tls() { return std::get_if<1>(&stream_); }
 
   // Waits for bytes and appends what is available (at most kReadSize) to buffer().
-  net::awaitable<std::tuple<error_code, size_t>> receive();
+  // `mid_response`: part of the response is in, more is coming (a stream's next chunks).
+  net::awaitable<std::tuple<error_code, size_t>> receive(bool mid_response);
   static constexpr size_t kReadSize = 16 * 1024;  // per read: bounds one chunk, not the body
+  static constexpr size_t kMidResponseReadSize = 1024;  // a few SSE chunks; 100 000 streams: 100 MB
   // Writes `head` then `body` completely.
   net::awaitable<std::tuple<error_code, size_t>> write(std::array<net::const_buffer, 2> parts);
 
@@ -57,6 +59,7 @@ class Connection {
  private:
   std::variant<tcp::socket, net::ssl::stream<tcp::socket>> stream_;
   boost::beast::flat_buffer buffer_;  // received but not yet parsed bytes
+  bool last_read_filled_ = false;     // the last read filled its buffer: more is likely waiting
 };
 
 }  // namespace aiperf::http

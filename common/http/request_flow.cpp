@@ -263,7 +263,7 @@ net::awaitable<ClientCore::Outcome> ClientCore::exchange(RequestState& s, Connec
   beast::flat_buffer& buffer = c.buffer();
 
   for (;;) {
-    auto [ec, n] = co_await c.receive();
+    auto [ec, n] = co_await c.receive(parser.got_some());
     const int64_t now = steady_now_ns();
     if (s.aborted()) co_return Outcome::kFailed;
     if (ec) {
@@ -311,7 +311,11 @@ net::awaitable<ClientCore::Outcome> ClientCore::exchange(RequestState& s, Connec
     if (parser.is_done()) {
       r.end_perf_ns = now;
       set_status_error(r);
-      co_return parser.keep_alive() && buffer.size() == 0 ? Outcome::kReusable : Outcome::kClose;
+      if (parser.keep_alive() && buffer.size() == 0) {
+        buffer.shrink_to_fit();  // an idle connection keeps no read buffer
+        co_return Outcome::kReusable;
+      }
+      co_return Outcome::kClose;
     }
   }
 }
