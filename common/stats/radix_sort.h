@@ -41,7 +41,8 @@ void radix_sort(std::vector<T>& v, Key key, Tiebreak tiebreak = kNoTiebreak) {
   std::vector<T> buffer(n);
   // The tiebreak is the least significant digit: a stable two-way split first.
   if constexpr (!std::is_same_v<Tiebreak, decltype(kNoTiebreak)>) {
-    const auto falses = static_cast<std::size_t>(std::count_if(v.begin(), v.end(), [&](const T& e) { return !tiebreak(e); }));
+    const auto falses =
+        static_cast<std::size_t>(std::count_if(v.begin(), v.end(), [&](const T& e) { return !tiebreak(e); }));
     std::size_t at_false = 0, at_true = falses;
     for (const T& e : v) buffer[tiebreak(e) ? at_true++ : at_false++] = e;
     v.swap(buffer);

@@ -19,15 +19,14 @@ std::vector<std::pair<double, int>> sample(std::size_t n, std::mt19937_64& rng) 
   std::uniform_real_distribution<double> real(-1e3, 1e3);
   std::vector<std::pair<double, int>> v;
   for (std::size_t i = 0; i < n; ++i) {
-    double x = 0;
-    switch (pick(rng)) {
-      case 0: x = real(rng); break;
-      case 1: x = std::round(real(rng) / 100); break;  // many repeats
-      case 2: x = 1.7e18 + std::round(real(rng)) * 256; break;  // a run's wall-clock times
-      case 3: x = -0.0; break;
-      case 4: x = 0.0; break;
-      default: x = -std::round(real(rng)); break;
-    }
+    // Anything; many repeats; a run's wall-clock times; both zeros; negatives.
+    const int kind = pick(rng);
+    const double x = kind == 0   ? real(rng)
+                     : kind == 1 ? std::round(real(rng) / 100)
+                     : kind == 2 ? 1.7e18 + std::round(real(rng)) * 256
+                     : kind == 3 ? -0.0
+                     : kind == 4 ? 0.0
+                                 : -std::round(real(rng));
     v.emplace_back(x, static_cast<int>(i));
   }
   return v;
@@ -37,7 +36,8 @@ std::vector<std::pair<double, int>> sample(std::size_t n, std::mt19937_64& rng) 
 
 TEST_CASE("ordered_key orders doubles as their values, -0 as +0") {
   const std::vector<double> ascending = {-1e300, -2.5, -1e-300, 0.0, 1e-300, 1.0, 1.7e18, 1e300};
-  for (std::size_t i = 0; i + 1 < ascending.size(); ++i) CHECK(ordered_key(ascending[i]) < ordered_key(ascending[i + 1]));
+  for (std::size_t i = 0; i + 1 < ascending.size(); ++i)
+    CHECK(ordered_key(ascending[i]) < ordered_key(ascending[i + 1]));
   CHECK(ordered_key(-0.0) == ordered_key(0.0));
 }
 
@@ -57,7 +57,8 @@ TEST_CASE("radix_sort equals std::stable_sort, with and without a tiebreak") {
     auto odd_last = [](const auto& e) { return e.second % 2 == 1; };
     ours = given;
     theirs = given;
-    radix_sort(ours, [](const auto& e) { return ordered_key(e.first); }, odd_last);
+    radix_sort(
+        ours, [](const auto& e) { return ordered_key(e.first); }, odd_last);
     std::stable_sort(theirs.begin(), theirs.end(), [&](const auto& a, const auto& b) {
       return a.first != b.first ? a.first < b.first : odd_last(a) < odd_last(b);
     });
