@@ -23,29 +23,26 @@ tcp::socket& Connection::socket() {
   return std::get<0>(stream_);
 }
 
-net::awaitable<std::tuple<error_code, size_t>> Connection::receive(bool mid_response) {
+net::awaitable<std::tuple<error_code, size_t>> Connection::receive(size_t read_size) {
   if (auto* s = tls()) {
     auto [ec, n] = co_await s->async_read_some(buffer_.prepare(kReadSize), use_ec);
     buffer_.commit(n);
     co_return std::tuple{ec, n};
   }
   tcp::socket& socket = std::get<0>(stream_);
-  if (mid_response) {
-    // A stream's next chunks: an asio read, which reads at once when the last read left bytes
-    // behind and otherwise just queues on the edge-triggered epoll registration. (An
-    // async_wait re-arms the descriptor with an epoll_ctl each time: a syscall per chunk.)
-    // The connection holds this small buffer only while a response is arriving, a large one
-    // only while the reads keep filling it (a large body).
-    const size_t want = last_read_filled_ ? kReadSize : kMidResponseReadSize;
+  if (read_size > 0) {
+    // An asio read: it reads at once when the last read left bytes behind, and otherwise just
+    // queues on the edge-triggered epoll registration (an async_wait re-arms the descriptor
+    // with an epoll_ctl each time: a syscall per chunk of a stream).
+    const size_t want = last_read_filled_ ? kReadSize : read_size;
     auto [ec, n] = co_await socket.async_read_some(buffer_.prepare(want), use_ec);
     buffer_.commit(n);
     last_read_filled_ = n == want;
     co_return std::tuple{ec, n};
   }
-  // Waiting for a response: wait until readable, then read into one scratch buffer per
-  // thread and keep only the bytes. A connection waiting for its response so holds no read
-  // buffer (a prepared 16 KiB each would be most of a waiting stream's memory at 100 000
-  // streams), and no speculative read is wasted on a socket with nothing to read yet.
+  // Wait until readable, then read into one scratch buffer per thread and keep only the
+  // bytes: a connection waiting for its response so holds no read buffer (a prepared 16 KiB
+  // each would be most of a waiting stream's memory at 100 000 streams).
   thread_local std::array<char, kReadSize> scratch;
   for (;;) {
     auto [wec] = co_await socket.async_wait(tcp::socket::wait_read, use_ec);

@@ -33,11 +33,11 @@ class Connection {
   tcp::socket& socket();
   net::ssl::stream<tcp::socket>* tls() { return std::get_if<1>(&stream_); }
 
-  // Waits for bytes and appends what is available (at most kReadSize) to buffer().
-  // `mid_response`: part of the response is in, more is coming (a stream's next chunks).
-  net::awaitable<std::tuple<error_code, size_t>> receive(bool mid_response);
+  // Waits for bytes and appends what is available (at most kReadSize) to buffer(). With
+  // `read_size` 0 the wait holds no buffer (plain TCP); otherwise the read is prepared in
+  // buffer() with read_size bytes (kReadSize while reads keep filling it).
+  net::awaitable<std::tuple<error_code, size_t>> receive(size_t read_size);
   static constexpr size_t kReadSize = 16 * 1024;  // per read: bounds one chunk, not the body
-  static constexpr size_t kMidResponseReadSize = 1024;  // a few SSE chunks; 100 000 streams: 100 MB
   // Writes `head` then `body` completely.
   net::awaitable<std::tuple<error_code, size_t>> write(std::array<net::const_buffer, 2> parts);
 

@@ -26,6 +26,8 @@ namespace bhttp = boost::beast::http;
 namespace {
 
 constexpr uint32_t kHeaderLimit = 64 * 1024;
+// In-flight requests up to which a waiting connection holds a read buffer (receive below).
+constexpr size_t kBufferedWaits = 4096;
 
 using ResponseParser = bhttp::response_parser<ChunkBody>;
 
@@ -263,7 +265,12 @@ net::awaitable<ClientCore::Outcome> ClientCore::exchange(RequestState& s, Connec
   beast::flat_buffer& buffer = c.buffer();
 
   for (;;) {
-    auto [ec, n] = co_await c.receive(parser.got_some());
+    // With few requests in flight a waiting connection holds a small read buffer, so that
+    // asio reads without re-arming epoll for each wait; with many (100 000 streams) those
+    // buffers would be most of the memory: a response not begun waits without one, and a
+    // begun one (a stream's next chunks, or its first after the headers) reads 1 KiB at a time.
+    const size_t read_size = slots_used_ <= kBufferedWaits ? 4096 : parser.got_some() ? 1024 : 0;
+    auto [ec, n] = co_await c.receive(read_size);
     const int64_t now = steady_now_ns();
     if (s.aborted()) co_return Outcome::kFailed;
     if (ec) {
