@@ -94,6 +94,7 @@ void write_file(const fs::path& path, const std::string& text) {
 Format format_of(const ProfileArgs& a) {
   if (a.endpoint_type == "chat") return Format::kChat;
   if (a.endpoint_type == "completions") return Format::kCompletions;
+  if (a.endpoint_type == "kserve") return Format::kKserve;
   return Format::kEmbeddings;
 }
 

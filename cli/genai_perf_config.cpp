@@ -375,8 +375,13 @@ class Reader {
   // (conflicts between keys name the file).
   ConfigRun finish() {
     ConfigRun run;
+    // backend is checked with the file's endpoint type (GenAI-Perf's default kserve when unset).
+    std::string type = "kserve";
     for (const Word& w : words_) {
-      std::vector<std::string> alone{"-m", "x", "--endpoint-type", "chat"};
+      if (w.option == "--endpoint-type" && w.values.size() == 1) type = w.values.front();
+    }
+    for (const Word& w : words_) {
+      std::vector<std::string> alone{"-m", "x", "--endpoint-type", w.option == "--backend" ? type : "chat"};
       if (w.values.size() == 1) {
         alone.push_back(w.option + "=" + w.values.front());
       } else {

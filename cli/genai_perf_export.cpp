@@ -190,7 +190,10 @@ J pa_profile_export(const std::vector<PaRequest>& requests, const std::string& m
   int64_t first = 0, last = 0;
   for (const PaRequest& r : requests) {
     J outputs = J::array();
-    for (const std::string& o : r.response_outputs) outputs.push_back(J{{"response", o}});
+    // perf_analyzer exports a Triton response as its output tensors: {"text_output": text}.
+    for (const std::string& o : r.response_outputs)
+      outputs.push_back(service_kind == "triton" ? J{{"text_output", response_text(o, Format::kKserve)}}
+                                                 : J{{"response", o}});
     reqs.push_back(J{{"timestamp", r.timestamp},
                      {"request_inputs", {{"payload", r.payload}}},
                      {"response_timestamps", r.response_timestamps},

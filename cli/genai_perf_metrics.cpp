@@ -46,6 +46,19 @@ std::string event_text(const std::string& event, Format format) {
   return c.contains("text") ? string_or_empty(c["text"]) : "";
 }
 
+// A KServe JSON inference response's text_output elements, joined ("" for anything else).
+std::string kserve_text(const std::string& response) {
+  const nlohmann::json d = nlohmann::json::parse(response, nullptr, false);
+  if (!d.is_object() || !d.contains("outputs") || !d["outputs"].is_array()) return "";
+  std::string text;
+  for (const nlohmann::json& o : d["outputs"]) {
+    if (!o.is_object() || o.value("name", "") != "text_output" || !o.contains("data") || !o["data"].is_array())
+      continue;
+    for (const nlohmann::json& e : o["data"]) text += string_or_empty(e);
+  }
+  return text;
+}
+
 struct Series {
   std::string name, unit;
   bool system = false;
@@ -85,6 +98,7 @@ double percentile(const std::vector<double>& sorted, double p) {
 
 std::string response_text(const std::string& response, Format format) {
   if (format == Format::kEmbeddings) return "";
+  if (format == Format::kKserve) return kserve_text(response);
   std::string text;
   const std::string body = util::trim(response, util::kBlankOrNewline);
   size_t start = 0;

@@ -21,7 +21,8 @@
 
 namespace aiperf::cli::genai_perf {
 
-enum class Format { kChat, kCompletions, kEmbeddings };
+// kKserve: Triton's KServe responses (TensorRT-LLM's text_output), GenAI-Perf's tensorrtllm format.
+enum class Format { kChat, kCompletions, kEmbeddings, kKserve };
 
 // One request as perf_analyzer exports it, plus the token counts of its prompt and of its output
 // text (GenAI-Perf tokenizes both; the front end takes them from our engine, which tokenized

@@ -111,7 +111,7 @@ const std::vector<Spec>& specs() {
 const std::vector<std::string> kEndpointTypes = {
     "chat",   "completions", "dynamic_grpc", "embeddings", "huggingface_generate", "image_retrieval",    "nvclip",
     "rankings", "multimodal", "generate",     "kserve",     "template",             "tensorrtllm_engine", "vision"};
-const std::vector<std::string> kSupportedTypes = {"chat", "completions", "embeddings"};
+const std::vector<std::string> kSupportedTypes = {"chat", "completions", "embeddings", "kserve"};
 
 // The spec an option word names: exact spelling, else a unique prefix of a long spelling
 // (argparse's allow_abbrev).
@@ -426,8 +426,9 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words, bool analy
   if (a.concurrency && a.request_rate)
     throw GenAiPerfOptionError("--concurrency and --request-rate cannot be used together (choose one load)");
   if (std::find(kSupportedTypes.begin(), kSupportedTypes.end(), a.endpoint_type) == kSupportedTypes.end())
-    throw GenAiPerfOptionError("--endpoint-type " + a.endpoint_type + (seen.count("--endpoint-type") ? "" : " (GenAI-Perf's default)") +
-                               ": " + kLater + "; supported: chat, completions, embeddings");
+    throw GenAiPerfOptionError("--endpoint-type " + a.endpoint_type +
+                               (seen.count("--endpoint-type") ? "" : " (GenAI-Perf's default)") + ": " + kLater +
+                               "; supported: chat, completions, embeddings, kserve");
   if (a.streaming && a.endpoint_type == "embeddings")
     throw GenAiPerfOptionError("--streaming: the embeddings endpoint type does not support streaming");
   if (a.generate_plots && a.endpoint_type == "embeddings")
@@ -435,10 +436,13 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words, bool analy
         "User Config: generate_plots is not supported with the OutputFormat.OPENAI_EMBEDDINGS "
         "output format");
   // GenAI-Perf's own combination checks (its config's), in its order.
-  if (seen.count("--backend"))
+  if (seen.count("--backend") && a.endpoint_type != "kserve")
     throw GenAiPerfOptionError("argument --backend: The backend should only be used with the following combination: "
                                "'service_kind: triton' & 'type: kserve'");
-  if (a.output_tokens_deterministic)
+  // Our kserve requests carry TensorRT-LLM's tensors; vLLM's backend takes other ones.
+  if (a.endpoint_type == "kserve" && a.backend == "vllm")
+    throw GenAiPerfOptionError("--backend vllm: " + kLater + "; supported: tensorrtllm");
+  if (a.output_tokens_deterministic && a.endpoint_type != "kserve")
     throw GenAiPerfOptionError("argument --output-tokens-mean-deterministic: only supported with Triton or "
                                "TensorRT-LLM Engine service kinds");
   if (a.output_tokens_stddev > 0 && !a.output_tokens_mean)
@@ -446,10 +450,12 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words, bool analy
   return a;
 }
 
-std::string service_kind(const ProfileArgs&) { return "openai"; }
+// GenAI-Perf 0.0.16 derives it from the endpoint type: kserve is Triton's.
+std::string service_kind(const ProfileArgs& a) { return a.endpoint_type == "kserve" ? "triton" : "openai"; }
 
 std::string endpoint_path(const ProfileArgs& a) {
   if (!a.custom_endpoint.empty()) return a.custom_endpoint;
+  if (a.endpoint_type == "kserve") return "";  // gRPC: no path
   if (a.endpoint_type == "chat") return "v1/chat/completions";
   if (a.endpoint_type == "completions") return "v1/completions";
   return "v1/embeddings";
@@ -463,7 +469,9 @@ int64_t request_count(const ProfileArgs& a) {
 std::string artifact_directory(const ProfileArgs& a) {
   std::string model = a.models.front() + (a.models.size() > 1 ? "_multi" : "");
   std::replace(model.begin(), model.end(), '/', '_');
-  std::string name = model + "-" + service_kind(a) + "-" + a.endpoint_type + "-";
+  // GenAI-Perf names a Triton run by its backend: m-triton-tensorrtllm-concurrency1.
+  std::string name =
+      model + "-" + service_kind(a) + "-" + (a.endpoint_type == "kserve" ? a.backend : a.endpoint_type) + "-";
   name += a.request_rate ? "request_rate" + python_float(*a.request_rate)
                          : "concurrency" + std::to_string(a.concurrency.value_or(1));
   std::string dir = a.artifact_dir;
@@ -483,8 +491,9 @@ std::vector<std::string> to_aiperf_args(const ProfileArgs& a, const std::string&
   v.insert(v.end(), {"--endpoint-type", a.endpoint_type});
   if (!a.custom_endpoint.empty()) v.insert(v.end(), {"--endpoint", a.custom_endpoint});
   if (a.streaming) v.push_back("--streaming");
-  // perf_analyzer's default server for HTTP.
-  v.insert(v.end(), {"--url", a.url.value_or("localhost:8000")});
+  // perf_analyzer's default server: HTTP, or gRPC (Triton's port 8001) for kserve, which our
+  // profile sends over gRPC (a URL without a scheme becomes grpc://).
+  v.insert(v.end(), {"--url", a.url.value_or(a.endpoint_type == "kserve" ? "localhost:8001" : "localhost:8000")});
   if (a.request_rate) {
     // perf_analyzer's --request-rate-range sends at a constant interval.
     v.insert(v.end(), {"--request-rate", python_float(*a.request_rate), "--arrival-pattern", "constant"});
@@ -515,6 +524,9 @@ std::vector<std::string> to_aiperf_args(const ProfileArgs& a, const std::string&
                        std::to_string(a.output_tokens_stddev)});
     // GenAI-Perf asks chat for max_tokens (AIPerf: max_completion_tokens).
     if (a.endpoint_type == "chat") v.push_back("--use-legacy-max-tokens");
+    // --output-tokens-mean-deterministic: TensorRT-LLM's min_length tensor, as GenAI-Perf sends it.
+    if (a.output_tokens_deterministic)
+      v.insert(v.end(), {"--extra-inputs", "min_length:" + std::to_string(*a.output_tokens_mean)});
   }
   if (a.num_prefix_prompts > 0)
     v.insert(v.end(), {"--num-prefix-prompts", std::to_string(a.num_prefix_prompts), "--prefix-prompt-length",
@@ -580,6 +592,7 @@ nlohmann::ordered_json input_config(const ProfileArgs& a) {
     stimulus["concurrency"] = a.concurrency.value_or(1);
   std::string output_format = a.endpoint_type == "chat"          ? "openai_chat_completions"
                               : a.endpoint_type == "completions" ? "openai_completions"
+                              : a.endpoint_type == "kserve"      ? a.backend
                                                                  : "openai_embeddings";
   J models = J::array();
   for (const std::string& m : a.models) models.push_back(m);

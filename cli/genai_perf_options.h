@@ -24,7 +24,7 @@ struct ProfileArgs {
   std::vector<std::string> models;
   std::string model_selection_strategy = "round_robin";
   std::string backend = "tensorrtllm";
-  std::string endpoint_type = "kserve";  // GenAI-Perf's default (refused: not supported yet)
+  std::string endpoint_type = "kserve";  // GenAI-Perf's default: Triton over gRPC
   std::string custom_endpoint;           // --endpoint; empty: the type's default path
   bool streaming = false;
   bool generate_plots = false;  // --generate-plots: GenAI-Perf's five plots in <artifacts>/plots

@@ -66,6 +66,20 @@ void append_text_response(std::string& out, const proto::RawRecord& raw) {
   out += '}';
 }
 
+// A gRPC record (kserve) holds one response message per chunk, each stamped when it arrived.
+void append_message_responses(std::string& out, const proto::RawRecord& raw) {
+  bool first = true;
+  for (const auto& c : raw.chunks()) {
+    if (!first) out += ',';
+    first = false;
+    out += "{\"perf_ns\":" + std::to_string(c.perf_ns()) + ",\"content_type\":";
+    append_json_string(out, raw.content_type());
+    out += ",\"text\":";
+    append_json_string(out, c.data());
+    out += '}';
+  }
+}
+
 }  // namespace
 
 std::string format_raw_record_jsonl(const proto::RawRecord& raw, const proto::RecordMetadata& metadata) {
@@ -86,6 +100,8 @@ std::string format_raw_record_jsonl(const proto::RawRecord& raw, const proto::Re
   if (!raw.has_error() && raw.chunks_size() > 0) {
     if (raw.content_type().rfind("text/event-stream", 0) == 0) {
       append_sse_responses(out, raw);
+    } else if (raw.content_type().rfind("application/grpc", 0) == 0) {
+      append_message_responses(out, raw);
     } else {
       append_text_response(out, raw);
     }

@@ -247,9 +247,9 @@ TEST_CASE("genai-perf config: errors name file, line and key", "[genai_perf]") {
   auto [p4, e4] = err("audio.yaml", "model_names: m\ninput:\n  audio:\n    format: mp3\n");
   CHECK(e4 == p4 + ":4: input.audio.format: not supported yet by aiperf's genai-perf front end (--audio-format: "
                    "audio inputs); leave it at GenAI-Perf's default");
-  auto [p5, e5] = err("kserve.yaml", "model_names: m\nendpoint:\n  type: kserve\n");
-  CHECK(e5 == p5 + ":3: endpoint.type: --endpoint-type kserve: not supported yet by aiperf's genai-perf front end; "
-                   "supported: chat, completions, embeddings");
+  auto [p5, e5] = err("kserve.yaml", "model_names: m\nendpoint:\n  type: kserve\n  backend: vllm\n");
+  CHECK(e5 == p5 + ":4: endpoint.backend: --backend vllm: not supported yet by aiperf's genai-perf front end; "
+                   "supported: tensorrtllm");
   auto [p6, e6] = err("sweep.yaml", "model_names: m\nanalyze:\n  batch_size:\n    start: 1\n");
   CHECK(e6 == p6 + ":3: analyze.batch_size: batch_size is not a valid analyze parameter");
   auto [p7, e7] = err("stim.yaml", "model_names: m\nperf_analyzer:\n  stimulus: {session_concurrency: 2}\n");

@@ -96,7 +96,8 @@ TEST_CASE("genai-perf options: prefixes, = values, and refusals naming the optio
       CHECK(std::string(e.what()).find(fragment) != std::string::npos);
     }
   };
-  refuses({"-m", "m"}, "--endpoint-type kserve (GenAI-Perf's default): not supported yet");
+  CHECK(parse_profile_args({"-m", "m"}).endpoint_type == "kserve");  // GenAI-Perf's default: Triton over gRPC
+  refuses({"-m", "m", "--backend", "vllm"}, "--backend vllm: not supported yet by aiperf's genai-perf front end");
   refuses({"-m", "m", "--endpoint-type", "chat", "--measurement-interval", "1000", "--request-count", "5"},
           "argument --request-count/--num-requests: not allowed with argument --measurement-interval/-p");
   refuses({"-m", "m", "--endpoint-type", "chat", "--enable-checkpointing", "--fixed-schedule", "f"},

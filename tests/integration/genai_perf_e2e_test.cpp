@@ -106,6 +106,68 @@ TEST_CASE("genai-perf profile (symlink) writes GenAI-Perf's files for streaming 
   CHECK(std::regex_search(r.out, std::regex("│ +Request Count \\(count\\) │ +8\\.00 │")));
 }
 
+TEST_CASE("genai-perf profile with its default kserve type: Triton over gRPC, perf_analyzer's text_output records",
+          "[e2e][genai_perf]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--grpc-port", "0", "--ttft", "40", "--itl", "5"}, tmp);
+  std::smatch m;
+  const std::string mock_out = mock.process().out();
+  REQUIRE(std::regex_search(mock_out, m, std::regex(R"(gRPC listening on grpc://([^\s]+))")));
+  const std::string url = m[1];
+  // No --endpoint-type (kserve) and a URL without a scheme, as GenAI-Perf users give Triton's.
+  const Run r = genai_perf(tmp,
+                           {"-m",
+                            "ensemble",
+                            "--streaming",
+                            "-u",
+                            url,
+                            "--concurrency",
+                            "2",
+                            "--request-count",
+                            "6",
+                            "--synthetic-input-tokens-mean",
+                            "20",
+                            "--synthetic-input-tokens-stddev",
+                            "0",
+                            "--output-tokens-mean",
+                            "5",
+                            "--extra-inputs",
+                            "ignore_eos:true",
+                            "--tokenizer",
+                            "gpt2",
+                            "--artifact-dir",
+                            tmp + "/arts"},
+                           "kserve");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string dir = tmp + "/arts/ensemble-triton-tensorrtllm-concurrency2";
+  CHECK(files_under(dir) == std::vector<std::string>{"inputs.json", "logs/aiperf.log", "profile_export.json",
+                                                     "profile_export_genai_perf.csv",
+                                                     "profile_export_genai_perf.json"});
+  const json stats = json::parse(read_file(dir + "/profile_export_genai_perf.json"));
+  CHECK(stats["request_count"]["avg"] == 6.0);
+  for (const char* s : {"avg", "min", "max"}) {
+    CHECK(stats["input_sequence_length"][s] == 20.0);
+    CHECK(stats["output_sequence_length"][s] == 5.0);
+  }
+  CHECK(stats["time_to_first_token"]["min"].get<double>() >= 40.0);
+  CHECK(stats["inter_token_latency"]["avg"].get<double>() >= 4.0);
+  CHECK(stats["input_config"]["endpoint"]["service_kind"] == "triton");
+  CHECK(stats["input_config"]["endpoint"]["output_format"] == "tensorrtllm");
+  const json pa = json::parse(read_file(dir + "/profile_export.json"));
+  CHECK(pa["service_kind"] == "triton");
+  const json& requests = pa["experiments"][0]["requests"];
+  REQUIRE(requests.size() == 6);
+  for (const json& q : requests) {
+    // One streamed response per token, each exported as perf_analyzer exports Triton's outputs.
+    REQUIRE(q["response_outputs"].size() == 5);
+    CHECK(q["response_outputs"][0].contains("text_output"));
+    CHECK_FALSE(q["response_outputs"][0]["text_output"].get<std::string>().empty());
+    const json payload = json::parse(q["request_inputs"]["payload"].get<std::string>());
+    CHECK(payload["inputs"][1] == json::parse(R"({"name":"max_tokens","datatype":"INT32","shape":[1,1],"data":[5]})"));
+  }
+}
+
 TEST_CASE("aiperf genai-perf profile: embeddings at a request rate, named as GenAI-Perf names it", "[e2e][genai_perf]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   MockServer mock({"--embedding-base-latency", "20"}, tmp);
@@ -197,9 +259,11 @@ TEST_CASE("genai-perf profile --generate-plots writes GenAI-Perf's five plots as
 
 TEST_CASE("genai-perf refuses what it cannot honour yet: exit 2, nothing written", "[e2e][genai_perf]") {
   const std::string tmp = aiperf::test::make_temp_dir();
-  const Run kserve = genai_perf(tmp, {"-m", "m", "--artifact-dir", tmp + "/arts"}, "kserve");
-  CHECK(kserve.exit_code == 2);
-  CHECK(kserve.err.find("--endpoint-type kserve (GenAI-Perf's default): not supported yet") != std::string::npos);
+  // kserve (the default) sends TensorRT-LLM's tensors; vLLM's backend takes others.
+  const Run vllm = genai_perf(tmp, {"-m", "m", "--backend", "vllm", "--artifact-dir", tmp + "/arts"}, "vllm");
+  CHECK(vllm.exit_code == 2);
+  CHECK(vllm.err.find("--backend vllm: not supported yet by aiperf's genai-perf front end; supported: tensorrtllm") !=
+        std::string::npos);
   const Run windows = genai_perf(tmp,
                                  {"-m", "m", "--endpoint-type", "chat", "--measurement-interval", "500",
                                   "--request-count", "5", "--artifact-dir", tmp + "/arts"},
