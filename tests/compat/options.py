@@ -289,6 +289,10 @@ GP_CHOICE_NEEDS: dict[tuple[str, str], list[str]] = {
 }
 
 SAMPLE_FILES = {
+    # Triton over gRPC: a URL without a scheme (ours makes it grpc://), not the base's http:// one.
+    ("--endpoint-type", "kserve"): ["!--url", "!--endpoint-type", "--url", "127.0.0.1:9"],
+    ("--backend", "tensorrtllm"): ["!--url", "!--endpoint-type", "--url", "127.0.0.1:9", "--endpoint-type", "kserve"],
+    ("--backend", "vllm"): ["!--url", "!--endpoint-type", "--url", "127.0.0.1:9", "--endpoint-type", "kserve"],
     # Ours reads baseten traces as JSON Lines or Arrow IPC (no Parquet); a dry run loads the file.
     "baseten.jsonl": '{"timestamp_start_unix_ms": 1700000000000, "prompt": "hi", "input_tokens": 1, '
                      '"output_tokens": 2, "provided_session_id": "a", "duration_e2e_ms": 10}\n',
@@ -893,8 +897,8 @@ def render(data: dict) -> str:
     L += ["## `genai-perf`", "",
           f"`genai-perf profile`'s options are checked against `{data['genai_perf_ours']}` (the same front end as "
           "our `genai-perf` symlink; options.py --genai-perf-ours switches the command under test) with "
-          "`--endpoint-type chat` added to every sample, since GenAI-Perf's default type, kserve, is refused by ours "
-          "as not yet supported; its other subcommands against `aiperf genai-perf <command>`.", "",
+          "`--endpoint-type chat` added to every sample, since the samples' dummy server is an HTTP one (GenAI-Perf's "
+          "default type, kserve, is Triton over gRPC); its other subcommands against `aiperf genai-perf <command>`.", "",
           "| `genai-perf profile` section | options | spellings | choice values |", "|---|---|---|---|"]
     for title, sec in gp.items():
         c = counts({title: sec})
@@ -1009,7 +1013,8 @@ def main() -> int:
         base = ["--model", "m", "--url", "http://127.0.0.1:9", "--tokenizer", TOKENIZER]
         prof_cases = evaluate(ref["aiperf"]["commands"]["profile"], args.ref_aiperf_python, ["profile"],
                               aiperf + ["profile"], base, SAMPLES, CHOICE_NEEDS, tmp, args.jobs, norm)
-        # GenAI-Perf's default endpoint type is kserve (Triton), which ours refuses as not yet supported.
+        # GenAI-Perf's default endpoint type is kserve (Triton over gRPC): the samples use chat, whose
+        # server the dummy URL stands for.
         gp_cases = evaluate(ref["genai-perf"]["commands"]["profile"], args.ref_genai_perf_python, ["profile"],
                             gp_ours, base + ["--endpoint-type", "chat"], GP_SAMPLES, GP_CHOICE_NEEDS, tmp,
                             args.jobs, norm)
