@@ -39,6 +39,7 @@ struct ProfileOptions {
     bool num_dataset_entries_given = false;     // --user-context-prompt-length needs it
     std::vector<std::string> rankings_options;  // the --rankings-* options given
     bool no_fixed_schedule = false;             // --no-fixed-schedule: no automatic trace replay
+    bool custom_dataset_type_given = false;     // --custom-dataset-type named, not detected
     // The baseten_trace-only options with their names for messages (count() > 0: given).
     std::vector<std::pair<CLI::Option*, std::string>> baseten_only_options;
     // --dataset-filter items and --[no-]allow-dataset-wrap (options_agentic_trace.cpp).

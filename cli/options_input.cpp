@@ -107,8 +107,9 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
     if (!name.empty()) dataset_types.emplace_back(name);
   add_enum_option(app, "--custom-dataset-type", in.custom_dataset_type,
                   "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, burst_gpt_trace, raw_payload, "
-                  "inputs_json, sagemaker_data_capture, baseten_trace, weka_trace, speed_bench_qualitative, "
-                  "speed_bench_<category> or speed_bench_throughput_<isl>[_<tier>] (default: auto-detect)")
+                  "inputs_json, sagemaker_data_capture, baseten_trace, weka_trace, dag_jsonl, tracelab, "
+                  "speed_bench_qualitative, speed_bench_<category> or speed_bench_throughput_<isl>[_<tier>] (default: "
+                  "auto-detect)")
       ->transform(choice(std::move(dataset_types)))
       ->group(g);
   add_trace_replay_options(app, o);
@@ -246,6 +247,7 @@ void check_input_file(ProfileOptions& o) {
     // trace runs in the chosen (or default) load mode.
     using config::CustomDatasetType;
     const bool type_given = in.custom_dataset_type != CustomDatasetType::kNone;
+    o.input.custom_dataset_type_given = type_given;
     if (!type_given) in.custom_dataset_type = dataset::detect_custom_dataset_type(in.input_file);
     std::mt19937_64 rng(0);  // validation only: the dataset service draws with the run's seed
     const auto dataset = dataset::load_custom_dataset(in, 1, rng);
@@ -253,7 +255,8 @@ void check_input_file(ProfileOptions& o) {
     // Not burst_gpt_trace: AIPerf looks for a JSON "timestamp" in the first line, which a CSV lacks.
     const bool trace = type_given && (in.custom_dataset_type == CustomDatasetType::kMooncakeTrace ||
                                       in.custom_dataset_type == CustomDatasetType::kBailianTrace ||
-                                      in.custom_dataset_type == CustomDatasetType::kBasetenTrace);
+                                      in.custom_dataset_type == CustomDatasetType::kBasetenTrace ||
+                                      in.custom_dataset_type == CustomDatasetType::kTracelab);
     if (trace && dataset.has_timestamps && !in.fixed_schedule && !o.input.no_fixed_schedule) {
       // AIPerf refuses a rate-paced mode it would silently replace by the trace's schedule.
       const auto& l = o.config.loadgen;

@@ -5,9 +5,11 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "dag_jsonl.h"
 #include "log/log.h"
 #include "options.h"
 #include "rate_series.h"
+#include "tracelab_trace.h"
 #include "validators.h"
 
 namespace aiperf::cli {
@@ -170,11 +172,23 @@ void finalize_load_options(ProfileOptions& o) {
   }
 
   require(!l.num_users || l.user_centric_rate, "--num-users requires --user-centric-rate");
-  const bool bounded = l.request_count || l.conversation_num || l.benchmark_duration;
+  bool bounded = l.request_count || l.conversation_num || l.benchmark_duration;
+  // A named dag_jsonl with no bound replays each root session once (AIPerf sets its sessions to the
+  // roots; a detected one keeps the default bound).
+  if (!bounded && !in.fixed_schedule && o.input.custom_dataset_type_given &&
+      in.custom_dataset_type == config::CustomDatasetType::kDagJsonl) {
+    if (const uint64_t roots = dataset::count_dag_roots(in.input_file)) {
+      l.conversation_num = roots;
+      bounded = true;
+    }
+  }
   if (in.fixed_schedule) {
-    // Trace replay: every entry once; the request count defaults to the file's entries.
+    // Trace replay: every entry once; the request count defaults to the file's entries (a
+    // TraceLab file's rows, read through gzip).
     if (!l.request_count && !l.conversation_num && !in.input_file.empty())
-      l.request_count = count_nonempty_lines(in.input_file);
+      l.request_count = in.custom_dataset_type == config::CustomDatasetType::kTracelab
+                            ? dataset::count_tracelab_rows(in.input_file)
+                            : count_nonempty_lines(in.input_file);
     l.arrival_pattern = ArrivalPattern::kFixedSchedule;
   } else if (l.user_centric_rate) {
     require(!l.request_rate && !pattern,

@@ -30,6 +30,8 @@ enum class CustomDatasetType {
   kSagemakerDataCapture,
   kBasetenTrace,
   kWekaTrace,
+  kDagJsonl,  // dag_jsonl.h
+  kTracelab,  // tracelab_trace.h
   // SPEED-Bench (speed_bench.h): a split, or one category of it.
   kSpeedBenchQualitative,
   kSpeedBenchCoding,
@@ -78,6 +80,8 @@ constexpr auto enum_names(CustomDatasetType) {
                     EnumName<E>{E::kSagemakerDataCapture, "sagemaker_data_capture"},
                     EnumName<E>{E::kBasetenTrace, "baseten_trace"},
                     EnumName<E>{E::kWekaTrace, "weka_trace"},
+                    EnumName<E>{E::kDagJsonl, "dag_jsonl"},
+                    EnumName<E>{E::kTracelab, "tracelab"},
                     EnumName<E>{E::kSpeedBenchQualitative, "speed_bench_qualitative"},
                     EnumName<E>{E::kSpeedBenchCoding, "speed_bench_coding"},
                     EnumName<E>{E::kSpeedBenchHumanities, "speed_bench_humanities"},

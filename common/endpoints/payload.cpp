@@ -1,6 +1,7 @@
 // build_payload (spec §5.4): chat and completions here, the other types in payload_builders.cpp.
 // Keys are emitted in AIPerf's insertion order (ordered_json), so request bodies and
 // inputs.json match it byte for byte.
+#include <algorithm>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,13 @@ namespace aiperf::endpoints {
 namespace {
 
 using ordered_json = nlohmann::ordered_json;
+
+// The conversation's latest tools (AIPerf 0.13 sends the most recent turn's that has any), or null.
+const std::string* latest_raw_tools(const std::vector<const proto::Turn*>& turns) {
+  const auto it =
+      std::find_if(turns.rbegin(), turns.rend(), [](const proto::Turn* t) { return !t->raw_tools().empty(); });
+  return it == turns.rend() ? nullptr : &(*it)->raw_tools();
+}
 
 bool has_media(const proto::Turn& turn) {
   return turn.images_size() > 0 || turn.audios_size() > 0 || turn.videos_size() > 0;
@@ -67,11 +75,17 @@ ordered_json chat_payload(const std::vector<const proto::Turn*>& turns,
   }
   ordered_json payload;
   // A trace's "messages" are the whole conversation so far: sent verbatim.
-  if (!turns.empty() && !turns.back()->raw_messages().empty()) {
+  if (!turns.empty() && !turns.back()->raw_messages().empty() && !turns.back()->raw_messages_delta()) {
     payload["messages"] = ordered_json::parse(turns.back()->raw_messages());
     return payload;
   }
-  for (const proto::Turn* turn : turns) messages.push_back(chat_message(*turn));
+  for (const proto::Turn* turn : turns) {
+    if (!turn->raw_messages_delta()) {
+      messages.push_back(chat_message(*turn));
+      continue;
+    }
+    for (auto& m : ordered_json::parse(turn->raw_messages())) messages.push_back(std::move(m));  // dag_jsonl deltas
+  }
   payload["messages"] = std::move(messages);
   return payload;
 }
@@ -241,8 +255,10 @@ std::string input_text(const std::vector<const proto::Turn*>& turns, const std::
   // A trace's verbatim messages (and tools) are the whole request, as sent by chat_payload.
   if (!turns.empty() && !turns.back()->raw_messages().empty()) {
     ordered_json payload;
-    payload["messages"] = parse_or_null(turns.back()->raw_messages());
-    if (!turns.back()->raw_tools().empty()) payload["tools"] = parse_or_null(turns.back()->raw_tools());
+    payload["messages"] = turns.back()->raw_messages_delta()
+                              ? chat_payload(turns, system_message, user_context_message)["messages"]
+                              : parse_or_null(turns.back()->raw_messages());
+    if (const std::string* tools = latest_raw_tools(turns)) payload["tools"] = parse_or_null(*tools);
     return raw_payload_text(payload);
   }
   std::string out;
@@ -314,12 +330,15 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
                               : completions_payload(last);
   payload["model"] = model;
   payload["stream"] = options.streaming;
+  // Chat: the latest tools of the conversation, before the token limit (AIPerf 0.13's order).
+  if (chat) {
+    if (const std::string* tools = latest_raw_tools(turns)) payload["tools"] = ordered_json::parse(*tools);
+  }
   // Chat sends any max_tokens the turn has; completions only a non-zero one (AIPerf 0.13).
   if (last.has_max_tokens() && (chat || last.max_tokens() != 0)) {
     const bool legacy = !chat || options.use_legacy_max_tokens;
     payload[legacy ? "max_tokens" : "max_completion_tokens"] = last.max_tokens();
   }
-  if (chat && !last.raw_tools().empty()) payload["tools"] = ordered_json::parse(last.raw_tools());
   merge_extra_inputs(payload, options.extra_inputs);  // extras override everything above
   // The turn's own body fields come last (AIPerf's Turn.extra_body update).
   if (!last.extra_body().empty()) {

@@ -12,6 +12,7 @@
 #include "bailian_trace.h"
 #include "baseten_trace.h"
 #include "burst_gpt_trace.h"
+#include "dag_jsonl.h"
 #include "dataset_error.h"
 #include "jsonl_lines.h"
 #include "mooncake_trace.h"
@@ -20,6 +21,7 @@
 #include "sagemaker_capture.h"
 #include "speed_bench.h"
 #include "synthesis_mooncake.h"
+#include "tracelab_trace.h"
 #include "turn_fields.h"
 #include "util/uuid.h"
 #include "weka_trace.h"
@@ -190,7 +192,9 @@ std::vector<CustomDatasetType> recognising_types(const json& object) {
   if (looks_like_sagemaker_capture(object)) return {CustomDatasetType::kSagemakerDataCapture};
   if (object.contains("input_length") || object.contains("text_input") || object.contains("messages"))
     types.push_back(CustomDatasetType::kMooncakeTrace);
-  if (object.contains("turns")) types.push_back(CustomDatasetType::kMultiTurn);
+  // DAG turns carry chat messages (or branches), which no multi_turn turn has.
+  if (looks_like_dag_jsonl(object)) types.push_back(CustomDatasetType::kDagJsonl);
+  else if (object.contains("turns")) types.push_back(CustomDatasetType::kMultiTurn);
   if (has_turn_content(object)) types.push_back(CustomDatasetType::kSingleTurn);
   // A bare {"messages": [...]} fits mooncake_trace too: AIPerf calls that ambiguous as well.
   if (looks_like_raw_payload(object)) types.push_back(CustomDatasetType::kRawPayload);
@@ -240,6 +244,8 @@ CustomDatasetType detect_custom_dataset_type(const std::string& path) {
     if (dir_has_sagemaker_capture(path)) return CustomDatasetType::kSagemakerDataCapture;
     return dir_has_raw_payload_jsonl(path) ? CustomDatasetType::kRawPayload : CustomDatasetType::kRandomPool;
   }
+  // TraceLab rows (possibly gzipped) carry their own distinctive keys.
+  if (is_tracelab_file(path)) return CustomDatasetType::kTracelab;
   // Files whose first line is not JSON are recognised by name and content (AIPerf does the same).
   if (is_inputs_json_file(path)) return CustomDatasetType::kInputsJson;
   if (is_burst_gpt_csv(path)) return CustomDatasetType::kBurstGptTrace;
@@ -320,6 +326,12 @@ CustomDataset load_custom_dataset(const config::InputConfig& in, uint64_t pool_c
     case CustomDatasetType::kWekaTrace:
       load_weka_trace(in, out);
       break;
+    case CustomDatasetType::kDagJsonl:
+      load_dag_jsonl(in, out);
+      break;
+    case CustomDatasetType::kTracelab:
+      load_tracelab(in, out);
+      break;
     case CustomDatasetType::kNone:  // the caller detects the type first (cli/options_input.cpp)
       throw DatasetFileError(std::string("no dataset type; valid: ") + kCustomDatasetTypes);
     default:  // speed_bench_*, loaded above
@@ -330,7 +342,8 @@ CustomDataset load_custom_dataset(const config::InputConfig& in, uint64_t pool_c
   if (const auto cap = in.trace_replay.inter_turn_delay_cap_seconds;
       cap && (in.custom_dataset_type == CustomDatasetType::kMooncakeTrace ||
               in.custom_dataset_type == CustomDatasetType::kBailianTrace ||
-              in.custom_dataset_type == CustomDatasetType::kMultiTurn)) {
+              in.custom_dataset_type == CustomDatasetType::kMultiTurn ||
+              in.custom_dataset_type == CustomDatasetType::kDagJsonl)) {
     for (auto& conv : out.conversations)
       for (auto& turn : *conv.mutable_turns())
         if (turn.has_delay_ms() && turn.delay_ms() > *cap * 1000.0) turn.set_delay_ms(*cap * 1000.0);

@@ -16,8 +16,8 @@ namespace aiperf::dataset {
 
 inline constexpr const char* kCustomDatasetTypes =
     "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, burst_gpt_trace, raw_payload, inputs_json, "
-    "sagemaker_data_capture, baseten_trace, weka_trace, speed_bench_qualitative, speed_bench_<category>, "
-    "speed_bench_throughput_<1k|2k|8k|16k|32k>[_<low_entropy|mixed|high_entropy>]";
+    "sagemaker_data_capture, baseten_trace, weka_trace, dag_jsonl, tracelab, speed_bench_qualitative, "
+    "speed_bench_<category>, speed_bench_throughput_<1k|2k|8k|16k|32k>[_<low_entropy|mixed|high_entropy>]";
 inline constexpr uint32_t kMooncakeBlockSize = 512;
 
 // A turn whose prompt is synthesized from the tokenizer's corpus (mooncake `input_length`).

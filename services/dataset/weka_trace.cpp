@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dataset_error.h"
+#include "weka_trace_model.h"
 
 namespace aiperf::dataset {
 namespace {
@@ -23,31 +24,9 @@ namespace fs = std::filesystem;
 // A child timestamp this far before its subagent's spawn is relative to the spawn (older captures).
 constexpr double kJoinEpsilonSeconds = 1e-6;
 
-struct Request {
-  double t = 0;
-  std::string model;
-  int64_t in = 0, out = 0;
-  std::vector<int64_t> hash_ids;
-  std::optional<double> api_time, think_time;
-};
-
-struct Subagent {
-  size_t outer = 0;  // index in the trace's requests
-  double t = 0;
-  std::string agent_id;
-  std::optional<int64_t> duration_ms;
-  std::vector<Request> requests;
-  int64_t tool_tokens = 0, system_tokens = 0;
-};
-
-struct Trace {
-  std::string file, id;
-  uint32_t block_size = 0;
-  int64_t tool_tokens = 0, system_tokens = 0;
-  std::vector<std::pair<size_t, Request>> calls;  // top-level calls with their outer index
-  std::vector<Subagent> subagents;
-  std::vector<std::string> models;  // distinct, in order of first use
-};
+using Request = WekaRequest;
+using Subagent = WekaSubagent;
+using Trace = WekaTrace;
 
 // ---- schema (AIPerf's WekaTrace pydantic models: extra keys forbidden) ----
 
@@ -311,14 +290,6 @@ struct Stream {  // one conversation to emit
   bool child = false;
 };
 
-int64_t peak_context(const Trace& t) {
-  int64_t peak = 0;
-  for (const auto& [_, r] : t.calls) peak = std::max(peak, r.in + std::max<int64_t>(r.out, 1));
-  for (const auto& s : t.subagents)
-    for (const auto& r : s.requests) peak = std::max(peak, r.in + std::max<int64_t>(r.out, 1));
-  return peak;
-}
-
 // Appends the trace's root conversation (`roots`) or its subagents' (AIPerf lists every root
 // first, then the children trace by trace: the order sequential sampling follows).
 void emit_trace(const Trace& trace, const config::InputConfig& in, bool roots, CustomDataset& out) {
@@ -417,6 +388,19 @@ void emit_trace(const Trace& trace, const config::InputConfig& in, bool roots, C
 
 }  // namespace
 
+int64_t weka_peak_context(const WekaTrace& t) {
+  int64_t peak = 0;
+  for (const auto& [_, r] : t.calls) peak = std::max(peak, r.in + std::max<int64_t>(r.out, 1));
+  for (const auto& s : t.subagents)
+    for (const auto& r : s.requests) peak = std::max(peak, r.in + std::max<int64_t>(r.out, 1));
+  return peak;
+}
+
+void emit_weka_traces(const std::vector<WekaTrace>& traces, const config::InputConfig& in, CustomDataset& out) {
+  for (const Trace& t : traces) emit_trace(t, in, /*roots=*/true, out);
+  for (const Trace& t : traces) emit_trace(t, in, /*roots=*/false, out);
+}
+
 bool is_weka_trace_path(const std::string& path) {
   try {
     std::string file = path;
@@ -451,7 +435,7 @@ void load_weka_trace(const config::InputConfig& in, CustomDataset& out) {
     const size_t scanned = traces.size();
     std::vector<Trace> kept;
     for (auto& t : traces) {
-      const int64_t peak = peak_context(t);
+      const int64_t peak = weka_peak_context(t);
       smallest = std::min(smallest, peak);
       if (peak <= static_cast<int64_t>(*max_ctx)) kept.push_back(std::move(t));
     }
@@ -463,8 +447,7 @@ void load_weka_trace(const config::InputConfig& in, CustomDataset& out) {
                              std::to_string(smallest) + ") to admit any trace.");
     traces = std::move(kept);
   }
-  for (const Trace& t : traces) emit_trace(t, in, /*roots=*/true, out);
-  for (const Trace& t : traces) emit_trace(t, in, /*roots=*/false, out);
+  emit_weka_traces(traces, in, out);
   out.default_sampling = "sequential";
 }
 

@@ -253,7 +253,9 @@ void WorkerCore::remember_turn(const InFlight& job, const proto::RawRecord& rec)
   }
   std::vector<proto::Turn>& past = history_[session];
   past.push_back(*job.sent_turns.back());
-  // The assistant's answer joins the history only when the turn produced text.
+  // The assistant's answer joins the history only when the turn produced text (and the
+  // conversation keeps answers).
+  if (job.conversation->discard_responses()) return;
   std::string answer;
   for (const auto& r : endpoints::parse_response(*endpoint_, rec).responses) answer += r.text;
   if (answer.empty()) return;

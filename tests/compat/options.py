@@ -262,6 +262,9 @@ CHOICE_NEEDS: dict[tuple[str, str], list[str]] = {
     ("--custom-dataset-type", "raw_payload"): ["!--input-file", "--input-file", "{tmp}/raw_payload.jsonl"],
     ("--custom-dataset-type", "inputs_json"): ["!--input-file", "--input-file", "{tmp}/inputs.json"],
     ("--custom-dataset-type", "sagemaker_data_capture"): ["!--input-file", "--input-file", "{tmp}/sagemaker.jsonl"],
+    ("--custom-dataset-type", "weka_trace"): ["!--input-file", "--input-file", "{tmp}/weka.jsonl"],
+    ("--custom-dataset-type", "dag_jsonl"): ["!--input-file", "--input-file", "{tmp}/dag.jsonl"],
+    ("--custom-dataset-type", "tracelab"): ["!--input-file", "--input-file", "{tmp}/tracelab.jsonl"],
 }
 
 # The same for GenAI-Perf's options (checked against ours with the same argv).
@@ -304,6 +307,10 @@ SAMPLE_FILES = {
     "weka.jsonl": '{"id": "t", "models": ["m"], "block_size": 16, "hash_id_scope": "local", "requests": '
                   '[{"t": 0, "type": "n", "model": "m", "in": 20, "out": 2, "hash_ids": [1]}]}\n',
     "single_turn.jsonl": '{"text": "Hello there"}\n{"text": "How are you?"}\n',
+    "dag.jsonl": '{"session_id": "a", "turns": [{"messages": [{"role": "user", "content": "Hi"}]}]}\n',
+    "tracelab.jsonl": '{"session_id": "s", "round_index": 0, "input_tokens_total": 20, "prefix_tokens": 0, '
+                      '"newly_append_tokens": 20, "output_tokens": 2, "timing_events": [{"event_type": '
+                      '"user_message", "timestamp": "2025-06-01T10:00:00Z"}]}\n',
     "multi_turn.jsonl": '{"session_id": "a", "turns": [{"text": "Hi"}, {"text": "More"}]}\n',
     "mooncake.jsonl": '{"timestamp": 0, "input_length": 20, "output_length": 5, "hash_ids": [1]}\n'
                       '{"timestamp": 10, "input_length": 20, "output_length": 5, "hash_ids": [1]}\n',

@@ -298,6 +298,30 @@ SCENARIOS = {
                   **concurrency_truth(1, 8, LAT_MS, isl=None, osl=None),
                   "output_token_throughput": 8 * OSL / (8 * LAT_MS / 1000.0)},
     },
+    "dag_jsonl": {
+        "about": "streaming chat, a linear dag_jsonl file (3 root sessions x 2 turns: accumulated deltas with the "
+                 "answers threaded in, an isolated message array, tools, extra, a 50 ms turn delay), no bound: each "
+                 "root once, sequentially",
+        "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "1",
+                 "--input-file", str(DATA / "dag_jsonl.jsonl"), "--custom-dataset-type", "dag_jsonl",
+                 "--dataset-sampling-strategy", "sequential", "--osl", str(OSL), *EXACT_OSL],
+        "requests": 6,
+        "truth": streaming_truth(prefill=False),
+    },
+    "tracelab": {
+        "about": "streaming chat, a TraceLab corpus (2 sessions and a subagent joined into the first: 7 rounds) "
+                 "without its timestamps or waits, one request at a time",
+        "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "1",
+                 "--input-file", str(REPO / "tests" / "data" / "datasets" / "tracelab" / "trace.jsonl"),
+                 "--custom-dataset-type", "tracelab", "--no-fixed-schedule", "--ignore-trace-delays",
+                 "--request-count", "7", *EXACT_OSL],
+        "requests": 7,
+        # One at a time: 7 TTFTs and (20 + 15 + 8 + 12 + 6 + 4 + 9) - 7 = 67 ITLs (max tokens = the rounds' out).
+        "truth": {"time_to_first_token": TTFT_MS, "time_to_first_output_token": TTFT_MS,
+                  "inter_token_latency": ITL_MS, "benchmark_duration": (7 * TTFT_MS + 67 * ITL_MS) / 1000.0,
+                  "request_throughput": 7 / ((7 * TTFT_MS + 67 * ITL_MS) / 1000.0),
+                  "output_token_throughput": 74 / ((7 * TTFT_MS + 67 * ITL_MS) / 1000.0)},
+    },
     "outputs_json": {
         "about": "streaming chat with --export-outputs-json (outputs.json beside the usual files)",
         "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count", "10",

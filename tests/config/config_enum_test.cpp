@@ -58,6 +58,8 @@ TEST_CASE("config enums keep their spellings on the wire") {
                                  "sagemaker_data_capture",
                                  "baseten_trace",
                                  "weka_trace",
+                                 "dag_jsonl",
+                                 "tracelab",
                                  "speed_bench_qualitative",
                                  "speed_bench_coding",
                                  "speed_bench_humanities",

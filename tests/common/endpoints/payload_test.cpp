@@ -238,7 +238,7 @@ TEST_CASE("chat payload: media parts and verbatim trace messages with tools") {
   raw.set_max_tokens(4);
   CHECK(build_payload(*find_endpoint("chat"), options(), {&raw}, "ignored", "") ==
         R"({"messages":[{"role":"user","content":"Hi"}],"model":"llama","stream":false,)"
-        R"("max_completion_tokens":4,"tools":[{"type":"function"}]})");
+        R"("tools":[{"type":"function"}],"max_completion_tokens":4})");
 }
 
 TEST_CASE("embeddings payloads: plain, NIM with images, chat-style") {

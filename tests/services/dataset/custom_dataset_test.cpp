@@ -189,13 +189,14 @@ TEST_CASE("auto-detection: explicit type wins, unknown shapes ask for the option
     detect_custom_dataset_type(unknown);
     FAIL("expected an error");
   } catch (const DatasetFileError& e) {
-    CHECK(std::string(e.what()) ==
-          unknown +
-              ":2: cannot detect the dataset type from this line; set "
-              "--custom-dataset-type (single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, "
-              "burst_gpt_trace, raw_payload, inputs_json, sagemaker_data_capture, baseten_trace, weka_trace, "
-              "speed_bench_qualitative, speed_bench_<category>, "
-              "speed_bench_throughput_<1k|2k|8k|16k|32k>[_<low_entropy|mixed|high_entropy>])");
+    CHECK(
+        std::string(e.what()) ==
+        unknown +
+            ":2: cannot detect the dataset type from this line; set "
+            "--custom-dataset-type (single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, "
+            "burst_gpt_trace, raw_payload, inputs_json, sagemaker_data_capture, baseten_trace, weka_trace, dag_jsonl, "
+            "tracelab, speed_bench_qualitative, speed_bench_<category>, "
+            "speed_bench_throughput_<1k|2k|8k|16k|32k>[_<low_entropy|mixed|high_entropy>])");
   }
 }
 

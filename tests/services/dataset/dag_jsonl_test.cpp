@@ -1,0 +1,215 @@
+// dag_jsonl: linear DAG conversations (turns, fields, context modes, delays), the request bodies
+// they make with the server's answers threaded in (the bodies AIPerf 0.13 sent for the fixture
+// against our mock), the schema's errors with file, line and field, detection, root counting,
+// and branching files refused.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "custom_dataset.h"
+#include "dag_jsonl.h"
+#include "dataset_error.h"
+#include "endpoints/endpoint.h"
+#include "temp_file.h"
+
+using namespace aiperf::dataset;
+using aiperf::config::CustomDatasetType;
+
+namespace {
+
+const std::string kDir = std::string(AIPERF_TEST_DATA) + "/datasets/dag_jsonl";
+
+std::string write_temp(const std::string& name, const std::string& content) {
+  return aiperf::testing::write_temp_file("aiperf_dag_", name, content);
+}
+
+aiperf::config::InputConfig input(const std::string& path) {
+  aiperf::config::InputConfig in;
+  in.input_file = path;
+  in.custom_dataset_type = CustomDatasetType::kDagJsonl;
+  return in;
+}
+
+CustomDataset load(const aiperf::config::InputConfig& in) {
+  std::mt19937_64 rng(1);
+  return load_custom_dataset(in, 1, rng);
+}
+
+CustomDataset load_text(const std::string& content) { return load(input(write_temp("dag.jsonl", content))); }
+
+std::string load_error(const std::string& content) {
+  try {
+    load(input(write_temp("bad.jsonl", content)));
+  } catch (const DatasetFileError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+aiperf::endpoints::PayloadOptions options() {
+  aiperf::endpoints::PayloadOptions o;
+  o.model = "m";
+  o.streaming = true;
+  return o;
+}
+
+const std::string kTurn = R"({"messages": [{"role": "user", "content": "hi"}]})";
+
+}  // namespace
+
+TEST_CASE("dag_jsonl: the linear fixture's conversations and turn fields") {
+  const CustomDataset d = load(input(kDir + "/linear.jsonl"));
+  REQUIRE(d.conversations.size() == 2);
+  const auto& a = d.conversations[0];
+  CHECK(a.session_id() == "a");
+  CHECK_FALSE(a.self_contained_turns());
+  CHECK_FALSE(a.discard_responses());
+  REQUIRE(a.turns_size() == 2);
+  // Each turn holds only its own messages, in the file's key order.
+  CHECK(a.turns(0).raw_messages() ==
+        R"([{"role":"system","content":"You are terse."},{"role":"user","content":"Hello there"}])");
+  CHECK(a.turns(0).raw_messages_delta());
+  CHECK(a.turns(0).max_tokens() == 5);
+  CHECK_FALSE(a.turns(0).has_delay_ms());
+  CHECK(a.turns(1).raw_messages() == R"([{"role":"user","content":"And again"}])");
+  CHECK(a.turns(1).max_tokens() == 3);
+  CHECK(a.turns(1).delay_ms() == 100.0);
+  CHECK(a.turns(1).extra_body() == R"({"temperature":0.5})");
+  const auto& b = d.conversations[1];
+  CHECK(b.turns(0).model() == "other");
+  CHECK_FALSE(b.turns(0).has_max_tokens());
+  CHECK(b.turns(0).raw_tools() == R"([{"type":"function","function":{"name":"f"}}])");
+  CHECK(d.default_sampling == "random");
+  CHECK_FALSE(d.has_timestamps);
+}
+
+TEST_CASE("dag_jsonl: request bodies as AIPerf 0.13 sent them (deltas, the answer threaded in)") {
+  const CustomDataset d = load(input(kDir + "/linear.jsonl"));
+  const auto& chat = *aiperf::endpoints::find_endpoint("chat");
+  const auto& a = d.conversations[0];
+  CHECK(build_payload(chat, options(), {&a.turns(0)}, "", "") ==
+        R"({"messages":[{"role":"system","content":"You are terse."},{"role":"user","content":"Hello there"}],)"
+        R"("model":"m","stream":true,"max_completion_tokens":5,"stream_options":{"include_usage":true}})");
+  // The worker's history: the first turn, then the server's answer as an assistant turn.
+  aiperf::proto::Turn answer;
+  answer.set_role("assistant");
+  answer.add_texts()->add_contents(" connect redu above");
+  CHECK(build_payload(chat, options(), {&a.turns(0), &answer, &a.turns(1)}, "", "") ==
+        R"({"messages":[{"role":"system","content":"You are terse."},{"role":"user","content":"Hello there"},)"
+        R"({"role":"assistant","content":" connect redu above"},{"role":"user","content":"And again"}],)"
+        R"("model":"m","stream":true,"max_completion_tokens":3,"temperature":0.5,)"
+        R"("stream_options":{"include_usage":true}})");
+  const auto& b = d.conversations[1];
+  CHECK(build_payload(chat, options(), {&b.turns(0)}, "", "") ==
+        R"({"messages":[{"role":"user","content":"Solo question"}],"model":"other","stream":true,)"
+        R"("tools":[{"type":"function","function":{"name":"f"}}],"stream_options":{"include_usage":true}})");
+}
+
+TEST_CASE("dag_jsonl: the latest tools of the conversation, before the token limit") {
+  const CustomDataset d = load_text(
+      R"({"session_id": "t", "turns": [{"messages": [{"role": "user", "content": "q1"}], "tools": [{"type": "x"}]},)"
+      R"({"messages": [{"role": "user", "content": "q2"}]}]})"
+      "\n");
+  aiperf::proto::Turn second = d.conversations[0].turns(1);
+  second.set_max_tokens(7);  // --osl 7: AIPerf 0.13 sent "tools", then "max_completion_tokens"
+  const auto& chat = *aiperf::endpoints::find_endpoint("chat");
+  aiperf::endpoints::PayloadOptions o = options();
+  o.streaming = false;
+  CHECK(build_payload(chat, o, {&d.conversations[0].turns(0), &second}, "", "") ==
+        R"({"messages":[{"role":"user","content":"q1"},{"role":"user","content":"q2"}],"model":"m","stream":false,)"
+        R"("tools":[{"type":"x"}],"max_completion_tokens":7})");
+}
+
+TEST_CASE("dag_jsonl: context modes") {
+  const CustomDataset d =
+      load_text(R"({"session_id": "iso", "context_mode": "MESSAGE_ARRAY_WITH_RESPONSES", "turns": [)"
+                R"({"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "q1"}]},)"
+                R"({"messages": [{"role": "system", "content": "s2"}, {"role": "user", "content": "q2"}]}]})"
+                "\n"
+                R"({"session_id": "canned", "context_mode": "deltas_with_responses", "turns": [)" +
+                kTurn + "," + kTurn + "]}\n");
+  const auto& iso = d.conversations[0];
+  CHECK(iso.self_contained_turns());
+  CHECK_FALSE(iso.turns(1).raw_messages_delta());
+  // An isolated turn is sent alone and whole, its own system prompt first.
+  const auto& chat = *aiperf::endpoints::find_endpoint("chat");
+  CHECK(build_payload(chat, options(), {&iso.turns(1)}, "", "")
+            .rfind(R"({"messages":[{"role":"system","content":"s2"},{"role":"user","content":"q2"}],)", 0) == 0);
+  CHECK(d.conversations[1].discard_responses());
+  CHECK_FALSE(d.conversations[1].self_contained_turns());
+}
+
+TEST_CASE("dag_jsonl: --inter-turn-delay-cap-seconds caps the turn delays") {
+  aiperf::config::InputConfig in = input(write_temp(
+      "cap.jsonl", R"({"session_id": "a", "turns": [{"messages": [{"role": "user", "content": "x"}], "delay": 5000},)"
+                   R"({"messages": [{"role": "user", "content": "y"}], "delay": 1500.5}]})"
+                   "\n"));
+  in.trace_replay.inter_turn_delay_cap_seconds = 2.0;
+  const CustomDataset d = load(in);
+  CHECK(d.conversations[0].turns(0).delay_ms() == 2000.0);
+  CHECK(d.conversations[0].turns(1).delay_ms() == 1500.5);
+}
+
+TEST_CASE("dag_jsonl: schema errors name the file, line and field") {
+  const std::string ok = R"({"session_id": "ok", "turns": [)" + kTurn + "]}\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"{oops", "bad.jsonl:2: invalid JSON"},
+      {R"({"session_id": "x", "turns": [)" + kTurn + R"(], "colour": 1})",
+       "bad.jsonl:2: field 'colour': extra inputs are not permitted"},
+      {R"({"session_id": "x", "turns": [{"messages": [], "max_tokens": 3}]})",
+       "bad.jsonl:2: field 'turns.0.messages': 'messages' must be a non-empty list"},
+      {R"({"session_id": "x", "turns": [{"messages": [{"content": "no role"}]}]})",
+       "bad.jsonl:2: field 'turns.0.messages': Each message must have a 'role' key, but message at index 0 does not"},
+      {R"({"session_id": "x", "turns": [{"messages": [{"role": "user", "content": "q"}], "max_tokens": 0}]})",
+       "bad.jsonl:2: field 'turns.0.max_tokens': must be >= 1, got 0"},
+      {R"({"session_id": "x", "turns": [{"messages": [{"role": "user", "content": "q"}], "max_tokens": true}]})",
+       "bad.jsonl:2: field 'turns.0.max_tokens': max_tokens must be an integer, not a boolean (got True)"},
+      {R"({"session_id": "x", "turns": [{"messages": [{"role": "user", "content": "q"}], "delay": -1}]})",
+       "bad.jsonl:2: field 'turns.0.delay': must be >= 0, got -1"},
+      {R"({"session_id": "x", "turns": [{"messages": [{"role": "user", "content": "q"}], "temperature": 1}]})",
+       "bad.jsonl:2: field 'turns.0.temperature': extra inputs are not permitted"},
+      {R"({"session_id": "", "turns": [)" + kTurn + "]}", "bad.jsonl:2: field 'session_id': must have at least 1"},
+      {R"({"session_id": "x", "turns": []})", "bad.jsonl:2: 'turns' must be non-empty unless 'orchestrator' is true"},
+      {R"({"session_id": "ok", "turns": [)" + kTurn + "]}", "bad.jsonl:2: duplicate session_id 'ok'"},
+      {R"({"session_id": "x", "turns": [)" + kTurn + R"(,{"messages": [{"role": "system", "content": "late"}]}]})",
+       "bad.jsonl:2: session 'x' turn 1: non-root turns may not contain a 'system' message"},
+      {R"({"session_id": "x", "rounds": 2, "turns": [)" + kTurn + "]}",
+       "bad.jsonl:2: 'rounds' is only valid on an orchestrator conversation"},
+      {R"({"session_id": "x", "orchestrator": true, "spawns": ["ok"], "think_time_ms": 5})",
+       "bad.jsonl:2: 'think_time_ms' requires 'rounds'"},
+      {R"({"session_id": "x", "context_mode": "message_array_without_responses", "turns": [)" + kTurn + "]}",
+       "bad.jsonl:2: field 'context_mode': 'message_array_without_responses' is reserved"},
+  };
+  for (const auto& [line, expected] : cases) {
+    INFO(line);
+    CHECK_THAT(load_error(ok + line + "\n"), Catch::Contains(expected));
+  }
+  CHECK_THAT(load_error("\n\n"), Catch::Contains("is empty (no conversations parsed)"));
+}
+
+TEST_CASE("dag_jsonl: branching files are validated, then refused with what is missing") {
+  CHECK_THAT(load_error(R"({"session_id": "x", "turns": [{"messages": [{"role": "user", "content": "q"}], )"
+                        R"("spawns": [{"children": []}]}]})"
+                        "\n"),
+             Catch::Contains("bad.jsonl:1: field 'turns.0.spawns.0.children': must have at least 1 item"));
+  try {
+    load(input(kDir + "/branch.jsonl"));
+    FAIL("no error");
+  } catch (const DatasetFileError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("branch.jsonl:1: session 'root': forks/spawns on turn 0: branching "
+                                         "dag_jsonl conversations (forks, spawns, pre_session_spawns, orchestrator) "
+                                         "are not supported yet"));
+  }
+}
+
+TEST_CASE("dag_jsonl: detection and root counting") {
+  CHECK(detect_custom_dataset_type(kDir + "/linear.jsonl") == CustomDatasetType::kDagJsonl);
+  CHECK(detect_custom_dataset_type(kDir + "/branch.jsonl") == CustomDatasetType::kDagJsonl);
+  // A multi_turn file stays one: its turns carry text, not messages.
+  const std::string multi = write_temp("multi.jsonl", R"({"session_id": "s", "turns": [{"text": "hi"}]})"
+                                                      "\n");
+  CHECK(detect_custom_dataset_type(multi) == CustomDatasetType::kMultiTurn);
+  // root spawns w1, w2 and forks f1: one root.
+  CHECK(count_dag_roots(kDir + "/branch.jsonl") == 1);
+  CHECK(count_dag_roots(kDir + "/linear.jsonl") == 2);
+}
