@@ -1,6 +1,10 @@
 #include "endpoints/spec_decode.h"
 
+#include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <string>
+#include <string_view>
 #include <cstdint>
 #include <vector>
 
@@ -12,11 +16,43 @@ namespace {
 
 using nlohmann::json;
 
-// A count: a non-negative integer (bools, fractions and strings are refused).
+// The record's fields are validated the way pydantic's lax mode converts JSON values: a bool
+// is 0 or 1, a string holding a number is that number, an integer field takes a float only when
+// it has no fraction.
+std::optional<double> lax_float(const json& v) {
+  if (v.is_number()) return v.get<double>();
+  if (v.is_boolean()) return v.get<bool>() ? 1.0 : 0.0;
+  if (!v.is_string()) return std::nullopt;
+  const std::string& s = v.get_ref<const std::string&>();
+  const char* begin = s.c_str();
+  char* end = nullptr;
+  const double d = std::strtod(begin, &end);
+  if (end == begin) return std::nullopt;
+  while (*end == ' ' || *end == '\t' || *end == '\n') ++end;
+  return *end == '\0' ? std::optional<double>(d) : std::nullopt;
+}
+
+std::optional<int64_t> lax_int(const json& v) {
+  if (v.is_number_integer()) return v.get<int64_t>();
+  if (v.is_boolean()) return v.get<bool>() ? 1 : 0;
+  if (v.is_string()) {
+    std::string_view s = v.get_ref<const std::string&>();
+    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+    int64_t n = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+    return ec == std::errc() && end == s.data() + s.size() && !s.empty() ? std::optional<int64_t>(n) : std::nullopt;
+  }
+  if (!v.is_number_float()) return std::nullopt;
+  const double d = v.get<double>();
+  if (!std::isfinite(d) || d != std::trunc(d) || std::fabs(d) > 9.0e18) return std::nullopt;
+  return static_cast<int64_t>(d);
+}
+
+// A count: a non-negative integer, as above.
 std::optional<int64_t> count_of(const json& v) {
-  if (!v.is_number_integer()) return std::nullopt;
-  const int64_t n = v.get<int64_t>();
-  return n >= 0 ? std::optional<int64_t>(n) : std::nullopt;
+  const std::optional<int64_t> n = lax_int(v);
+  return n && *n >= 0 ? n : std::nullopt;
 }
 
 std::optional<int64_t> count_member(const json& j, const char* key) {
@@ -26,9 +62,9 @@ std::optional<int64_t> count_member(const json& j, const char* key) {
 
 std::optional<double> finite_member(const json& j, const char* key) {
   auto it = j.find(key);
-  if (it == j.end() || !it->is_number()) return std::nullopt;
-  const double v = it->get<double>();
-  return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+  if (it == j.end()) return std::nullopt;
+  const std::optional<double> v = lax_float(*it);
+  return v && std::isfinite(*v) ? v : std::nullopt;
 }
 
 // An optional per-step list (per_step_accepted / per_step_drafted): absent or null = nullopt
@@ -82,10 +118,14 @@ std::optional<metrics::SpecDecode> adapt_vllm_spec_decode(const json& payload) {
     if (n < 0) return std::nullopt;
     r.acceptance_histogram.push_back(n);
   }
-  // One bucket per accepted count 0..k: a bucket beyond the draft budget is impossible.
+  // One bucket per accepted count 0..k: a bucket beyond the draft budget is impossible. (AIPerf
+  // adds 1 to the raw value first: a string fails there, a number is compared as it is.)
   if (auto it = payload.find("num_spec_tokens"); it != payload.end() && !it->is_null()) {
+    if (!it->is_number() && !it->is_boolean()) return std::nullopt;
+    const double k = it->is_boolean() ? (it->get<bool>() ? 1.0 : 0.0) : it->get<double>();
+    if (static_cast<double>(histogram.size()) != k + 1) return std::nullopt;
     r.num_spec_tokens = count_of(*it);
-    if (!r.num_spec_tokens || static_cast<int64_t>(histogram.size()) != *r.num_spec_tokens + 1) return std::nullopt;
+    if (!r.num_spec_tokens) return std::nullopt;
   }
   auto mean = finite_member(payload, "mean_acceptance_length");
   auto rate = finite_member(payload, "draft_acceptance_rate");
@@ -115,6 +155,8 @@ std::optional<metrics::SpecDecode> adapt_vllm_spec_decode(const json& payload) {
       !per_step_list(payload, "per_step_drafted", per_step_drafted) ||
       !per_step_consistent(per_step_accepted, per_step_drafted, r))
     return std::nullopt;
+  r.per_step_accepted = std::move(per_step_accepted);
+  r.per_step_drafted = std::move(per_step_drafted);
   return r;
 }
 

@@ -185,6 +185,19 @@ std::string format_summary_json(const proto::ProfileResults& results, const Summ
   append_error_summary(top.key("error_summary"), results);
   if (info.start_ns) append_json_string(top.key("start_time"), local_iso_datetime(info.start_ns));
   if (info.end_ns) append_json_string(top.key("end_time"), local_iso_datetime(info.end_ns));
+  if (results.pooled_spec_decode_histogram_size() > 0) {
+    // AIPerf 0.13's {j: steps} map: string keys, zero buckets left out.
+    std::string& h = top.key("pooled_spec_decode_acceptance_histogram");
+    h += '{';
+    bool first = true;
+    for (int j = 0; j < results.pooled_spec_decode_histogram_size(); ++j) {
+      if (results.pooled_spec_decode_histogram(j) == 0) continue;
+      h += first ? "\n    \"" : ",\n    \"";
+      first = false;
+      h += std::to_string(j) + "\": " + std::to_string(results.pooled_spec_decode_histogram(j));
+    }
+    h += "\n  }";
+  }
   for (const auto* m : exported) {
     if (!predeclared(m->tag())) append_metric(top.key(m->tag()), *m);
   }

@@ -153,6 +153,12 @@ void Aggregator::add(const proto::MetricRecord& rec) {
     }
   }
 
+  if (!is_error && rec.has_spec_decode()) {
+    const auto& histogram = rec.spec_decode().acceptance_histogram();
+    if (spec_decode_pool_.size() < static_cast<size_t>(histogram.size())) spec_decode_pool_.resize(histogram.size());
+    for (int j = 0; j < histogram.size(); ++j) spec_decode_pool_[j] += histogram[j];
+  }
+
   for (Overlap& o : overlaps_) {
     if (auto span = o.metric->interval(rec); span && span->second >= span->first) {
       o.events.emplace_back(span->first, +1);
@@ -264,6 +270,8 @@ proto::ProfileResults Aggregator::finalize() const {
     e->set_count(g.count);
   }
   out.set_completed(completed_);
+  if (std::any_of(spec_decode_pool_.begin(), spec_decode_pool_.end(), [](int64_t n) { return n > 0; }))
+    out.mutable_pooled_spec_decode_histogram()->Add(spec_decode_pool_.begin(), spec_decode_pool_.end());
   return out;
 }
 

@@ -86,6 +86,9 @@ class Aggregator {
   std::vector<ErrorGroup> errors_;
   std::unordered_map<std::string, std::size_t> error_index_;
   uint64_t completed_ = 0;
+  // Valid records' speculative-decoding acceptance histograms, summed bucket by bucket (AIPerf
+  // 0.13's pooled histogram, outside the metric machinery).
+  std::vector<int64_t> spec_decode_pool_;
   double network_rtt_ns_ = 0;
   double observation_window_ns_ = 0;
 };

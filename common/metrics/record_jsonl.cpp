@@ -17,7 +17,66 @@ void key(std::string& out, const char* name) {
   out += "\":";
 }
 
+void int_list(std::string& out, const google::protobuf::RepeatedField<int64_t>& values) {
+  out += '[';
+  for (int i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ',';
+    out += std::to_string(values[i]);
+  }
+  out += ']';
+}
+
 }  // namespace
+
+void append_spec_decode_acceptance(std::string& out, const proto::SpecDecodeAcceptance& s) {
+  out += '{';
+  key(out, "engine");
+  out += "\"vllm\",";
+  key(out, "mean_acceptance_length");
+  append_json_float(out, s.mean_acceptance_length());
+  out += ',';
+  key(out, "draft_acceptance_rate");
+  append_json_float(out, s.draft_acceptance_rate());
+  out += ',';
+  key(out, "acceptance_histogram");  // sparse {j: steps}, zero buckets left out
+  out += '{';
+  bool first = true;
+  for (int j = 0; j < s.acceptance_histogram_size(); ++j) {
+    if (s.acceptance_histogram(j) == 0) continue;
+    if (!first) out += ',';
+    first = false;
+    out += '"' + std::to_string(j) + "\":" + std::to_string(s.acceptance_histogram(j));
+  }
+  out += "},";
+  key(out, "num_accepted_draft_tokens");
+  out += std::to_string(s.num_accepted_draft_tokens()) + ',';
+  key(out, "num_draft_tokens");
+  out += std::to_string(s.num_draft_tokens()) + ',';
+  key(out, "num_spec_steps");
+  out += std::to_string(s.num_spec_steps());
+  // Unset members are left out, as AIPerf writes the record without its None fields.
+  if (s.has_num_spec_tokens()) {
+    out += ',';
+    key(out, "num_spec_tokens");
+    out += std::to_string(s.num_spec_tokens());
+  }
+  if (s.has_completion_tokens()) {
+    out += ',';
+    key(out, "completion_tokens");
+    out += std::to_string(s.completion_tokens());
+  }
+  if (s.has_per_step_accepted()) {
+    out += ',';
+    key(out, "per_step_accepted");
+    int_list(out, s.per_step_accepted());
+  }
+  if (s.has_per_step_drafted()) {
+    out += ',';
+    key(out, "per_step_drafted");
+    int_list(out, s.per_step_drafted());
+  }
+  out += '}';
+}
 
 void append_record_metadata(std::string& out, const proto::RecordMetadata& md) {
   out += '{';
@@ -184,6 +243,11 @@ void append_record_jsonl(std::string& out, const proto::MetricRecord& rec, const
     out += ',';
     key(out, "trace_data");
     out += rec.trace_data_json();
+  }
+  if (rec.has_spec_decode()) {
+    out += ',';
+    key(out, "spec_decode_acceptance");
+    append_spec_decode_acceptance(out, rec.spec_decode());
   }
   if (rec.has_error()) {
     out += ',';

@@ -47,6 +47,28 @@ void fill_metadata(const proto::RawRecord& raw, const endpoints::EndpointInfo& e
     m->set_queued_ns(trace.pool_wait_end_perf_ns() - trace.pool_wait_start_perf_ns());
 }
 
+// The acceptance record as the records service pools and exports it; completion_tokens is the
+// request's usage count, as AIPerf copies it into the record.
+void fill_spec_decode(const metrics::SpecDecode& s, const std::optional<metrics::Usage>& usage,
+                      proto::SpecDecodeAcceptance& out) {
+  out.set_mean_acceptance_length(s.mean_acceptance_length);
+  out.set_draft_acceptance_rate(s.draft_acceptance_rate);
+  out.mutable_acceptance_histogram()->Add(s.acceptance_histogram.begin(), s.acceptance_histogram.end());
+  out.set_num_accepted_draft_tokens(s.num_accepted_draft_tokens);
+  out.set_num_draft_tokens(s.num_draft_tokens);
+  out.set_num_spec_steps(s.num_spec_steps);
+  if (s.num_spec_tokens) out.set_num_spec_tokens(*s.num_spec_tokens);
+  if (usage && usage->completion_tokens) out.set_completion_tokens(*usage->completion_tokens);
+  if (s.per_step_accepted) {
+    out.set_has_per_step_accepted(true);
+    out.mutable_per_step_accepted()->Add(s.per_step_accepted->begin(), s.per_step_accepted->end());
+  }
+  if (s.per_step_drafted) {
+    out.set_has_per_step_drafted(true);
+    out.mutable_per_step_drafted()->Add(s.per_step_drafted->begin(), s.per_step_drafted->end());
+  }
+}
+
 }  // namespace
 
 std::optional<uint64_t> chat_template_input_tokens(const endpoints::ChatTemplate& chat_template,
@@ -151,6 +173,7 @@ void process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& 
   fill_metadata(raw, endpoint, processor_id, rec.mutable_metadata());
   metrics::compute_record_metrics(r, ctx, rec.mutable_metrics());
   if (r.error) *rec.mutable_error() = *r.error;
+  if (r.spec_decode && r.valid()) fill_spec_decode(*r.spec_decode, r.usage, *rec.mutable_spec_decode());
 }
 
 RecordProcessorCore::RecordProcessorCore(std::string processor_id, MetricSink& sink)

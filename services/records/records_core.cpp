@@ -6,6 +6,7 @@
 
 #include "endpoints/endpoint.h"
 #include "endpoints/metric_context_for.h"
+#include "export/console_table.h"
 #include "log/log.h"
 #include "metrics/record_jsonl.h"
 #include "outputs_json.h"
@@ -59,11 +60,26 @@ void RecordsCore::append_line(const proto::MetricRecord& record) {
 void RecordsCore::add(const proto::MetricRecord& rec) {
   if (rec.metadata().phase() != proto::PHASE_PROFILING || finished_) return;
   rec.has_error() ? ++errors_ : ++success_;
+  maybe_hint_cache_reporting(rec);
   aggregator_.add(rec);
   if (timeslices_) timeslices_->add(rec);
   append_line(rec);
   fresh_ = true;
   check_failed_threshold();
+}
+
+void RecordsCore::maybe_hint_cache_reporting(const proto::MetricRecord& rec) {
+  // AIPerf 0.13 warns once, at the first record with usage prompt tokens but no prompt-cache
+  // reads, so a long run can be stopped and restarted with the server's cache reporting on.
+  if (cache_hint_logged_) return;
+  bool prompt = false;
+  for (const auto& m : rec.metrics()) {
+    if (m.tag() == "usage_prompt_cache_read_tokens") return;
+    prompt = prompt || m.tag() == "usage_prompt_tokens";
+  }
+  if (!prompt) return;
+  cache_hint_logged_ = true;
+  AIPERF_LOG(kWarning) << exporting::kCacheReportingHint;
 }
 
 void RecordsCore::check_failed_threshold() {

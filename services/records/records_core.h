@@ -85,6 +85,7 @@ class RecordsCore {
   // --failed-request-threshold: after each profiling record, once max(concurrency, 10) have
   // arrived, asks the sink to cancel the run when errors / records exceeds the threshold.
   void check_failed_threshold();
+  void maybe_hint_cache_reporting(const proto::MetricRecord& rec);
   // The mean RTT to subtract (0 = none), logged as the reference does.
   double network_rtt_ns() const;
 
@@ -108,6 +109,7 @@ class RecordsCore {
   Timers::TimerId deadline_timer_ = 0;
   Timers::TimerId quiet_timer_ = 0;
   bool threshold_tripped_ = false;
+  bool cache_hint_logged_ = false;  // the cache-reporting hint was logged
   std::function<std::optional<double>()> rtt_source_;
 };
 

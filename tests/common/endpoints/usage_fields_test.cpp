@@ -251,10 +251,16 @@ TEST_CASE("spec decode: payloads the reference's adapter or record refuses give 
   CHECK_FALSE(adapt(with("num_spec_steps", "5")));                   // histogram counts sum to 4
   CHECK_FALSE(adapt(with("num_accepted_draft_tokens", "6")));        // j-weighted sum is 7
   CHECK_FALSE(adapt(with("num_draft_tokens", "6")));                 // 7 accepted of 6 proposed
-  CHECK_FALSE(adapt(with("mean_acceptance_length", "\"2.5\"")));     // not a number
+  CHECK_FALSE(adapt(with("mean_acceptance_length", "\"fast\"")));    // not a number
+  CHECK_FALSE(adapt(with("draft_acceptance_rate", "\"nan\"")));      // not finite
+  CHECK_FALSE(adapt(with("num_spec_tokens", "\"3\"")));              // AIPerf adds 1 to it first
+  CHECK_FALSE(adapt(with("num_draft_tokens", "12.5")));              // a count with a fraction
+  CHECK_FALSE(adapt(with("num_draft_tokens", "-12")));               // a negative count
   CHECK_FALSE(adapt(with("per_step_accepted", "[1,2,3]")));          // 3 entries for 4 steps
   CHECK_FALSE(adapt(with("per_step_accepted", "[0,2,2,2]")));        // sums to 6, not 7
   CHECK(adapt(with("per_step_accepted", "[0,2,2,3]")));
+  CHECK(adapt(with("per_step_accepted", "[0,2,2,3.0]")));         // pydantic's lax ints: 3.0 is 3
+  CHECK_FALSE(adapt(with("per_step_accepted", "[0,2,2,true]")));  // true is 1: sums to 5
   CHECK(adapt(with("per_step_drafted", "[3,3,3,3]")));
   CHECK_FALSE(adapt(with("per_step_drafted", "[3,3,3,2]")));  // sums to 11, not 12
   nlohmann::json both_lists = nlohmann::json::parse(kSpecStats);
@@ -268,4 +274,16 @@ TEST_CASE("spec decode: payloads the reference's adapter or record refuses give 
   const auto r = adapt_vllm_spec_decode(no_k);
   REQUIRE(r);
   CHECK_FALSE(r->num_spec_tokens);
+
+  // pydantic's lax conversions, as the reference validates the record: numeric strings, bools
+  // and fraction-less floats are numbers.
+  const auto lax = adapt(with("mean_acceptance_length", "\"2.5\""));
+  REQUIRE(lax);
+  CHECK(lax->mean_acceptance_length == 2.5);
+  auto record = [](const char* key, const char* v) { return adapt(with(key, v)).value_or(metrics::SpecDecode{}); };
+  CHECK(record("num_spec_steps", "4.0").num_spec_steps == 4);
+  CHECK(record("num_draft_tokens", "\"12\"").num_draft_tokens == 12);
+  CHECK(record("num_spec_tokens", "3.0").num_spec_tokens == 3);
+  CHECK(record("draft_acceptance_rate", "true").draft_acceptance_rate == 1.0);
+  CHECK_FALSE(adapt(with("num_draft_tokens", "true")));  // 1 proposed, 7 accepted
 }

@@ -94,7 +94,8 @@ TEST_CASE("console table in ASCII for non-terminals") {
 
 TEST_CASE("console tables per group in AIPerf 0.13's order: Effective, Active, Usage, then the main one") {
   // Rows and numbers from AIPerf 0.13.0's own console (a 20-request streaming run), added out
-  // of order; a hidden usage metric and an empty group print nothing.
+  // of order; a hidden usage metric and an empty group print nothing. Its server reported no
+  // prompt-cache reads, so the cache-reporting hint follows the tables.
   proto::ProfileResults res;
   record_metric(res, "time_to_first_token", "Time to First Token", "ms", f::kStreamingTokensOnly, 100,
                 {8.01, 2.73, 15.77, 0, 0, 0, 0, 0, 7.73, 0, 13.47, 0, 15.38, 3.75});
@@ -130,6 +131,10 @@ TEST_CASE("console tables per group in AIPerf 0.13's order: Effective, Active, U
 |--------------------------+------+------+-------+-------+-------+------+------|
 | Time to First Token (ms) | 8.01 | 2.73 | 15.77 | 15.38 | 13.47 | 7.73 | 3.75 |
 +------------------------------------------------------------------------------+
+
+Token usage is reported but no prompt-cache read tokens were seen (usage.prompt_tokens_details.cached_tokens absent). If your server uses 
+prefix/KV caching, enable cache reporting so AIPerf can populate the prompt-cache metrics: vLLM --enable-prompt-tokens-details, SGLang 
+--enable-cache-report (TRT-LLM reports it by default).
 )");
 }
 
@@ -149,3 +154,57 @@ TEST_CASE("error table: N/A for missing code and type, grouped counts") {
 }
 
 TEST_CASE("no errors, no error table") { CHECK(format_error_table(proto::ProfileResults{}).empty()); }
+
+namespace {
+
+google::protobuf::RepeatedField<int64_t> buckets(std::initializer_list<int64_t> counts) {
+  return google::protobuf::RepeatedField<int64_t>(counts.begin(), counts.end());
+}
+
+}  // namespace
+
+TEST_CASE("console: the pooled accepted-draft histogram line, as AIPerf 0.13 prints it") {
+  google::protobuf::RepeatedField<int64_t> h;
+  CHECK(format_acceptance_histogram_line(h).empty());  // spec decode off
+  CHECK(format_acceptance_histogram_line(buckets({6, 0, 1, 1})) ==
+        "Accepted drafts per step (% of steps):  0: 75%   1: 0%   2: 12%   3: 12%");  // 12.5 rounds to even
+  // Buckets from 8 up fold into one ">=8" bucket; trailing empty buckets are not shown.
+  CHECK(format_acceptance_histogram_line(buckets({1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0})) ==
+        "Accepted drafts per step (% of steps):  0: 25%   1: 0%   2: 0%   3: 0%   4: 0%   5: 0%   6: 0%   7: 0%"
+        "   >=8: 75%");
+  CHECK(format_acceptance_histogram_line(buckets({0, 0, 0})).empty());  // no verify step at all
+}
+
+TEST_CASE("console: the Spec Decode table and the cache-reporting hint around the main table") {
+  proto::ProfileResults res;
+  scalar_metric(res, "total_usage_prompt_tokens", "Total Usage Prompt Tokens", "tokens", f::kNone, 2000, 300, true)
+      .set_console_group(proto::CONSOLE_GROUP_USAGE);
+  record_metric(res, "spec_decode_steps", "Spec Decode Steps", "count", f::kNone, 5040,
+                {4, 4, 4, 0, 0, 0, 0, 0, 4, 0, 4, 0, 4, 0})
+      .set_console_group(proto::CONSOLE_GROUP_SPEC_DECODE);
+  res.add_pooled_spec_decode_histogram(2);
+  res.add_pooled_spec_decode_histogram(0);
+  res.add_pooled_spec_decode_histogram(2);
+  CHECK(usage_without_cache_reads(res));
+  const std::string out = format_console_table(res, "LLM Metrics", false);
+  const std::string hint =
+      "\nToken usage is reported but no prompt-cache read tokens were seen (usage.prompt_tokens_details.cached_tokens "
+      "absent). If your server uses \nprefix/KV caching, enable cache reporting so AIPerf can populate the "
+      "prompt-cache metrics: vLLM --enable-prompt-tokens-details, SGLang \n--enable-cache-report (TRT-LLM reports it "
+      "by default).\n";
+  const auto hint_at = out.find(hint);
+  const auto table_at = out.find("NVIDIA AIPerf | LLM Metrics: Spec Decode");
+  REQUIRE(hint_at != std::string::npos);
+  REQUIRE(table_at != std::string::npos);
+  CHECK(hint_at < table_at);  // the hint closes the metrics exporter; Spec Decode is the next one
+  CHECK(out.substr(hint_at + hint.size(), 2) == "\n\n");
+  const std::string line = "+\n  Accepted drafts per step (% of steps):  0: 50%   1: 0%   2: 50%\n";
+  REQUIRE(out.size() > line.size());
+  CHECK(out.substr(out.size() - line.size()) == line);  // right under the Spec Decode table
+
+  // A reported total of cache reads, even 0, means the server reports them: no hint.
+  scalar_metric(res, "total_usage_prompt_cache_read_tokens", "Total Usage Prompt Cache Read Tokens", "tokens", f::kNone,
+                2010, 0, true);
+  CHECK_FALSE(usage_without_cache_reads(res));
+  CHECK(format_console_table(res, "LLM Metrics", false).find("Token usage is reported") == std::string::npos);
+}
