@@ -291,6 +291,7 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
   if (!last.raw_payload().empty()) return last.raw_payload();
   const std::string& model = last.model().empty() ? options.model : last.model();
   if (info.type == "huggingface_generate") return tgi_generate_payload(last, options.extra_inputs).dump();
+  if (info.type == "kserve") return kserve_payload(last, options.streaming, options.extra_inputs).dump();
   if (info.type == "template") return template_payload(turns, model, options.streaming, options.extra_inputs).dump();
   if (info.type == "raw") {
     // raw formats nothing: only raw_payload / inputs_json turns (sent verbatim above) can be sent.
@@ -299,7 +300,6 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
         " turn(s) but the last turn (index " + std::to_string(static_cast<int>(turns.size()) - 1) +
         ") has no raw_payload set. Use --custom-dataset-type raw_payload or inputs_json so the loader "
         "populates raw_payload on every turn.");
-  if (info.type == "kserve") return kserve_payload(last, options.streaming, options.extra_inputs).dump();
   }
   if (info.type == "image_retrieval") {
     ordered_json payload = image_retrieval_payload(turns);

@@ -341,11 +341,11 @@ GrpcClient::~GrpcClient() {
   if (!hub.idle.wait_for(lock, kCloseWait, [&] { return hub.live.empty(); })) {
     AIPERF_LOG(kWarning) << hub.live.size() << " gRPC call(s) still running " << kCloseWait.count()
                          << " s after they were cancelled; their channels are left open";
-    for (auto& entry : impl_->stubs) entry.second.release();  // a call still uses them
+    for (auto& entry : impl_->stubs) static_cast<void>(entry.second.release());  // leaked: a call still uses them
   }
 }
 
-http::CancelHandlePtr GrpcClient::send(http::Request request, http::SendOptions options,
+http::CancelHandlePtr GrpcClient::send(const http::Request& request, http::SendOptions options,
                                        std::function<void(http::Result&&)> done) {
   const ClockPair start = paired_now();
   bool streaming = false;
@@ -418,7 +418,7 @@ http::CancelHandlePtr GrpcClient::send(http::Request request, http::SendOptions 
   // The unary API tells nothing between start and answer: the request counts as sent when the
   // call starts (before: once started, gRPC's thread may complete and delete it at any time).
   unary->request_sent(steady_now_ns());
-  stub->async()->ModelInfer(&unary->context, &unary->request, &unary->response, [unary](grpc::Status status) {
+  stub->async()->ModelInfer(&unary->context, &unary->request, &unary->response, [unary](const grpc::Status& status) {
     if (status.ok()) unary->add_chunk(steady_now_ns(), unary->response);
     unary->complete(status);
     delete unary;

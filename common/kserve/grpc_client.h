@@ -40,7 +40,7 @@ class GrpcClient {
   GrpcClient& operator=(const GrpcClient&) = delete;
 
   // Starts the call; `done` runs exactly once on the io thread (never inside send()).
-  http::CancelHandlePtr send(http::Request request, http::SendOptions options,
+  http::CancelHandlePtr send(const http::Request& request, http::SendOptions options,
                              std::function<void(http::Result&&)> done);
 
  private:

@@ -289,13 +289,13 @@ GP_SAMPLES: dict[str, tuple[list[str] | None, list[str]]] = {
     "--fixed-schedule": (["true"], ["--input-file", "{tmp}/mooncake.jsonl"]),
 }
 GP_CHOICE_NEEDS: dict[tuple[str, str], list[str]] = {
-}
-
-SAMPLE_FILES = {
     # Triton over gRPC: a URL without a scheme (ours makes it grpc://), not the base's http:// one.
     ("--endpoint-type", "kserve"): ["!--url", "!--endpoint-type", "--url", "127.0.0.1:9"],
     ("--backend", "tensorrtllm"): ["!--url", "!--endpoint-type", "--url", "127.0.0.1:9", "--endpoint-type", "kserve"],
     ("--backend", "vllm"): ["!--url", "!--endpoint-type", "--url", "127.0.0.1:9", "--endpoint-type", "kserve"],
+}
+
+SAMPLE_FILES = {
     # Ours reads baseten traces as JSON Lines or Arrow IPC (no Parquet); a dry run loads the file.
     "baseten.jsonl": '{"timestamp_start_unix_ms": 1700000000000, "prompt": "hi", "input_tokens": 1, '
                      '"output_tokens": 2, "provided_session_id": "a", "duration_e2e_ms": 10}\n',
