@@ -1,6 +1,8 @@
 #include "endpoints/json_scan.h"
 
+#include <bit>
 #include <charconv>
+#include <cstring>
 #include <system_error>
 
 namespace aiperf::endpoints {
@@ -31,6 +33,29 @@ void put_utf8(uint32_t cp, std::string& out) {
   }
 }
 
+// The end of the plain run at p: the first quote, backslash, control or non-ASCII byte, or
+// end. Eight bytes at a time (the bit tricks flag exactly the first such byte of a word; any
+// flags above it may be false and are not used).
+const char* plain_run_end(const char* p, const char* end) {
+  static_assert(std::endian::native == std::endian::little, "the first flagged byte is the lowest");
+  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+  while (end - p >= 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    const uint64_t quote = w ^ (kOnes * '"'), backslash = w ^ (kOnes * '\\');
+    const uint64_t special = ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash) |
+                             ((w - kOnes * 0x20) & ~w) | w;  // zero bytes of quote/backslash, < 0x20, >= 0x80
+    if (const uint64_t flags = special & kHigh) return p + std::countr_zero(flags) / 8;
+    p += 8;
+  }
+  while (p < end) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
+    ++p;
+  }
+  return p;
+}
+
 }  // namespace
 
 bool JsonScan::string(std::string* out) {
@@ -39,11 +64,7 @@ bool JsonScan::string(std::string* out) {
   while (p_ < end_) {
     // The plain run up to the next quote, backslash, control or non-ASCII byte.
     const char* run = p_;
-    while (p_ < end_) {
-      const auto c = static_cast<unsigned char>(*p_);
-      if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
-      ++p_;
-    }
+    p_ = plain_run_end(p_, end_);
     if (out) out->append(run, p_);
     if (p_ == end_) return false;
     const auto c = static_cast<unsigned char>(*p_);
@@ -133,18 +154,14 @@ bool JsonScan::utf8(std::string* out) {
   return true;
 }
 
-bool JsonScan::key(std::string_view& out, std::string& buf) {
+bool JsonScan::string_view(std::string_view& out, std::string& buf) {
   if (peek() != '"') return false;
   const char* start = p_ + 1;
-  for (const char* q = start; q < end_; ++q) {
-    const auto c = static_cast<unsigned char>(*q);
-    if (c == '"') {
-      out = std::string_view(start, static_cast<size_t>(q - start));
-      p_ = q + 1;
-      return true;
-    }
-    if (c == '\\' || c < 0x20 || c >= 0x80) break;  // needs decoding or checking
-  }
+  if (const char* q = plain_run_end(start, end_); q < end_ && *q == '"') {
+    out = std::string_view(start, static_cast<size_t>(q - start));
+    p_ = q + 1;
+    return true;
+  }  // else it needs decoding or checking
   if (!string(&buf)) return false;
   out = buf;
   return true;

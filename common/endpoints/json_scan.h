@@ -37,8 +37,11 @@ class JsonScan {
   // A string (next, after whitespace): decoded into `out` (replaced), or only checked when
   // `out` is null.
   bool string(std::string* out);
-  // A member key: a view into the text when it has no escapes, else decoded into `buf`.
-  bool key(std::string_view& out, std::string& buf);
+  // A string (next, after whitespace) as a view into the text when it has no escapes, else
+  // decoded into `buf` (a view of it).
+  bool string_view(std::string_view& out, std::string& buf);
+  // A member key: string_view.
+  bool key(std::string_view& out, std::string& buf) { return string_view(out, buf); }
   // Any value, checked and skipped.
   bool skip_value() { return skip_value(0); }
   // An integer that fits int64_t (no fraction or exponent); anything else is refused.

@@ -173,11 +173,15 @@ bool scan_usage(JsonScan& s, std::optional<metrics::Usage>& usage) {
 bool scan_content(ResponseKind kind, std::string_view text, int64_t perf_ns, ParseResult& out) {
   JsonScan s(text);
   if (s.peek() != '{') return false;  // null, other values, a byte-order mark: the tree decides
-  std::string object;
+  std::string_view object;            // a view into the text unless escaped (then into object_buf)
+  std::string object_buf;
   Choice choice;
   std::optional<metrics::Usage> usage;
   const bool ok = s.object([&](std::string_view key) {
-    if (key == "object") return scan_string_member(s, object);
+    if (key == "object") {
+      object = {};
+      return s.peek() == '"' ? s.string_view(object, object_buf) : s.skip_value();
+    }
     if (key == "choices") return scan_choices(s, choice);
     if (key == "usage") return scan_usage(s, usage);
     // llama.cpp's `timings` (once per request, with float members): the tree path reads it.

@@ -174,20 +174,24 @@ int64_t eof_time(const proto::RawRecord& raw) {
 }
 
 void parse_sse(Context& kind, const proto::RawRecord& raw, ParseResult& out) {
-  sse::SseParser parser;
-  std::vector<sse::SseEvent> events;
-  for (const proto::BodyChunk& chunk : raw.chunks()) parser.feed(chunk.data(), chunk.perf_ns(), events);
-  parser.finish(eof_time(raw), events);
-
-  for (const sse::SseEvent& event : events) {
+  // Each event is parsed as it completes; after an error event or an unparsable one, the rest
+  // are ignored.
+  bool stopped = false;
+  const sse::SseParser::Sink on_event = [&](sse::SseEvent& event) {
+    if (stopped) return;
     if (event.event == "error") {
       const std::string& detail = !event.comment.empty() ? event.comment : event.data;
       out.error = make_error(502, "SSEResponseError", "Error occurred in SSE response: " + detail);
+      stopped = true;
       return;
     }
-    if (event.data.empty() || event.data == "[DONE]") continue;
-    if (!parse_json(kind, event.data, event.perf_ns, out)) return;
-  }
+    if (event.data.empty() || event.data == "[DONE]") return;
+    stopped = !parse_json(kind, event.data, event.perf_ns, out);
+  };
+  sse::SseParser parser;
+  out.responses.reserve(static_cast<size_t>(raw.chunks_size()));
+  for (const proto::BodyChunk& chunk : raw.chunks()) parser.feed(chunk.data(), chunk.perf_ns(), on_event);
+  parser.finish(eof_time(raw), on_event);
 }
 
 void parse_body(Context& kind, const proto::RawRecord& raw, ParseResult& out) {

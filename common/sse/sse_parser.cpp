@@ -17,7 +17,21 @@ const char* find_line_end(const char* p, const char* end) {
 
 }  // namespace
 
+namespace {
+
+SseParser::Sink append_to(std::vector<SseEvent>& out) {
+  return [&out](SseEvent& e) { out.push_back(std::move(e)); };
+}
+
+}  // namespace
+
 void SseParser::feed(std::string_view bytes, int64_t perf_ns, std::vector<SseEvent>& out) {
+  feed(bytes, perf_ns, append_to(out));
+}
+
+void SseParser::finish(int64_t perf_ns, std::vector<SseEvent>& out) { finish(perf_ns, append_to(out)); }
+
+void SseParser::feed(std::string_view bytes, int64_t perf_ns, const Sink& sink) {
   const char* p = bytes.data();
   const char* const end = p + bytes.size();
   // A CR ended the previous chunk: an LF opening this one belongs to that same line end.
@@ -48,17 +62,17 @@ void SseParser::feed(std::string_view bytes, int64_t perf_ns, std::vector<SseEve
         ++p;
       }
     }
-    if (blank) dispatch(perf_ns, out);
+    if (blank) dispatch(perf_ns, sink);
   }
 }
 
-void SseParser::finish(int64_t perf_ns, std::vector<SseEvent>& out) {
+void SseParser::finish(int64_t perf_ns, const Sink& sink) {
   if (!line_.empty()) {
     process_line(line_);
     line_.clear();
   }
   last_was_cr_ = false;
-  dispatch(perf_ns, out);
+  dispatch(perf_ns, sink);
 }
 
 void SseParser::process_line(std::string_view line) {
@@ -97,11 +111,16 @@ void SseParser::process_line(std::string_view line) {
   pending_any_ = true;
 }
 
-void SseParser::dispatch(int64_t perf_ns, std::vector<SseEvent>& out) {
+void SseParser::dispatch(int64_t perf_ns, const Sink& sink) {
   if (!pending_any_) return;
   pending_.perf_ns = perf_ns;
-  out.push_back(std::move(pending_));
-  pending_ = SseEvent{};
+  sink(pending_);
+  // Cleared, not replaced: strings the sink did not take keep their capacity.
+  pending_.data.clear();
+  pending_.event.clear();
+  pending_.id.clear();
+  pending_.comment.clear();
+  pending_.has_data = false;
   pending_any_ = false;
 }
 

@@ -2,6 +2,7 @@
 // clock. Every event completed by a chunk is stamped with that chunk's arrival time.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,16 +20,24 @@ struct SseEvent {
 
 class SseParser {
  public:
-  // Appends the events completed by `bytes` to `out`. Handles LF, CRLF and CR line endings
+  // Called with each completed event; it may move from the event's strings.
+  using Sink = std::function<void(SseEvent&)>;
+
+  // Hands the events completed by `bytes` to `sink`. Handles LF, CRLF and CR line endings
   // split anywhere, including between CR and LF. Events with no field at all are skipped.
+  // The event's strings keep their capacity from one event to the next unless moved from,
+  // so a sink that only reads them costs no allocation per event.
+  void feed(std::string_view bytes, int64_t perf_ns, const Sink& sink);
+  // The same, appending the events to `out`.
   void feed(std::string_view bytes, int64_t perf_ns, std::vector<SseEvent>& out);
 
   // End of body: a pending unterminated event becomes a final event stamped `perf_ns`.
+  void finish(int64_t perf_ns, const Sink& sink);
   void finish(int64_t perf_ns, std::vector<SseEvent>& out);
 
  private:
   void process_line(std::string_view line);
-  void dispatch(int64_t perf_ns, std::vector<SseEvent>& out);
+  void dispatch(int64_t perf_ns, const Sink& sink);
 
   std::string line_;          // partial line carried between chunks
   bool last_was_cr_ = false;  // a CR ended the previous chunk; a leading LF is its pair
