@@ -308,6 +308,17 @@ SCENARIOS = {
         "requests": 6,
         "truth": streaming_truth(prefill=False),
     },
+    "dag_jsonl_spawn": {
+        "about": "streaming chat, a dag_jsonl tree of spawns (one root of 3 turns: a pre-session spawn, 2 children "
+                 "after turn 0 joined on turns 1 and 2, one after the last turn): 8 requests, parent turns held "
+                 "by their joins",
+        "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "1",
+                 "--input-file", str(REPO / "tests" / "data" / "datasets" / "dag_jsonl" / "spawn.jsonl"),
+                 "--custom-dataset-type", "dag_jsonl", *EXACT_OSL],
+        "requests": 8,
+        "truth": {"time_to_first_token": TTFT_MS, "time_to_first_output_token": TTFT_MS,
+                  "inter_token_latency": ITL_MS},
+    },
     "tracelab": {
         "about": "streaming chat, a TraceLab corpus (2 sessions and a subagent joined into the first: 7 rounds) "
                  "without its timestamps or waits, one request at a time",
@@ -417,6 +428,29 @@ SCENARIOS = {
         "mock": ["--tokenizer", str(REPO / "tests" / "data" / "tokenizer" / "qwen3")],
         "requests": 10,
         "truth": {"request_latency": LAT_MS, **concurrency_truth(2, 10, LAT_MS)},
+    },
+    "usage_cache_spec_decode": {
+        "about": "streaming chat, concurrency 2, the mock scripting prompt-cache usage (cached_tokens 16, "
+                 "Anthropic's cache_creation_input_tokens 4, DeepSeek's prompt_cache_miss_tokens 7) and vLLM's "
+                 "per-request spec-decode stats (k 3, steps accepting 2, 0, 3 drafts): the usage cache and "
+                 "spec-decode metrics, the pooled histogram, each record's spec_decode_acceptance; "
+                 "AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD 99 for both (no request is that far off: 0 "
+                 "discrepancies, where the default threshold counts what each tool's own prompt text gives)",
+        "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count", "10",
+                 *SYNTHETIC, *EXACT_OSL],
+        "mock": ["--usage-cached-tokens", "16",
+                 "--usage-fields", '{"cache_creation_input_tokens":4,"prompt_cache_miss_tokens":7}',
+                 "--spec-decode", "3:2,0,3"],
+        "env": {"AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD": "99"},
+        "requests": 10,
+        # Every request: 16 / 4 / 7 cache tokens; 10 tokens = the prefill's + steps of 3, 1, 4, 1 tokens
+        # (2, 0, 3, then 0 of 3 drafts accepted): 4 steps, 5 of 12 drafts.
+        "truth": {**streaming_truth(), **concurrency_truth(2, 10, LAT_MS), **sweep_truth(2),
+                  "usage_prompt_cache_read_tokens": 16, "total_usage_prompt_cache_read_tokens": 160,
+                  "total_usage_prompt_cache_write_tokens": 40, "total_usage_prompt_cache_miss_tokens": 70,
+                  "spec_decode_steps": 4, "total_spec_decode_steps": 40, "total_draft_tokens": 120,
+                  "spec_decode_acceptance_length": 2.25, "spec_decode_token_weighted_acceptance_length": 2.25,
+                  "usage_discrepancy_count": 0},
     },
 }
 
@@ -1059,7 +1093,7 @@ def run_scenario(name, spec, args, tmp, known):
         common = [spec.get("tokenizer", a) if a == str(TOKENIZER) else a for a in COMMON]
         # "{url}" in a scenario's arguments is the mock's base URL (e.g. its DCGM exporter pages).
         tool_args = ["--url", mock.url, *common, *(a.replace("{url}", mock.url) for a in spec["args"])]
-        ref_env = dict(os.environ)
+        ref_env = {**os.environ, **spec.get("env", {})}
         if "tokenizer" in spec:
             ref_env["TIKTOKEN_CACHE_DIR"] = str(tiktoken_cache(work / "tiktoken-cache"))
         # AIPerf 0.13 in offline mode looks a tokenizer path up as a Hub cache entry and fails on a
@@ -1067,7 +1101,7 @@ def run_scenario(name, spec, args, tmp, known):
         ref_env.pop("HF_HUB_OFFLINE", None)
         ref_env.pop("TRANSFORMERS_OFFLINE", None)
         rc_ref, times["ref"] = run_tool(args.ref, tool_args, work / "ref", ref_env)
-        rc_ours, times["ours"] = run_tool(args.aiperf, tool_args, work / "ours", dict(os.environ))
+        rc_ours, times["ours"] = run_tool(args.aiperf, tool_args, work / "ours", {**os.environ, **spec.get("env", {})})
     finally:
         mock.stop()
     for who, rc in (("ref", rc_ref), ("ours", rc_ours)):
