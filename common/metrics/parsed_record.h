@@ -47,7 +47,7 @@ struct SpecDecode {
   int64_t num_accepted_draft_tokens = 0;
   int64_t num_draft_tokens = 0;
   int64_t num_spec_steps = 0;
-  std::optional<int64_t> num_spec_tokens;  // the draft length bound k, when the server sent it
+  std::optional<int64_t> num_spec_tokens;                 // the draft length bound k, when the server sent it
   std::optional<std::vector<int64_t>> per_step_accepted;  // one entry per verify step, when sent
   std::optional<std::vector<int64_t>> per_step_drafted;
 };
