@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dag_jsonl_branches.h"
 #include "dataset_error.h"
 
 namespace aiperf::dataset {
@@ -111,7 +112,8 @@ struct Turn {
   std::optional<std::string> model;
   std::optional<int64_t> max_tokens;
   double delay_ms = 0;
-  bool branches = false;  // forks or spawns
+  bool forks = false;
+  std::vector<DagSpawnGroup> spawns;
 };
 
 struct Conversation {
@@ -140,24 +142,37 @@ void check_forks(const ordered_json* v, const std::string& name) {
   }
 }
 
-// spawns: a session id, or {"children": [ids, at least one], "join_at": int}.
-void check_spawns(const ordered_json* v, const std::string& name) {
-  if (!v) return;
+// spawns: a session id, or {"children": [ids, at least one], "join_at": int}. Consecutive ids form
+// one group (joined on the next turn), each object a group of its own.
+std::vector<DagSpawnGroup> parse_spawns(const ordered_json* v, const std::string& name) {
+  std::vector<DagSpawnGroup> groups;
+  if (!v) return groups;
   if (!v->is_array()) throw FieldError{name, "must be a list, got " + v->dump()};
+  bool bare_open = false;  // the last group collects bare ids
   for (size_t i = 0; i < v->size(); ++i) {
     const ordered_json& s = (*v)[i];
     const std::string at = name + "." + std::to_string(i);
-    if (s.is_string()) continue;
+    if (s.is_string()) {
+      if (!bare_open) groups.emplace_back();
+      groups.back().children.push_back(s.get<std::string>());
+      bare_open = true;
+      continue;
+    }
     if (!s.is_object()) throw FieldError{at, "must be a session id or a {children, join_at} object, got " + s.dump()};
     only_keys(s, at + ".", {"children", "join_at"});
     const ordered_json* children = get(s, "children");
     if (!children) throw FieldError{at + ".children", "field required"};
-    if (strings(children, at + ".children").empty()) throw FieldError{at + ".children", "must have at least 1 item"};
+    DagSpawnGroup group;
+    group.children = strings(children, at + ".children");
+    if (group.children.empty()) throw FieldError{at + ".children", "must have at least 1 item"};
     if (const ordered_json* j = given(s, "join_at")) {
       if (j->is_boolean()) throw FieldError{at + ".join_at", "must be an integer, got " + j->dump()};
-      integer(*j, at + ".join_at");
+      group.join_at = integer(*j, at + ".join_at");
     }
+    groups.push_back(std::move(group));
+    bare_open = false;
   }
+  return groups;
 }
 
 Turn parse_turn(const ordered_json& t, const std::string& at) {
@@ -200,8 +215,8 @@ Turn parse_turn(const ordered_json& t, const std::string& at) {
   const ordered_json* forks = get(t, "forks");
   const ordered_json* spawns = get(t, "spawns");
   check_forks(forks, at + "forks");
-  check_spawns(spawns, at + "spawns");
-  turn.branches = (forks && !forks->empty()) || (spawns && !spawns->empty());
+  turn.forks = forks && !forks->empty();
+  turn.spawns = parse_spawns(spawns, at + "spawns");
   if (const ordered_json* d = get(t, "delay")) {
     turn.delay_ms = number(*d, at + "delay");
     if (turn.delay_ms < 0) throw FieldError{at + "delay", "must be >= 0, got " + d->dump()};
@@ -383,20 +398,6 @@ std::vector<Conversation> read_conversations(const std::string& path) {
   return conversations;
 }
 
-// Branches need the session tree AIPerf's timing builds (children started by their parent's turn,
-// joins holding the parent's next turn): refused until the timing service has one.
-void refuse_branches(const std::string& path, const Conversation& c) {
-  std::string what;
-  if (c.orchestrator) what = "an orchestrator conversation";
-  else if (!c.pre_session_spawns.empty()) what = "pre_session_spawns";
-  for (size_t t = 0; what.empty() && t < c.turns.size(); ++t)
-    if (c.turns[t].branches) what = "forks/spawns on turn " + std::to_string(t);
-  if (what.empty()) return;
-  throw DatasetFileError(path + ":" + std::to_string(c.line) + ": session '" + c.session_id + "': " + what +
-                         ": branching dag_jsonl conversations (forks, spawns, pre_session_spawns, orchestrator) are "
-                         "not supported yet; only linear conversations (turns without forks or spawns) replay");
-}
-
 }  // namespace
 }  // namespace dag_impl
 
@@ -461,10 +462,27 @@ uint64_t count_dag_roots(const std::string& path) {
 void load_dag_jsonl(const config::InputConfig& in, CustomDataset& out) {
   using dag_impl::ContextMode;
   const auto conversations = dag_impl::read_conversations(in.input_file);
-  for (const auto& c : conversations) dag_impl::refuse_branches(in.input_file, c);
+  std::vector<DagBranches> declared;
   for (const auto& c : conversations) {
+    DagBranches& b = declared.emplace_back();
+    b.line = c.line;
+    b.session_id = c.session_id;
+    b.turns = static_cast<uint32_t>(c.turns.size());
+    for (const auto& t : c.turns) {
+      b.spawns.push_back(t.spawns);
+      b.forks.push_back(t.forks);
+    }
+    b.pre_session_spawns = c.pre_session_spawns;
+    b.orchestrator = c.orchestrator;
+  }
+  std::set<std::string> children;
+  const auto spawns = resolve_dag_branches(in.input_file, declared, children);
+  for (size_t i = 0; i < conversations.size(); ++i) {
+    const auto& c = conversations[i];
     proto::Conversation conv;
     conv.set_session_id(c.session_id);
+    *conv.mutable_spawns() = {spawns[i].begin(), spawns[i].end()};
+    conv.set_branch_child(children.count(c.session_id) > 0);
     const bool isolated = c.mode == ContextMode::kMessageArrayWithResponses;
     conv.set_self_contained_turns(isolated);
     conv.set_discard_responses(c.mode == ContextMode::kDeltasWithResponses);

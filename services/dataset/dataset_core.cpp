@@ -1,5 +1,6 @@
 #include "dataset_core.h"
 
+#include <algorithm>
 #include <limits>
 #include <random>
 
@@ -170,6 +171,15 @@ proto::DatasetReady DatasetCore::configure(const config::RunConfig& config) {
                                                          : std::numeric_limits<double>::quiet_NaN());
         timing->add_delay_ms(turn.delay_ms());
       }
+    }
+  }
+  // dag_jsonl branches, sent only when some conversation has any.
+  if (std::any_of(conversations_.begin(), conversations_.end(),
+                  [](const proto::Conversation& c) { return c.branch_child() || c.spawns_size() > 0; })) {
+    for (const auto& conv : conversations_) {
+      proto::ConversationBranches* branches = ready.add_branches();
+      branches->set_branch_child(conv.branch_child());
+      *branches->mutable_spawns() = conv.spawns();
     }
   }
   ready.set_sampling_strategy(dataset.sampling_strategy);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 #include "user_centric_plan.h"
 #include "util/uuid.h"
@@ -19,14 +18,15 @@ double turn_value(const std::vector<double>& v, uint32_t turn) {
 PhaseRunner::PhaseRunner(PhaseConfig config, std::vector<ConversationInfo> conversations, CreditSink& sink,
                          std::mt19937_64 rng)
     : config_(config), conversations_(std::move(conversations)), sink_(sink), rng_(rng) {
-  order_.resize(conversations_.size());
-  std::iota(order_.begin(), order_.end(), 0);
+  // Sessions are sampled from the roots only: branch targets run when a parent spawns them.
+  for (size_t i = 0; i < conversations_.size(); ++i)
+    if (!conversations_[i].branch_child) order_.push_back(i);
   if (config_.sampling == Sampling::kShuffle) std::shuffle(order_.begin(), order_.end(), rng_);
 }
 
 const ConversationInfo& PhaseRunner::next_conversation() {
   if (config_.sampling == Sampling::kRandom) {  // with replacement
-    return conversations_[std::uniform_int_distribution<size_t>(0, conversations_.size() - 1)(rng_)];
+    return conversations_[order_[std::uniform_int_distribution<size_t>(0, order_.size() - 1)(rng_)]];
   }
   if (order_pos_ == order_.size()) {  // sequential wraps; shuffle reshuffles every pass
     if (config_.sampling == Sampling::kShuffle) std::shuffle(order_.begin(), order_.end(), rng_);
@@ -48,7 +48,7 @@ bool PhaseRunner::can_start_session() const {
 
 // Standby sessions wait on workers for a slot; they do not hold one.
 bool PhaseRunner::slot_free() const {
-  return !config_.concurrency || sessions_.size() - standby_sessions_ < *config_.concurrency;
+  return !config_.concurrency || sessions_.size() - standby_sessions_ - child_sessions_ < *config_.concurrency;
 }
 
 bool PhaseRunner::prefill_free() const {
@@ -58,7 +58,7 @@ bool PhaseRunner::prefill_free() const {
 void PhaseRunner::start() {
   start_ns_ = sink_.now_ns();
   start_wall_ns_ = sink_.wall_ns();
-  if (conversations_.empty() || (config_.request_count && *config_.request_count == 0)) {
+  if (order_.empty() || (config_.request_count && *config_.request_count == 0)) {
     stop_sending();
     return;
   }
@@ -106,6 +106,7 @@ void PhaseRunner::schedule_user(int64_t at, uint64_t user_id, uint32_t max_turns
 void PhaseRunner::schedule_trace() {
   const int64_t start_wall = start_wall_ns_;
   for (const ConversationInfo& conv : conversations_) {
+    if (conv.branch_child) continue;
     const double ts = turn_value(conv.timestamp_ms, 0);
     const double offset_ms = std::isnan(ts) ? 0 : ts - config_.schedule_zero_ms;
     const int64_t at = schedule_origin_ns() + static_cast<int64_t>(std::llround(offset_ms * kNsPerMs));
@@ -183,8 +184,57 @@ bool PhaseRunner::start_session(const PendingStart& start) {
   }
   // A session's turns all go to the URL its first turn used (AIPerf §3.11).
   s.url_index = static_cast<uint32_t>(sessions_started_++ % std::max(1u, config_.url_count));
+  for (const SpawnInfo& spawn : s.conversation->spawns)
+    if (spawn.pre_session && !spawn_children(key, spawn)) return true;
   send_or_queue(key, start.intended_wall_ns);
   return true;
+}
+
+bool PhaseRunner::spawn_children(uint64_t parent_key, const SpawnInfo& spawn) {
+  for (const size_t index : spawn.children) {
+    if (!sessions_.count(parent_key)) return false;  // a child's send reached the request count
+    if (!can_send_turn()) break;
+    const Session& parent = sessions_.at(parent_key);
+    const uint64_t key = next_session_key_++;
+    Session& child = sessions_[key];
+    child.conversation = &conversations_.at(index);
+    child.correlation_id = util::uuid4(rng_);
+    child.turns = child.conversation->turns;
+    child.worker_id = parent.worker_id;  // AIPerf co-locates a spawn with its parent
+    child.url_index = parent.url_index;
+    child.child = true;
+    ++child_sessions_;
+    if (spawn.join_turn) {
+      child.parent = parent_key;
+      child.join_turn = *spawn.join_turn;
+      ++sessions_.at(parent_key).joins[*spawn.join_turn];
+    }
+    for (const SpawnInfo& nested : child.conversation->spawns)
+      if (nested.pre_session && !spawn_children(key, nested)) break;
+    if (sessions_.count(key)) schedule_turn(key);
+  }
+  return sessions_.count(parent_key) > 0;
+}
+
+void PhaseRunner::child_ended(uint64_t parent_key, uint32_t join_turn) {
+  auto p = sessions_.find(parent_key);
+  if (p == sessions_.end()) return;
+  auto j = p->second.joins.find(join_turn);
+  if (j == p->second.joins.end() || --j->second > 0) return;
+  p->second.joins.erase(j);
+  if (!p->second.waiting_join || p->second.next_turn != join_turn) return;
+  p->second.waiting_join = false;
+  // Deferred: a child ends inside loops over the sessions (stop_sending, a lost worker).
+  sink_.call_at(sink_.now_ns(), [this, parent_key] {
+    if (!sessions_.count(parent_key)) return;
+    if (can_send_turn()) {
+      schedule_turn(parent_key);
+    } else {
+      end_session(parent_key);
+      fill_slots();
+    }
+    update_completion();
+  });
 }
 
 void PhaseRunner::send_or_queue(uint64_t key, int64_t intended_wall_ns) {
@@ -240,7 +290,8 @@ void PhaseRunner::on_arrival(int64_t intended_wall_ns) {
 
 // A session's next turn is due: sent now, or in rate mode queued for the next arrival.
 void PhaseRunner::turn_ready(uint64_t key, int64_t intended_wall_ns) {
-  if (config_.rate_mode) {
+  // A spawned child's turns go at once, not on the arrival process (AIPerf's child bypass).
+  if (config_.rate_mode && !sessions_.at(key).child) {
     continuations_.push_back(key);
   } else {
     send_or_queue(key, intended_wall_ns);
@@ -311,11 +362,23 @@ void PhaseRunner::on_return(const proto::CreditReturn& ret) {
 // An error on turn k does not end the session (AIPerf): turn k+1 is still sent, after its
 // own timestamp (trace) or think time if it has one.
 void PhaseRunner::next_turn_after_return(uint64_t key) {
+  const uint32_t returned = sessions_.at(key).next_turn - 1;
+  for (const SpawnInfo& spawn : sessions_.at(key).conversation->spawns)
+    if (!spawn.pre_session && spawn.after_turn == returned && !spawn_children(key, spawn)) return;
   Session& s = sessions_.at(key);
   if (s.next_turn >= s.turns || !can_send_turn()) {
     end_session(key);
     return;
   }
+  if (s.joins.count(s.next_turn)) {  // children still running: child_ended sends it
+    s.waiting_join = true;
+    return;
+  }
+  schedule_turn(key);
+}
+
+void PhaseRunner::schedule_turn(uint64_t key) {
+  Session& s = sessions_.at(key);
   const int64_t now = sink_.now_ns();
   int64_t at = now;
   const double ts = turn_value(s.conversation->timestamp_ms, s.next_turn);
@@ -424,6 +487,14 @@ void PhaseRunner::set_prefill_concurrency(uint32_t limit) {
 void PhaseRunner::end_session(uint64_t key) {
   auto s = sessions_.find(key);
   if (s == sessions_.end()) return;
+  if (s->second.child) {  // held no slot
+    const std::optional<uint64_t> parent = s->second.parent;
+    const uint32_t join_turn = s->second.join_turn;
+    --child_sessions_;
+    sessions_.erase(s);
+    if (parent) child_ended(*parent, join_turn);
+    return;
+  }
   WorkerSlots& slots = by_worker_[s->second.worker_id];
   if (s->second.standby) {
     --standby_sessions_;
@@ -477,6 +548,7 @@ void PhaseRunner::force_complete() {
   standby_sessions_ = 0;
   in_flight_.clear();
   sessions_.clear();
+  child_sessions_ = 0;
   by_worker_.clear();
   awaiting_first_token_ = 0;
   update_completion();

@@ -13,7 +13,13 @@
 //    after its previous one (or at once when the answer came later), and replaces each user
 //    that finishes with a new one on an absolute schedule (user_centric_plan.h);
 //  - every credit is returned exactly once; the phase completes when sending is over and
-//    nothing is in flight (or the grace period ran out and cancelled credits drained).
+//    nothing is in flight (or the grace period ran out and cancelled credits drained);
+//  - SPAWN branches (dag_jsonl, AIPerf 0.13's branch orchestrator): when a turn that spawns has
+//    returned, its child conversations start at once as sessions of their own on the parent's
+//    worker, holding no concurrency slot and never counted as sessions (request counts do count
+//    their turns); the parent's join turn waits until every child of that spawn has ended, a
+//    spawn on the last turn is fire-and-forget; pre-session spawns start with the parent.
+//    Branch targets are never sampled: only roots start sessions.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -60,12 +66,22 @@ struct PhaseConfig {
   uint32_t standby = 0;
 };
 
+// A SPAWN branch: children started when the parent's turn `after_turn` has returned.
+struct SpawnInfo {
+  uint32_t after_turn = 0;
+  std::vector<size_t> children = {};       // indices in the runner's conversations
+  std::optional<uint32_t> join_turn = {};  // the parent's turn that waits for every child
+  bool pre_session = false;                // started with the parent, before its first turn
+};
+
 // The dataset as the timing service sees it.
 struct ConversationInfo {
   std::string id;
   uint32_t turns = 1;
   std::vector<double> timestamp_ms = {};  // per turn, NaN = none (empty = none at all)
   std::vector<double> delay_ms = {};      // per turn think time before it (empty = none)
+  std::vector<SpawnInfo> spawns = {};
+  bool branch_child = false;  // started only by a parent's spawn, never sampled
 };
 
 // Where credits and timers go; the service implements it over the ROUTER socket and reactor.
@@ -148,6 +164,12 @@ class PhaseRunner {
     bool turn_in_flight = false;
     bool standby = false;        // issued as a standby credit, not started yet
     uint64_t credit_id = 0;      // of the turn last issued
+    // Branches: a spawned child holds no slot; a joined one reports its end to its parent.
+    bool child = false;
+    std::optional<uint64_t> parent;
+    uint32_t join_turn = 0;
+    std::unordered_map<uint32_t, uint32_t> joins;  // join turn -> its children still running
+    bool waiting_join = false;                     // the next turn waits for its children
   };
   // A session that could not start yet (no free slot) and waits for one.
   struct PendingStart {
@@ -179,6 +201,12 @@ class PhaseRunner {
   void send_or_queue(uint64_t session_key, int64_t intended_wall_ns);
   void issue(uint64_t session_key, int64_t intended_wall_ns);
   void next_turn_after_return(uint64_t session_key);
+  // Sends the session's next turn after its timestamp or think time.
+  void schedule_turn(uint64_t session_key);
+  // Starts the children of `spawn` for session `parent_key`; false when the parent ended meanwhile.
+  bool spawn_children(uint64_t parent_key, const SpawnInfo& spawn);
+  // A joined child of `parent_key` ended: the parent's join turn goes once every child has.
+  void child_ended(uint64_t parent_key, uint32_t join_turn);
   void drain_ready();
   void fill_slots();
   void schedule_trace();
@@ -193,7 +221,7 @@ class PhaseRunner {
   std::vector<ConversationInfo> conversations_;
   CreditSink& sink_;
   std::mt19937_64 rng_;
-  std::vector<size_t> order_;     // shuffle order over conversations
+  std::vector<size_t> order_;  // shuffle order over the root conversations
   size_t order_pos_ = 0;
   int64_t start_ns_ = 0;
   // Time zero of trace and user schedules.
@@ -203,6 +231,7 @@ class PhaseRunner {
   uint64_t awaiting_first_token_ = 0;
   uint64_t next_credit_id_ = 0;     // sent can shrink (revoked standbys); ids never repeat
   uint64_t standby_sessions_ = 0;   // sessions_ issued as standby credits, not started yet
+  uint64_t child_sessions_ = 0;     // sessions_ started by a spawn (no slot)
   bool standbys_counted_ = false;   // sending stopped at the request count: every standby runs
   std::unordered_map<uint64_t, Session> sessions_;     // sessions holding a slot, and standbys
   struct WorkerSlots {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 
 #include "bus/socket.h"
 #include "log/log.h"
@@ -150,6 +151,22 @@ void TimingService::on_bus(std::string_view topic, const proto::BusMessage& msg)
     }
     conversations_.push_back(std::move(c));
   }
+  // dag_jsonl branches: children named by conversation id.
+  std::unordered_map<std::string, size_t> index;
+  for (size_t i = 0; i < conversations_.size(); ++i) index.emplace(conversations_[i].id, i);
+  for (int i = 0; i < ready.branches_size() && i < static_cast<int>(conversations_.size()); ++i) {
+    ConversationInfo& c = conversations_[static_cast<size_t>(i)];
+    c.branch_child = ready.branches(i).branch_child();
+    for (const proto::SpawnBranch& b : ready.branches(i).spawns()) {
+      SpawnInfo spawn;
+      spawn.after_turn = b.after_turn();
+      spawn.pre_session = b.pre_session();
+      if (b.has_join_turn()) spawn.join_turn = b.join_turn();
+      for (const std::string& child : b.children())
+        if (auto it = index.find(child); it != index.end()) spawn.children.push_back(it->second);
+      c.spawns.push_back(std::move(spawn));
+    }
+  }
   sampling_ = ready.sampling_strategy();
   dataset_ready_ = true;
   if (configure_pending_) {
@@ -189,8 +206,10 @@ void TimingService::start_phase(size_t index) {
   PhaseConfig runner_config = plan.runner;
   if (plan.concurrency_ramp_s && runner_config.concurrency) runner_config.concurrency = 1;
   if (plan.prefill_ramp_s && runner_config.prefill_concurrency) runner_config.prefill_concurrency = 1;
-  const bool single_turn = std::all_of(conversations_.begin(), conversations_.end(),
-                                       [](const ConversationInfo& c) { return c.turns <= 1; });
+  // Spawned children hold no slot, so a session's end may free none: no standbys with branches.
+  const bool single_turn = std::all_of(conversations_.begin(), conversations_.end(), [](const ConversationInfo& c) {
+    return c.turns <= 1 && c.spawns.empty() && !c.branch_child;
+  });
   // Standby credits where a session's end frees exactly one slot and nothing else decides
   // what goes next: workers refill their own slots, and returns may wait to travel together.
   const PhaseConfig& r = plan.runner;

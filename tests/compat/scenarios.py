@@ -306,7 +306,12 @@ SCENARIOS = {
                  "--input-file", str(DATA / "dag_jsonl.jsonl"), "--custom-dataset-type", "dag_jsonl",
                  "--dataset-sampling-strategy", "sequential", "--osl", str(OSL), *EXACT_OSL],
         "requests": 6,
-        "truth": streaming_truth(prefill=False),
+        # One request at a time, 6 x LAT_MS plus the 50 ms turn delay; the prompts are the file's
+        # (ISL 11, 27, 12, 27, 3, 8 under gpt2, answers included): per-user prefill p50 = 57.5 / s.
+        "truth": {**streaming_truth(prefill=False), "benchmark_duration": (6 * LAT_MS + 50) / 1000.0,
+                  "request_throughput": 6 / ((6 * LAT_MS + 50) / 1000.0),
+                  "output_token_throughput": 6 * OSL / ((6 * LAT_MS + 50) / 1000.0),
+                  "prefill_throughput_per_user": {"p50": (11 + 12) / 2 / (TTFT_MS / 1000.0)}},
     },
     "dag_jsonl_spawn": {
         "about": "streaming chat, a dag_jsonl tree of spawns (one root of 3 turns: a pre-session spawn, 2 children "
@@ -316,8 +321,14 @@ SCENARIOS = {
                  "--input-file", str(REPO / "tests" / "data" / "datasets" / "dag_jsonl" / "spawn.jsonl"),
                  "--custom-dataset-type", "dag_jsonl", *EXACT_OSL],
         "requests": 8,
+        # Every answer 4 tokens (LAT4 = TTFT + 3 ITL); the tree's critical path is 5 of them: root 0
+        # (beside w4), w1 and w2 0, root 1 (beside w2 1), root 2, then w3.
         "truth": {"time_to_first_token": TTFT_MS, "time_to_first_output_token": TTFT_MS,
-                  "inter_token_latency": ITL_MS},
+                  "inter_token_latency": ITL_MS, "request_latency": TTFT_MS + 3 * ITL_MS,
+                  "effective_latency": TTFT_MS + 3 * ITL_MS,
+                  "benchmark_duration": 5 * (TTFT_MS + 3 * ITL_MS) / 1000.0,
+                  "request_throughput": 8 / (5 * (TTFT_MS + 3 * ITL_MS) / 1000.0),
+                  "output_token_throughput": 8 * 4 / (5 * (TTFT_MS + 3 * ITL_MS) / 1000.0)},
     },
     "tracelab": {
         "about": "streaming chat, a TraceLab corpus (2 sessions and a subagent joined into the first: 7 rounds) "

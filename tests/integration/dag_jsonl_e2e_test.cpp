@@ -73,7 +73,44 @@ TEST_CASE("dag_jsonl: one run per root, deltas with the answers threaded in, the
   CHECK(times["a"][1].first - times["a"][0].second < 1000.0);
 }
 
-TEST_CASE("dag_jsonl: a branching file or a bad line is refused, nothing written", "[e2e][dag]") {
+TEST_CASE("dag_jsonl spawns: children after the spawning turn, joins hold the parent's turns", "[e2e][dag]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--ttft", "20", "--itl", "5"}, tmp);
+  // One root (root, 3 turns): w4 before its first turn; w1 (joined on turn 1) and w2 (2 turns,
+  // joined on turn 2) after turn 0; w3 after its last turn, unjoined.
+  const auto run =
+      aiperf::test::run_named(tmp, "run",
+                              {"--url", mock.url(), "--endpoint-type", "chat", "--input-file", kDir + "/spawn.jsonl",
+                               "--custom-dataset-type", "dag_jsonl", "--concurrency", "1"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto records = run.records();
+  REQUIRE(records.size() == 8);                                           // every turn of the one root's tree, once
+  std::map<std::string, std::map<int, std::pair<double, double>>> times;  // conversation -> turn -> (start, end) ms
+  std::map<std::string, std::string> session;                             // conversation -> x_correlation_id
+  for (const auto& r : records) {
+    const json& m = r["metadata"];
+    CHECK_FALSE(r.contains("error"));
+    times[m["conversation_id"]][m["turn_index"]] = {m["request_start_ns"].get<double>() / 1e6,
+                                                    m["request_end_ns"].get<double>() / 1e6};
+    session[m["conversation_id"]] = m["x_correlation_id"];
+  }
+  auto start = [&](const std::string& c, int t) { return times.at(c).at(t).first; };
+  auto end = [&](const std::string& c, int t) { return times.at(c).at(t).second; };
+  CHECK(times.size() == 5);
+  CHECK(session.size() == 5);
+  CHECK(start("w1", 0) >= end("root", 0));
+  CHECK(start("w2", 0) >= end("root", 0));
+  CHECK(start("root", 1) >= end("w1", 0));  // the join of w1
+  CHECK(start("root", 1) < end("w2", 1));   // not of w2, joined later
+  CHECK(start("root", 2) >= end("w2", 1));
+  CHECK(start("root", 2) >= end("root", 1));
+  CHECK(start("w3", 0) >= end("root", 2));
+  CHECK(start("w4", 0) < end("root", 0));  // pre-session: alongside the first turn
+  CHECK(run.summary()["request_count"]["avg"] == 8);
+}
+
+TEST_CASE("dag_jsonl: a forking file or a bad line is refused, nothing written", "[e2e][dag]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   const std::string bad = tmp + "/bad.jsonl";
   std::ofstream(bad) << R"({"session_id": "a", "turns": [{"messages": [{"role": "user", "content": "q"}]}]})"
@@ -84,7 +121,7 @@ TEST_CASE("dag_jsonl: a branching file or a bad line is refused, nothing written
     std::string file, message;
   };
   const std::vector<Case> cases{
-      {kDir + "/branch.jsonl", "branch.jsonl:1: session 'root': forks/spawns on turn 0"},
+      {kDir + "/branch.jsonl", "branch.jsonl:1: session 'root': forks on turn 1: dag_jsonl forks"},
       {bad, "bad.jsonl:2: field 'turns.0.max_tokens': must be >= 1, got 0"},
   };
   int n = 0;

@@ -187,7 +187,76 @@ TEST_CASE("dag_jsonl: schema errors name the file, line and field") {
   CHECK_THAT(load_error("\n\n"), Catch::Contains("is empty (no conversations parsed)"));
 }
 
-TEST_CASE("dag_jsonl: branching files are validated, then refused with what is missing") {
+TEST_CASE("dag_jsonl: spawns desugared into the timing service's branches, children marked") {
+  const CustomDataset d = load(input(kDir + "/spawn.jsonl"));
+  REQUIRE(d.conversations.size() == 5);
+  const auto& root = d.conversations[0];
+  CHECK_FALSE(root.branch_child());
+  // pre_session_spawns; turn 0's bare "w1" (joined on turn 1) and {"children": ["w2"], "join_at": 2};
+  // turn 2's "w3" on the last turn: no join.
+  REQUIRE(root.spawns_size() == 4);
+  CHECK(root.spawns(0).pre_session());
+  CHECK(root.spawns(0).children(0) == "w4");
+  CHECK_FALSE(root.spawns(0).has_join_turn());
+  CHECK(root.spawns(1).after_turn() == 0);
+  CHECK(root.spawns(1).children(0) == "w1");
+  CHECK(root.spawns(1).join_turn() == 1);
+  CHECK(root.spawns(2).after_turn() == 0);
+  CHECK(root.spawns(2).children(0) == "w2");
+  CHECK(root.spawns(2).join_turn() == 2);
+  CHECK(root.spawns(3).after_turn() == 2);
+  CHECK(root.spawns(3).children(0) == "w3");
+  CHECK_FALSE(root.spawns(3).has_join_turn());
+  for (int i = 1; i < 5; ++i) {
+    CHECK(d.conversations[static_cast<size_t>(i)].branch_child());
+    CHECK(d.conversations[static_cast<size_t>(i)].spawns_size() == 0);
+  }
+  CHECK(count_dag_roots(kDir + "/spawn.jsonl") == 1);
+}
+
+TEST_CASE("dag_jsonl: consecutive bare spawns form one group, an object its own") {
+  const CustomDataset d =
+      load_text(R"({"session_id": "r", "turns": [{"messages": [{"role": "user", "content": "q"}], )"
+                R"("spawns": ["a", "b", {"children": ["c"]}, "d"]}, )" +
+                kTurn + "]}\n" + R"({"session_id": "a", "turns": [)" + kTurn + "]}\n" +
+                R"({"session_id": "b", "turns": [)" + kTurn + "]}\n" + R"({"session_id": "c", "turns": [)" + kTurn +
+                "]}\n" + R"({"session_id": "d", "turns": [)" + kTurn + "]}\n");
+  const auto& r = d.conversations[0];
+  REQUIRE(r.spawns_size() == 3);
+  CHECK(r.spawns(0).children_size() == 2);
+  CHECK(r.spawns(1).children(0) == "c");
+  CHECK(r.spawns(2).children(0) == "d");
+  for (int i = 0; i < 3; ++i) CHECK(r.spawns(i).join_turn() == 1);
+}
+
+TEST_CASE("dag_jsonl: bad branches are refused with file, line and session; forks are not run yet") {
+  const std::string child = R"({"session_id": "c", "turns": [)" + kTurn + "]}\n";
+  auto parent = [](const std::string& spawns, int turns = 2) {
+    std::string t =
+        R"({"session_id": "p", "turns": [{"messages": [{"role": "user", "content": "q"}], "spawns": )" + spawns + "}";
+    for (int i = 1; i < turns; ++i) t += "," + kTurn;
+    return t + "]}\n";
+  };
+  CHECK_THAT(load_error(parent(R"(["x"])") + child),
+             Catch::Contains("bad.jsonl:1: session 'p' turn 0: branch target 'x' not declared. Known sessions: "
+                             "['c', 'p']"));
+  CHECK_THAT(load_error(parent(R"(["c", "c"])") + child),
+             Catch::Contains("bad.jsonl:1: session 'p' turn 0: duplicate child_conversation_id 'c' in spawn group"));
+  CHECK_THAT(load_error(parent(R"(["c", {"children": ["c"]}])") + child),
+             Catch::Contains("duplicate child_conversation_id 'c' across spawn groups"));
+  CHECK_THAT(load_error(parent(R"([{"children": ["c"], "join_at": 0}])") + child),
+             Catch::Contains("spawn join_at=0 must be strictly greater than the spawning turn index"));
+  CHECK_THAT(load_error(parent(R"([{"children": ["c"], "join_at": 2}])") + child),
+             Catch::Contains("spawn join_at=2 is out of range (conversation has 2 turns)"));
+  CHECK_THAT(load_error(parent(R"(["c"])") +
+                        R"({"session_id": "c", "turns": [{"messages": [{"role": "user", "content": "q"}], )"
+                        R"("spawns": ["p"]}]})"
+                        "\n"),
+             Catch::Contains("bad.jsonl: cycle detected: p -> c -> p"));
+  CHECK_THAT(load_error(parent(R"(["c"])") + R"({"session_id": "c", "pre_session_spawns": ["d"], "turns": [)" + kTurn +
+                        "]}\n" + R"({"session_id": "d", "turns": [)" + kTurn + "]}\n"),
+             Catch::Contains("bad.jsonl:2: conversation 'c' branch 'c:pre': pre-session dispatch requires a root "
+                             "conversation"));
   CHECK_THAT(load_error(R"({"session_id": "x", "turns": [{"messages": [{"role": "user", "content": "q"}], )"
                         R"("spawns": [{"children": []}]}]})"
                         "\n"),
@@ -196,9 +265,9 @@ TEST_CASE("dag_jsonl: branching files are validated, then refused with what is m
     load(input(kDir + "/branch.jsonl"));
     FAIL("no error");
   } catch (const DatasetFileError& e) {
-    CHECK_THAT(e.what(), Catch::Contains("branch.jsonl:1: session 'root': forks/spawns on turn 0: branching "
-                                         "dag_jsonl conversations (forks, spawns, pre_session_spawns, orchestrator) "
-                                         "are not supported yet"));
+    CHECK_THAT(e.what(), Catch::Contains("branch.jsonl:1: session 'root': forks on turn 1: dag_jsonl forks and "
+                                         "orchestrator spines are not supported yet (spawns, pre_session_spawns "
+                                         "and joins are)"));
   }
 }
 
