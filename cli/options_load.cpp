@@ -173,13 +173,14 @@ void finalize_load_options(ProfileOptions& o) {
 
   require(!l.num_users || l.user_centric_rate, "--num-users requires --user-centric-rate");
   bool bounded = l.request_count || l.conversation_num || l.benchmark_duration;
+  bool sessions_from_roots = false;  // not the user's --conversation-num: any concurrency goes
   // A named dag_jsonl with no bound replays each root session once (AIPerf sets its sessions to the
   // roots; a detected one keeps the default bound).
   if (!bounded && !in.fixed_schedule && o.input.custom_dataset_type_given &&
       in.custom_dataset_type == config::CustomDatasetType::kDagJsonl) {
     if (const uint64_t roots = dataset::count_dag_roots(in.input_file)) {
       l.conversation_num = roots;
-      bounded = true;
+      bounded = sessions_from_roots = true;
     }
   }
   if (in.fixed_schedule) {
@@ -221,7 +222,7 @@ void finalize_load_options(ProfileOptions& o) {
   if (l.concurrency && l.request_count && *l.concurrency > *l.request_count)
     throw OptionError("--concurrency (" + std::to_string(*l.concurrency) + ") cannot be greater than --request-count (" +
                       std::to_string(*l.request_count) + ")");
-  if (l.concurrency && l.conversation_num && *l.concurrency > *l.conversation_num)
+  if (l.concurrency && l.conversation_num && *l.concurrency > *l.conversation_num && !sessions_from_roots)
     throw OptionError("--concurrency cannot be greater than --conversation-num");
 
   // Prefill concurrency needs first-token notices, i.e. streaming.

@@ -112,7 +112,7 @@ struct Turn {
   std::optional<std::string> model;
   std::optional<int64_t> max_tokens;
   double delay_ms = 0;
-  bool forks = false;
+  std::vector<DagFork> forks;
   std::vector<DagSpawnGroup> spawns;
 };
 
@@ -126,20 +126,26 @@ struct Conversation {
 };
 
 // forks: a session id, or {"child": id, "background": bool}.
-void check_forks(const ordered_json* v, const std::string& name) {
-  if (!v) return;
+std::vector<DagFork> parse_forks(const ordered_json* v, const std::string& name) {
+  std::vector<DagFork> forks;
+  if (!v) return forks;
   if (!v->is_array()) throw FieldError{name, "must be a list, got " + v->dump()};
   for (size_t i = 0; i < v->size(); ++i) {
     const ordered_json& f = (*v)[i];
     const std::string at = name + "." + std::to_string(i);
-    if (f.is_string()) continue;
+    if (f.is_string()) {
+      forks.push_back({f.get<std::string>(), false});
+      continue;
+    }
     if (!f.is_object()) throw FieldError{at, "must be a session id or a {child, background} object, got " + f.dump()};
     only_keys(f, at + ".", {"child", "background"});
     const ordered_json* child = get(f, "child");
     if (!child) throw FieldError{at + ".child", "field required"};
-    non_empty_string(*child, at + ".child");
-    if (const ordered_json* b = get(f, "background")) boolean(*b, at + ".background");
+    DagFork fork{non_empty_string(*child, at + ".child"), false};
+    if (const ordered_json* b = get(f, "background")) fork.background = boolean(*b, at + ".background");
+    forks.push_back(std::move(fork));
   }
+  return forks;
 }
 
 // spawns: a session id, or {"children": [ids, at least one], "join_at": int}. Consecutive ids form
@@ -214,8 +220,7 @@ Turn parse_turn(const ordered_json& t, const std::string& at) {
   }
   const ordered_json* forks = get(t, "forks");
   const ordered_json* spawns = get(t, "spawns");
-  check_forks(forks, at + "forks");
-  turn.forks = forks && !forks->empty();
+  turn.forks = parse_forks(forks, at + "forks");
   turn.spawns = parse_spawns(spawns, at + "spawns");
   if (const ordered_json* d = get(t, "delay")) {
     turn.delay_ms = number(*d, at + "delay");
@@ -473,6 +478,8 @@ void load_dag_jsonl(const config::InputConfig& in, CustomDataset& out) {
       b.forks.push_back(t.forks);
     }
     b.pre_session_spawns = c.pre_session_spawns;
+    b.isolated = c.mode == ContextMode::kMessageArrayWithResponses;
+    b.turn0_system = !c.turns.empty() && !c.turns[0].system_at.empty();
     b.orchestrator = c.orchestrator;
   }
   std::set<std::string> children;

@@ -15,10 +15,10 @@
 // messages alone. The turn's model, max_tokens and tools go in the body, `extra` is merged into
 // it, `delay` (ms, capped by --inter-turn-delay-cap-seconds) waits before the turn.
 //
-// Spawns between conversations run as AIPerf runs them (dag_jsonl_branches.h, the timing
-// service's phase_runner.h): children start when the spawning turn returns and the join turn
-// waits for them; only roots are sampled. Forks and orchestrator spines are validated, then
-// refused.
+// Spawns and forks between conversations run as AIPerf runs them (dag_jsonl_branches.h, the
+// timing service's phase_runner.h, the worker's fork contexts): children start when the turn
+// returns, the join turn waits for them, a fork child continues its parent's context; only roots
+// are sampled. Orchestrator spines are validated, then refused.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -28,7 +28,7 @@
 namespace aiperf::dataset {
 
 // Loads `in.input_file`. Throws DatasetFileError "file:line: field 'turns.0.messages': ..." for
-// the first bad line, a bad branch, and for forks and orchestrators.
+// the first bad line, a bad branch, and for orchestrators.
 void load_dag_jsonl(const config::InputConfig& in, CustomDataset& out);
 
 // AIPerf's detection: a string session_id and a non-empty turns list whose turns are objects,

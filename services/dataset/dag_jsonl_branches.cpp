@@ -42,17 +42,36 @@ void check_groups(const std::string& path, const DagBranches& c, uint32_t turn) 
   }
 }
 
-// Forks need the parent's context cloned on its worker, orchestrators request-less turns: neither
-// is run yet.
+// Orchestrator spines (request-less turns with sampled think times) are not run yet.
 void refuse_unsupported(const std::string& path, const DagBranches& c) {
-  std::string what;
-  if (c.orchestrator) what = "an orchestrator conversation";
-  for (size_t t = 0; what.empty() && t < c.forks.size(); ++t)
-    if (c.forks[t]) what = "forks on turn " + std::to_string(t);
-  if (what.empty()) return;
-  throw DatasetFileError(where(path, c) + "session '" + c.session_id + "': " + what +
-                         ": dag_jsonl forks and orchestrator spines are not supported yet (spawns, pre_session_spawns "
-                         "and joins are)");
+  if (!c.orchestrator) return;
+  throw DatasetFileError(where(path, c) + "session '" + c.session_id +
+                         "': an orchestrator conversation: dag_jsonl orchestrator spines are not supported yet "
+                         "(spawns, forks, pre_session_spawns and joins are)");
+}
+
+// A turn's forks: each child once; a foreground fork only on the last turn. Foreground and
+// background forks become separate branches, as in AIPerf.
+void add_forks(const std::string& path, const DagBranches& c, uint32_t turn, std::vector<proto::SpawnBranch>& out) {
+  std::set<std::string> seen;
+  for (const DagFork& f : c.forks[turn])
+    if (!seen.insert(f.child).second)
+      throw DatasetFileError(where(path, c) + "session '" + c.session_id + "' turn " + std::to_string(turn) +
+                             ": duplicate child_conversation_id '" + f.child + "' in fork entries");
+  for (const bool background : {false, true}) {
+    proto::SpawnBranch b;
+    b.set_after_turn(turn);
+    b.set_fork(true);
+    for (const DagFork& f : c.forks[turn])
+      if (f.background == background) b.add_children(f.child);
+    if (b.children_size() == 0) continue;
+    if (!background && turn + 1 < c.turns)
+      throw DatasetFileError(where(path, c) + "session '" + c.session_id + "' turn " + std::to_string(turn) +
+                             " has foreground FORK branches but is not the last turn and no join is declared (use "
+                             "``background=True`` on the fork entry to keep the parent running, or move the forks to "
+                             "the final turn)");
+    out.push_back(std::move(b));
+  }
 }
 
 }  // namespace
@@ -76,6 +95,7 @@ std::vector<std::vector<proto::SpawnBranch>> resolve_dag_branches(const std::str
       for (const std::string& child : c.pre_session_spawns) b.add_children(child);
     }
     for (uint32_t turn = 0; turn < c.spawns.size(); ++turn) {
+      if (turn < c.forks.size()) add_forks(path, c, turn, out[i]);
       check_groups(path, c, turn);
       for (const DagSpawnGroup& g : c.spawns[turn]) {
         proto::SpawnBranch& b = out[i].emplace_back();
@@ -105,6 +125,38 @@ std::vector<std::vector<proto::SpawnBranch>> resolve_dag_branches(const std::str
                                "' not declared. Known sessions: " + py_list(known));
       }
     }
+  }
+  // A fork child continues one parent's context: one parent, not isolated, no system message of its
+  // own, not started before its parent's first turn.
+  std::map<std::string, std::pair<std::string, uint32_t>> fork_parent;
+  for (size_t i = 0; i < conversations.size(); ++i)
+    for (const proto::SpawnBranch& b : out[i]) {
+      if (!b.fork()) continue;
+      for (const std::string& child : b.children()) {
+        if (auto [it, fresh] = fork_parent.try_emplace(child, conversations[i].session_id, b.after_turn()); !fresh)
+          throw DatasetFileError(where(path, conversations[i]) + "session '" + child + "' forked by both '" +
+                                 it->second.first + "' turn " + std::to_string(it->second.second) + " and '" +
+                                 conversations[i].session_id + "' turn " + std::to_string(b.after_turn()) +
+                                 "; FORK-mode children require a single parent");
+      }
+    }
+  for (const DagBranches& c : conversations)
+    for (const std::string& child : c.pre_session_spawns)
+      if (fork_parent.count(child))
+        throw DatasetFileError(where(path, c) + "session '" + child + "' is referenced by '" + c.session_id +
+                               "' pre_session_spawns but is also a FORK target; pre-session children must be "
+                               "SPAWN-mode (no parent context to inherit)");
+  for (const DagBranches& c : conversations) {
+    if (!fork_parent.count(c.session_id)) continue;
+    if (c.turn0_system && !c.isolated)
+      throw DatasetFileError(where(path, c) + "session '" + c.session_id +
+                             "' turn 0: non-root turns may not contain a 'system' message. Place the single system "
+                             "prompt at the root turn only; popular chat templates (e.g. Qwen3-VL) ignore system "
+                             "messages after index 0.");
+    if (c.isolated)
+      throw DatasetFileError(where(path, c) + "session '" + c.session_id +
+                             "' is a FORK target with context_mode 'message_array_with_responses'; payload isolation "
+                             "drops the inherited parent context and is only valid on fresh-context SPAWN branches");
   }
   // Pre-session spawns run before a session's first credit: only a root has one (AIPerf's
   // orchestrator check).

@@ -203,6 +203,10 @@ bool PhaseRunner::spawn_children(uint64_t parent_key, const SpawnInfo& spawn) {
     child.worker_id = parent.worker_id;  // AIPerf co-locates a spawn with its parent
     child.url_index = parent.url_index;
     child.child = true;
+    if (spawn.fork) {
+      child.fork_parent = parent.correlation_id;
+      child.fork_parent_turn = spawn.after_turn;
+    }
     ++child_sessions_;
     if (spawn.join_turn) {
       child.parent = parent_key;
@@ -258,6 +262,14 @@ void PhaseRunner::issue(uint64_t key, int64_t intended_wall_ns) {
   credit.set_intended_send_wall_ns(intended_wall_ns);
   if (config_.url_count > 1) credit.set_url_index(s.url_index);
   if (s.standby) credit.set_standby(true);
+  if (s.next_turn == 0 && !s.fork_parent.empty()) {
+    credit.set_fork_parent(s.fork_parent);
+    credit.set_fork_parent_turn(s.fork_parent_turn);
+  }
+  uint32_t fork_children = 0;  // the worker keeps this turn's context for them
+  for (const SpawnInfo& spawn : s.conversation->spawns)
+    if (spawn.fork && spawn.after_turn == s.next_turn) fork_children += static_cast<uint32_t>(spawn.children.size());
+  if (fork_children) credit.set_fork_children(fork_children);
   if (config_.cancellation_rate > 0 &&
       std::uniform_real_distribution<double>(0, 100)(rng_) < config_.cancellation_rate) {
     credit.set_cancel_after_ns(config_.cancellation_delay_ns);

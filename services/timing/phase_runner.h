@@ -18,7 +18,9 @@
 //    returned, its child conversations start at once as sessions of their own on the parent's
 //    worker, holding no concurrency slot and never counted as sessions (request counts do count
 //    their turns); the parent's join turn waits until every child of that spawn has ended, a
-//    spawn on the last turn is fire-and-forget; pre-session spawns start with the parent.
+//    spawn on the last turn is fire-and-forget; pre-session spawns start with the parent; a fork's
+//    children start the same way, their first credit naming the parent session whose context
+//    (kept by that worker, Credit.fork_children) they continue.
 //    Branch targets are never sampled: only roots start sessions.
 #pragma once
 #include <cstdint>
@@ -72,6 +74,7 @@ struct SpawnInfo {
   std::vector<size_t> children = {};       // indices in the runner's conversations
   std::optional<uint32_t> join_turn = {};  // the parent's turn that waits for every child
   bool pre_session = false;                // started with the parent, before its first turn
+  bool fork = false;                       // the children continue the parent's context (its worker keeps it)
 };
 
 // The dataset as the timing service sees it.
@@ -170,6 +173,8 @@ class PhaseRunner {
     uint32_t join_turn = 0;
     std::unordered_map<uint32_t, uint32_t> joins;  // join turn -> its children still running
     bool waiting_join = false;                     // the next turn waits for its children
+    std::string fork_parent;                       // a fork child: its first turn starts from that session's
+    uint32_t fork_parent_turn = 0;                 // context as of this turn
   };
   // A session that could not start yet (no free slot) and waits for one.
   struct PendingStart {

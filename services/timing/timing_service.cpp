@@ -161,6 +161,7 @@ void TimingService::on_bus(std::string_view topic, const proto::BusMessage& msg)
       SpawnInfo spawn;
       spawn.after_turn = b.after_turn();
       spawn.pre_session = b.pre_session();
+      spawn.fork = b.fork();
       if (b.has_join_turn()) spawn.join_turn = b.join_turn();
       for (const std::string& child : b.children())
         if (auto it = index.find(child); it != index.end()) spawn.children.push_back(it->second);

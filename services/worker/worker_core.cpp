@@ -108,6 +108,14 @@ void WorkerCore::on_cancel(const proto::CancelCredits& cancel) {
 }
 
 void WorkerCore::handle_credit(proto::Credit credit, int64_t received_perf_ns) {
+  // A fork child continues its parent's context as of the forking turn.
+  if (!credit.fork_parent().empty() && credit.turn_index() == 0) {
+    const std::string key = credit.fork_parent() + "#" + std::to_string(credit.fork_parent_turn());
+    if (auto f = fork_contexts_.find(key); f != fork_contexts_.end()) {
+      history_[credit.x_correlation_id()] = f->second.history;
+      if (--f->second.pending == 0) fork_contexts_.erase(f);
+    }
+  }
   auto it = conversations_.find(credit.conversation_id());
   if (it != conversations_.end()) {
     InFlight job;

@@ -131,6 +131,13 @@ class WorkerCore {
   // Multi-turn sessions: earlier user turns and the assistant's answers, keyed by
   // x_correlation_id, resent with every later turn; dropped after the last turn.
   std::unordered_map<std::string, std::vector<proto::Turn>> history_;
+  // dag_jsonl forks: a session's context as of a turn that forked ("<session>#<turn>"), kept
+  // until each fork child's first turn has copied it.
+  struct ForkContext {
+    std::vector<proto::Turn> history;
+    uint32_t pending = 0;
+  };
+  std::unordered_map<std::string, ForkContext> fork_contexts_;
   std::unordered_map<const proto::Turn*, Prepared> prepared_;
   uint64_t next_key_ = 0;
   std::deque<proto::Credit> standby_;  // standby credits not started, in the order issued

@@ -229,8 +229,11 @@ void WorkerCore::finish(uint64_t key, http::Result&& result) {
   if (!job.sent_turns.empty() && job.sent_turns.front()->has_audio_duration_seconds())
     rec.set_audio_duration_seconds(job.sent_turns.front()->audio_duration_seconds());
   // A credit failed before its conversation came has no history to keep (and none to drop).
-  if (job.credit.num_turns() > 1 && job.conversation && !job.conversation->self_contained_turns())
+  const bool last_turn = job.credit.turn_index() + 1 >= job.credit.num_turns();
+  if ((job.credit.num_turns() > 1 || job.credit.fork_children() > 0) && job.conversation &&
+      !job.conversation->self_contained_turns())
     remember_turn(job, rec);
+  else if (last_turn) history_.erase(job.credit.x_correlation_id());  // a fork child's inherited context
   // The body travels for the raw export, and for --apply-chat-template, whose ISL is counted on
   // the messages of what was sent.
   if (config_->output.export_level == config::ExportLevel::kRaw || config_->tokenizer.apply_chat_template)
@@ -247,7 +250,9 @@ void WorkerCore::finish(uint64_t key, http::Result&& result) {
 
 void WorkerCore::remember_turn(const InFlight& job, const proto::RawRecord& rec) {
   const std::string& session = job.credit.x_correlation_id();
-  if (job.credit.turn_index() + 1 >= job.credit.num_turns()) {
+  const bool last = job.credit.turn_index() + 1 >= job.credit.num_turns();
+  const uint32_t forks = job.credit.fork_children();
+  if (last && forks == 0) {
     history_.erase(session);
     return;
   }
@@ -255,13 +260,18 @@ void WorkerCore::remember_turn(const InFlight& job, const proto::RawRecord& rec)
   past.push_back(*job.sent_turns.back());
   // The assistant's answer joins the history only when the turn produced text (and the
   // conversation keeps answers).
-  if (job.conversation->discard_responses()) return;
-  std::string answer;
-  for (const auto& r : endpoints::parse_response(*endpoint_, rec).responses) answer += r.text;
-  if (answer.empty()) return;
-  proto::Turn& assistant = past.emplace_back();
-  assistant.set_role("assistant");
-  assistant.add_texts()->add_contents(std::move(answer));
+  if (!job.conversation->discard_responses()) {
+    std::string answer;
+    for (const auto& r : endpoints::parse_response(*endpoint_, rec).responses) answer += r.text;
+    if (!answer.empty()) {
+      proto::Turn& assistant = past.emplace_back();
+      assistant.set_role("assistant");
+      assistant.add_texts()->add_contents(std::move(answer));
+    }
+  }
+  // dag_jsonl forks: the children's starting context, this turn and its answer included.
+  if (forks > 0) fork_contexts_[session + "#" + std::to_string(job.credit.turn_index())] = ForkContext{past, forks};
+  if (last) history_.erase(session);
 }
 
 }  // namespace aiperf::worker

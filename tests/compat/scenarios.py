@@ -330,6 +330,21 @@ SCENARIOS = {
                   "request_throughput": 8 / (5 * (TTFT_MS + 3 * ITL_MS) / 1000.0),
                   "output_token_throughput": 8 * 4 / (5 * (TTFT_MS + 3 * ITL_MS) / 1000.0)},
     },
+    "dag_jsonl_fork": {
+        "about": "streaming chat, a dag_jsonl tree with a fork (root spawns 2 children after turn 0, joined on its "
+                 "last turn, which forks a child that continues root's context with both answers): 6 requests",
+        "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "1",
+                 "--input-file", str(REPO / "tests" / "data" / "datasets" / "dag_jsonl" / "branch.jsonl"),
+                 "--custom-dataset-type", "dag_jsonl", *EXACT_OSL],
+        "requests": 6,
+        # 4-token answers; the critical path is 5 of them: root 0, w1 and w2 0, w2 1, root 1, f1.
+        "truth": {"time_to_first_token": TTFT_MS, "time_to_first_output_token": TTFT_MS,
+                  "inter_token_latency": ITL_MS, "request_latency": TTFT_MS + 3 * ITL_MS,
+                  "effective_latency": TTFT_MS + 3 * ITL_MS,
+                  "benchmark_duration": 5 * (TTFT_MS + 3 * ITL_MS) / 1000.0,
+                  "request_throughput": 6 / (5 * (TTFT_MS + 3 * ITL_MS) / 1000.0),
+                  "output_token_throughput": 6 * 4 / (5 * (TTFT_MS + 3 * ITL_MS) / 1000.0)},
+    },
     "tracelab": {
         "about": "streaming chat, a TraceLab corpus (2 sessions and a subagent joined into the first: 7 rounds) "
                  "without its timestamps or waits, one request at a time",

@@ -110,18 +110,54 @@ TEST_CASE("dag_jsonl spawns: children after the spawning turn, joins hold the pa
   CHECK(run.summary()["request_count"]["avg"] == 8);
 }
 
-TEST_CASE("dag_jsonl: a forking file or a bad line is refused, nothing written", "[e2e][dag]") {
+TEST_CASE("dag_jsonl fork: the child continues its parent's whole context on the wire", "[e2e][dag]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  const std::string rec = tmp + "/requests.jsonl";
+  MockServer mock({"--fast", "--record-requests", rec}, tmp);
+  // root spawns w1, w2 after turn 0 (joined on turn 1); its last turn forks f1.
+  const auto run =
+      aiperf::test::run_named(tmp, "run",
+                              {"--url", mock.url(), "--endpoint-type", "chat", "--input-file", kDir + "/branch.jsonl",
+                               "--custom-dataset-type", "dag_jsonl", "--concurrency", "2"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.records().size() == 6);
+  const auto bodies = aiperf::test::recorded_bodies(rec);
+  REQUIRE(bodies.size() == 6);
+  const json& forked = bodies.back();  // f1 goes after root's last turn, the last request of the run
+  REQUIRE(forked["messages"].size() == 5);
+  CHECK(forked["messages"][0] == json::parse(R"({"role": "user", "content": "plan it"})"));
+  CHECK(forked["messages"][1]["role"] == "assistant");
+  CHECK(forked["messages"][2] == json::parse(R"({"role": "user", "content": "merge"})"));
+  CHECK(forked["messages"][3]["role"] == "assistant");
+  CHECK(forked["messages"][4] == json::parse(R"({"role": "user", "content": "forked"})"));
+  // root's last turn resent its first with the answer: the fork carries that same answer.
+  int merges = 0;
+  for (const auto& b : bodies)
+    if (b["messages"].size() == 3 && b["messages"][2]["content"] == "merge") {
+      ++merges;
+      CHECK(b["messages"][1] == forked["messages"][1]);
+    }
+  CHECK(merges == 1);
+}
+
+TEST_CASE("dag_jsonl: an orchestrator file or a bad line is refused, nothing written", "[e2e][dag]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   const std::string bad = tmp + "/bad.jsonl";
   std::ofstream(bad) << R"({"session_id": "a", "turns": [{"messages": [{"role": "user", "content": "q"}]}]})"
                         "\n"
                      << R"({"session_id": "b", "turns": [{"messages": [{"role": "user"}], "max_tokens": 0}]})"
                         "\n";
+  const std::string orchestrator = tmp + "/orchestrator.jsonl";
+  std::ofstream(orchestrator) << R"({"session_id": "o", "orchestrator": true, "spawns": ["a"]})"
+                                 "\n"
+                              << R"({"session_id": "a", "turns": [{"messages": [{"role": "user", "content": "q"}]}]})"
+                                 "\n";
   struct Case {
     std::string file, message;
   };
   const std::vector<Case> cases{
-      {kDir + "/branch.jsonl", "branch.jsonl:1: session 'root': forks on turn 1: dag_jsonl forks"},
+      {orchestrator, "orchestrator.jsonl:1: session 'o': an orchestrator conversation"},
       {bad, "bad.jsonl:2: field 'turns.0.max_tokens': must be >= 1, got 0"},
   };
   int n = 0;

@@ -229,7 +229,7 @@ TEST_CASE("dag_jsonl: consecutive bare spawns form one group, an object its own"
   for (int i = 0; i < 3; ++i) CHECK(r.spawns(i).join_turn() == 1);
 }
 
-TEST_CASE("dag_jsonl: bad branches are refused with file, line and session; forks are not run yet") {
+TEST_CASE("dag_jsonl: bad branches are refused with file, line and session; orchestrators are not run yet") {
   const std::string child = R"({"session_id": "c", "turns": [)" + kTurn + "]}\n";
   auto parent = [](const std::string& spawns, int turns = 2) {
     std::string t =
@@ -261,14 +261,59 @@ TEST_CASE("dag_jsonl: bad branches are refused with file, line and session; fork
                         R"("spawns": [{"children": []}]}]})"
                         "\n"),
              Catch::Contains("bad.jsonl:1: field 'turns.0.spawns.0.children': must have at least 1 item"));
-  try {
-    load(input(kDir + "/branch.jsonl"));
-    FAIL("no error");
-  } catch (const DatasetFileError& e) {
-    CHECK_THAT(e.what(), Catch::Contains("branch.jsonl:1: session 'root': forks on turn 1: dag_jsonl forks and "
-                                         "orchestrator spines are not supported yet (spawns, pre_session_spawns "
-                                         "and joins are)"));
-  }
+  CHECK_THAT(load_error(R"({"session_id": "o", "orchestrator": true, "spawns": ["c"]})"
+                        "\n" +
+                        child),
+             Catch::Contains("bad.jsonl:1: session 'o': an orchestrator conversation: dag_jsonl orchestrator spines "
+                             "are not supported yet"));
+}
+
+TEST_CASE("dag_jsonl: forks continue the parent's context; their rules checked as AIPerf does") {
+  const CustomDataset d = load(input(kDir + "/branch.jsonl"));
+  const auto& root = d.conversations[0];
+  REQUIRE(root.spawns_size() == 2);
+  CHECK_FALSE(root.spawns(0).fork());
+  CHECK(root.spawns(1).fork());
+  CHECK(root.spawns(1).after_turn() == 1);
+  CHECK(root.spawns(1).children(0) == "f1");
+  CHECK_FALSE(root.spawns(1).has_join_turn());
+  CHECK(d.conversations[3].branch_child());
+  CHECK(count_dag_roots(kDir + "/branch.jsonl") == 1);
+
+  const std::string c = R"({"session_id": "c", "turns": [)" + kTurn + "]}\n";
+  auto parent = [](const std::string& forks, int turns = 2, const std::string& id = "p") {
+    std::string t = R"({"session_id": ")" + id + R"(", "turns": [)";
+    for (int i = 0; i + 1 < turns; ++i) t += kTurn + ",";
+    return t + R"({"messages": [{"role": "user", "content": "q"}], "forks": )" + forks + "}]}\n";
+  };
+  // Background forks may sit on any turn; the last turn's come first here.
+  const CustomDataset bg =
+      load_text(R"({"session_id": "p", "turns": [{"messages": [{"role": "user", "content": "q"}], )"
+                R"("forks": [{"child": "c", "background": true}]}, )" +
+                kTurn + "]}\n" + c);
+  CHECK(bg.conversations[0].spawns(0).fork());
+  CHECK(bg.conversations[0].spawns(0).after_turn() == 0);
+  CHECK_THAT(load_error(R"({"session_id": "p", "turns": [{"messages": [{"role": "user", "content": "q"}], )"
+                        R"("forks": ["c"]}, )" +
+                        kTurn + "]}\n" + c),
+             Catch::Contains("bad.jsonl:1: session 'p' turn 0 has foreground FORK branches but is not the last turn"));
+  CHECK_THAT(load_error(parent(R"(["c", "c"])") + c),
+             Catch::Contains("session 'p' turn 1: duplicate child_conversation_id 'c' in fork entries"));
+  CHECK_THAT(load_error(parent(R"(["c"])") + parent(R"(["c"])", 1, "q") + c),
+             Catch::Contains("bad.jsonl:2: session 'c' forked by both 'p' turn 1 and 'q' turn 0; FORK-mode children "
+                             "require a single parent"));
+  CHECK_THAT(
+      load_error(parent(R"(["c"])") +
+                 R"({"session_id": "c", "context_mode": "message_array_with_responses", "turns": [)" + kTurn + "]}\n"),
+      Catch::Contains("bad.jsonl:2: session 'c' is a FORK target with context_mode "
+                      "'message_array_with_responses'"));
+  CHECK_THAT(load_error(parent(R"(["c"])") +
+                        R"({"session_id": "c", "turns": [{"messages": [{"role": "system", "content": "s"}]}]})"
+                        "\n"),
+             Catch::Contains("bad.jsonl:2: session 'c' turn 0: non-root turns may not contain a 'system' message"));
+  CHECK_THAT(load_error(R"({"session_id": "r", "pre_session_spawns": ["c"], "turns": [)" + kTurn + "]}\n" +
+                        parent(R"(["c"])") + c),
+             Catch::Contains("session 'c' is referenced by 'r' pre_session_spawns but is also a FORK target"));
 }
 
 TEST_CASE("dag_jsonl: detection and root counting") {

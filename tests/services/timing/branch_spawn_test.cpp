@@ -189,3 +189,34 @@ TEST_CASE("spawn: the request count stops children, and a parent waiting on them
   CHECK(sink.sent.size() == 2);
   CHECK(runner.stats().complete);
 }
+
+TEST_CASE("fork: the forking turn's credit keeps its context, each child's first credit names it") {
+  std::vector<ConversationInfo> convs{conv("r", 2), conv("f1", 2, true), conv("f2", 1, true)};
+  SpawnInfo fork = spawn(1, {1, 2});
+  fork.fork = true;
+  convs[0].spawns = {fork};
+  FakeSink sink;
+  PhaseConfig cfg;
+  cfg.concurrency = 1;
+  cfg.session_count = 1;
+  PhaseRunner runner(cfg, convs, sink, std::mt19937_64(6));
+  runner.start();
+  runner.on_return(sink.ret(0));
+  REQUIRE(sent_turns(sink) == std::vector<std::string>{"r:0", "r:1"});
+  CHECK(sink.sent[0].second.fork_children() == 0);
+  CHECK(sink.sent[1].second.fork_children() == 2);  // the worker keeps r's context for 2 children
+  runner.on_return(sink.ret(1));
+  REQUIRE(sent_turns(sink, 2) == std::vector<std::string>{"f1:0", "f2:0"});
+  for (size_t i : {2, 3}) {
+    CHECK(sink.sent[i].second.fork_parent() == sink.sent[0].second.x_correlation_id());
+    CHECK(sink.sent[i].second.fork_parent_turn() == 1);
+    CHECK(sink.sent[i].first == sink.sent[0].first);  // the worker that holds the context
+  }
+  runner.on_return(sink.ret(2));
+  REQUIRE(sent_turns(sink, 4) == std::vector<std::string>{"f1:1"});
+  CHECK(sink.sent[4].second.fork_parent().empty());  // only the first turn adopts the context
+  runner.on_return(sink.ret(3));
+  runner.on_return(sink.ret(4));
+  CHECK(runner.stats().complete);
+  CHECK(runner.stats().sent == 5);
+}

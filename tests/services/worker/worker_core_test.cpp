@@ -263,6 +263,37 @@ TEST_CASE("worker core: a later turn carries the earlier turns and answers; the 
   CHECK(records[1].input_text() == "Hello Hi there And then?");
 }
 
+TEST_CASE("worker core: a fork child starts from its parent's context as of the forking turn", "[worker_core]") {
+  Worker w;
+  // The parent's single (last) turn forks two children: its context is kept for them.
+  proto::Credit parent = credit(0, "p", "sess-p", 0, 1);
+  parent.set_fork_children(2);
+  w.credits({parent});
+  w.answer("p", {"Plan"});
+  w.respond(0, "Planned");
+  for (uint64_t id : {1, 2}) {
+    proto::Credit child = credit(id, "k", "sess-k" + std::to_string(id), 0, 1);
+    child.set_fork_parent("sess-p");
+    child.set_fork_parent_turn(0);
+    w.credits({child});
+  }
+  w.answer("k", {"Go on"});
+  REQUIRE(w.transport.sent.size() == 3);
+  for (size_t i : {1, 2})
+    CHECK(w.transport.sent[i].request.body ==
+          R"({"messages":[{"role":"user","content":"Plan"},{"role":"assistant","content":"Planned"},)"
+          R"({"role":"user","content":"Go on"}],"model":"m","stream":false})");
+  w.respond(1, "ok");
+  w.respond(2, "ok");
+  // Both copies taken: a third child of that fork finds nothing, and each child's context ended with it.
+  proto::Credit late = credit(3, "k", "sess-k1", 0, 1);
+  late.set_fork_parent("sess-p");
+  w.credits({late});
+  REQUIRE(w.transport.sent.size() == 4);
+  CHECK(w.transport.sent[3].request.body ==
+        R"({"messages":[{"role":"user","content":"Go on"}],"model":"m","stream":false})");
+}
+
 TEST_CASE("worker core: cache bust marks each session's first user message, on every turn", "[worker_core]") {
   Worker w;
   w.config.input.prompt_shaping.cache_bust = aiperf::config::CacheBust::kFirstTurnPrefix;
