@@ -66,12 +66,35 @@ struct Series {
   std::vector<double> values;
 };
 
+// numpy's sum of a contiguous float64 array (pairwise: 8 running sums per block of up to 128
+// values, halves above), so that means and deviations round as GenAI-Perf's np.mean and np.std.
+double numpy_sum(const double* a, size_t n) {
+  if (n < 8) {
+    double res = 0.;
+    for (size_t i = 0; i < n; ++i) res += a[i];
+    return res;
+  }
+  if (n <= 128) {
+    double r[8];
+    for (size_t j = 0; j < 8; ++j) r[j] = a[j];
+    size_t i = 8;
+    for (; i < n - (n % 8); i += 8)
+      for (size_t j = 0; j < 8; ++j) r[j] += a[i + j];
+    double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) res += a[i];
+    return res;
+  }
+  size_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return numpy_sum(a, n2) + numpy_sum(a + n2, n - n2);
+}
+
 J stats(const Series& s) {
   J out = J::object();
   out["unit"] = s.unit;
   const double scale = s.time ? 1e-6 : 1.0;
   const double n = static_cast<double>(s.values.size());
-  const double mean = std::accumulate(s.values.begin(), s.values.end(), 0.0) / n;
+  const double mean = numpy_sum(s.values.data(), s.values.size()) / n;
   out["avg"] = mean * scale;
   if (s.system) return out;
   std::vector<double> sorted = s.values;
@@ -79,9 +102,10 @@ J stats(const Series& s) {
   for (const int p : {1, 5, 10, 25, 50, 75, 90, 95, 99}) out["p" + std::to_string(p)] = percentile(sorted, p) * scale;
   out["min"] = sorted.front() * scale;
   out["max"] = sorted.back() * scale;
-  double sq = 0;
-  for (const double v : s.values) sq += (v - mean) * (v - mean);
-  out["std"] = std::sqrt(sq / n) * scale;
+  std::vector<double> squares;
+  squares.reserve(s.values.size());
+  for (const double v : s.values) squares.push_back((v - mean) * (v - mean));
+  out["std"] = std::sqrt(numpy_sum(squares.data(), squares.size()) / n) * scale;
   return out;
 }
 
@@ -93,7 +117,9 @@ double percentile(const std::vector<double>& sorted, double p) {
   const size_t lo = static_cast<size_t>(std::floor(rank));
   const size_t hi = std::min(lo + 1, sorted.size() - 1);
   const double frac = rank - static_cast<double>(lo);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
+  // numpy's _lerp: from the upper value when the weight is at least one half.
+  const double diff = sorted[hi] - sorted[lo];
+  return frac >= 0.5 ? sorted[hi] - diff * (1 - frac) : sorted[lo] + diff * frac;
 }
 
 std::string response_text(const std::string& response, Format format) {
