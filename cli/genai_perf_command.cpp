@@ -19,6 +19,7 @@
 #include "genai_perf_config.h"
 #include "genai_perf_export.h"
 #include "genai_perf_options.h"
+#include "genai_perf_process.h"
 #include "genai_perf_template.h"
 #include "genai_perf_window_run.h"
 #include "genai_perf_windows.h"
@@ -39,7 +40,8 @@ const char* kUsage =
     "                   --sweep-list a,b,c, plus profile's options); writes analyze_export_genai_perf.csv\n"
     "  config           run profile (or analyze) from a YAML file: config -f FILE [--override-config ...]\n"
     "  create-template  write the YAML template: create-template [-f FILE] [-v]\n"
-    "Not supported yet: process-export-files. GenAI-Perf 0.0.16 has no `compare`.\n";
+    "  process-export-files  merge the exports of several profile runs: process-export-files -d DIR\n"
+    "GenAI-Perf 0.0.16 has no `compare`.\n";
 
 volatile sig_atomic_t g_child = 0;
 
@@ -515,11 +517,7 @@ int maybe_run(int argc, char** argv, const std::string& version) {
   if (words[0] == "analyze") return run_analyze(rest, version);
   if (words[0] == "config") return run_config(rest, version);
   if (words[0] == "create-template") return run_create_template(rest);
-  if (words[0] == "process-export-files") {
-    std::cerr << "Error: genai-perf process-export-files: not supported yet by aiperf's genai-perf front end "
-              << "(see docs/user-guide.md, \"Coming from GenAI-Perf\")\n";
-    return 2;
-  }
+  if (words[0] == "process-export-files") return run_process_export_files(rest);
   if (words[0] == "compare") {
     std::cerr << "Error: genai-perf compare: GenAI-Perf 0.0.16 (the version this front end follows) has no "
               << "`compare` subcommand\n";
