@@ -32,7 +32,11 @@ analyze_export_genai_perf.csv (acsv): its header rows, the blank row and the GPU
 row names, and per row the load, ISL and dataset-entries columns exactly and the metrics within
 the value tolerances. `create_template` runs `genai-perf create-template` (plain and -v) with
 both tools in empty directories and compares the files byte for byte, the exit status and
-what each printed (template).
+what each printed (template). `process_export_files` profiles twice with the reference (6 and 4
+requests), gives both tools the same two run directories and runs `genai-perf
+process-export-files -d DIR` with each: the merged profile_export.json and the CSV byte for byte
+(pe), the statistics within 1e-12 (pe), the rest as a profile point (dir, file, key, config,
+console); then a missing directory, where both must exit 1 and write nothing.
 
 Each difference has an id SCENARIO:KIND:FILE:DETAIL. The ones listed in KNOWN (with the reason)
 are accepted; any other fails the run (exit 1).
@@ -411,13 +415,105 @@ def compare_templates(ref, ours, work):
     return diffs
 
 
+# The reference's two profile runs that process_export_files merges (the goodput of the first
+# run's input_config is computed again over the merged requests).
+PROCESS_RUNS = [["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count", count,
+                 *SYNTHETIC, *OUTPUT, "--goodput", "request_latency:1000", "time_to_first_token:200.5"]
+                for count in ("6", "4")]
+
+
+def process_input_dir(runs, root):
+    """The runs as process-export-files reads them: one subdirectory each, holding the export
+    pair only. GenAI-Perf takes the subdirectories, and in each the first .json file not named
+    *_genai_perf, in the file system's listing order (ours: name order, and X.json beside
+    X_genai_perf.json); so inputs.json stays out and the names are chosen to list in name order,
+    which makes the merged request order the same for both. GenAI-Perf 0.0.16 also refuses the
+    backend its own profile echoes in input_config unless the type is kserve ("The backend should
+    only be used with ..."): the runs' files lose that key, and both tools read the same files."""
+    for attempt in range(40):
+        names = [f"run{attempt}a", f"run{attempt}b"]
+        shutil.rmtree(root, ignore_errors=True)
+        root.mkdir(parents=True)
+        for n in (names if attempt % 2 == 0 else names[::-1]):
+            (root / n).mkdir()
+        if [p.name for p in root.iterdir()] == names:
+            break
+    else:
+        raise SystemExit(f"process_export_files: no two directory names list in name order under {root}")
+    for run, name in zip(runs, names):
+        for f in ("profile_export.json", "profile_export_genai_perf.json"):
+            shutil.copy2(run / f, root / name / f)
+        g = root / name / "profile_export_genai_perf.json"
+        j = json.loads(g.read_text())
+        j["input_config"]["endpoint"].pop("backend", None)
+        g.write_text(json.dumps(j, indent=2))
+
+
+def compare_process_export(ref, ours, mock_bin, work):
+    name = "process_export_files"
+    base = work / name
+    shutil.rmtree(base, ignore_errors=True)
+    diffs = []
+    mock = Mock(mock_bin, [])
+    try:
+        runs = []
+        for i, scenario in enumerate(PROCESS_RUNS):
+            args = ["-u", mock.url, *COMMON, *scenario, "--artifact-dir", str(base / "runs" / str(i))]
+            rc, out = run_tool([str(ref)], args, base / "runs" / f"cwd{i}")
+            if rc != 0:
+                print(out[-3000:])
+                return [f"{name}:run:ref-profile:exit {rc}"]
+            runs.append(next((base / "runs" / str(i)).iterdir()))
+    finally:
+        mock.stop()
+    process_input_dir(runs, base / "input")
+    print(f"[{name}] genai-perf process-export-files -d {base / 'input'}", flush=True)
+    results = {}
+    for tool, cmd in (("ref", ref), ("ours", ours)):
+        results[tool] = run_tool([str(cmd)], ["-d", str(base / "input")], base / tool, "process-export-files")
+        if results[tool][0] != 0:
+            diffs.append(f"{name}:run:{tool}:exit {results[tool][0]}")
+            print(results[tool][1][-3000:])
+    compare(name, base / "ref", base / "ours", results["ref"][1], results["ours"][1], diffs)
+    r_arts, o_arts = base / "ref" / "artifacts", base / "ours" / "artifacts"
+    for point in sorted(p.name for p in r_arts.iterdir()) if r_arts.is_dir() else []:
+        r, o = r_arts / point, o_arts / point
+        for f in ("profile_export.json", "profile_export_genai_perf.csv"):
+            if (r / f).exists() and (o / f).exists() and (r / f).read_bytes() != (o / f).read_bytes():
+                diffs.append(f"{name}:pe:{f}:bytes differ")
+        g = "profile_export_genai_perf.json"
+        if (r / g).exists() and (o / g).exists():
+            rj, oj = json.loads((r / g).read_text()), json.loads((o / g).read_text())
+            for metric, stats in rj.items():
+                if metric == "input_config":
+                    continue
+                for stat, rv in stats.items():
+                    ov = oj.get(metric, {}).get(stat)
+                    if stat == "unit" or ov is None:
+                        continue
+                    if abs(rv - ov) > 1e-12 * max(abs(rv), 1.0):
+                        diffs.append(f"{name}:pe:{g}:{metric}.{stat}:{rv!r}->{ov!r}")
+    # A directory that does not exist: exit 1 from both, nothing written.
+    for tool, cmd in (("ref", ref), ("ours", ours)):
+        cwd = base / f"{tool}_missing"
+        rc, out = run_tool([str(cmd)], ["-d", str(base / "nope")], cwd, "process-export-files")
+        if rc != 1:
+            diffs.append(f"{name}:run:{tool}-missing-dir:exit {rc}")
+        if "is not a valid directory" not in out:
+            diffs.append(f"{name}:message:{tool}-missing-dir:no 'is not a valid directory'")
+        if any(cwd.iterdir()):
+            diffs.append(f"{name}:file:{tool}-missing-dir:wrote {files_of(cwd)}")
+    return diffs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--aiperf", required=True, type=Path, help="our aiperf binary (run as genai-perf)")
     ap.add_argument("--mock", required=True, type=Path, help="our aiperf-mock-server binary")
     ap.add_argument("--ref", type=Path, default=DEFAULT_REF)
     ap.add_argument("--scenario", action="append",
-                    choices=sorted([*SCENARIOS, *FAILING, *ANALYZE, *CONFIGS, "create_template"]))
+                    choices=sorted([*SCENARIOS, *FAILING, *ANALYZE, *CONFIGS, "create_template",
+                                    "process_export_files"]))
     ap.add_argument("--keep", type=Path, help="keep both tools' directories here")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
@@ -508,7 +604,11 @@ def main():
         return key
 
     all_diffs = []
-    for name in args.scenario or [*SCENARIOS, *FAILING, *ANALYZE, *CONFIGS, "create_template"]:
+    for name in args.scenario or [*SCENARIOS, *FAILING, *ANALYZE, *CONFIGS, "create_template",
+                                  "process_export_files"]:
+        if name == "process_export_files":
+            all_diffs += compare_process_export(args.ref, ours_bin, args.mock, work)
+            continue
         if name == "create_template":
             print("[create_template] genai-perf create-template [-v]", flush=True)
             all_diffs += compare_templates(args.ref, ours_bin, work)
