@@ -383,9 +383,10 @@ StepCurve weighted_sweep(const std::vector<std::tuple<double, double, double>>& 
 }
 
 // The cumulative sum of (time, delta) events given in AIPerf's concatenation order: the metrics'
-// sweep line (ends before starts at equal times, rounding residue zeroed).
+// sweep line (ends before starts at equal times, rounding residue zeroed), a point per event as
+// AIPerf's payload has them.
 StepCurve event_sweep(std::vector<std::pair<double, double>> events) {
-  metrics::StepFunction f = metrics::sweep_cumsum(std::move(events));
+  metrics::StepFunction f = metrics::sweep_cumsum(std::move(events), metrics::StepsAt::kEachEvent);
   return StepCurve{std::move(f.ts), std::move(f.values)};
 }
 

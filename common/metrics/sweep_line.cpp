@@ -211,7 +211,7 @@ double StepFunction::at(double t) const {
   return it == ts.begin() ? 0.0 : values[static_cast<std::size_t>(it - ts.begin()) - 1];
 }
 
-StepFunction sweep_cumsum(std::vector<std::pair<double, double>> events) {
+StepFunction sweep_cumsum(std::vector<std::pair<double, double>> events, StepsAt steps) {
   // By time, ends before starts, equal events in the given order.
   stats::radix_sort(
       events, [](const auto& e) { return stats::ordered_key(e.first); }, [](const auto& e) { return e.second > 0; });
@@ -222,7 +222,7 @@ StepFunction sweep_cumsum(std::vector<std::pair<double, double>> events) {
   for (const auto& [t, delta] : events) {
     running += delta;
     largest = std::max(largest, std::fabs(running));
-    if (!f.ts.empty() && f.ts.back() == t) {
+    if (steps == StepsAt::kDistinctTimes && !f.ts.empty() && f.ts.back() == t) {
       f.values.back() = running;  // a repeated time: only the last value holds
       continue;
     }

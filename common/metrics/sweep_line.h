@@ -44,10 +44,11 @@ struct StepFunction {
 };
 
 // Events (time, delta) summed in time order, ends (delta <= 0) before starts at equal times,
-// equal events in the order given (the order decides the rounding); one step per distinct
-// time, holding the sum after all of its events; running sums within 1e-9 of the largest
-// magnitude snap to 0.
-StepFunction sweep_cumsum(std::vector<std::pair<double, double>> events);
+// equal events in the order given (the order decides the rounding); running sums within 1e-9 of
+// the largest magnitude snap to 0. One step per distinct time, holding the sum after all of its
+// events; or, kEachEvent, a step per event as AIPerf's own arrays have them (a picture of them).
+enum class StepsAt { kDistinctTimes, kEachEvent };
+StepFunction sweep_cumsum(std::vector<std::pair<double, double>> events, StepsAt steps = StepsAt::kDistinctTimes);
 // num / den on the union of their times; 0 where den <= 0.
 StepFunction divide_steps(const StepFunction& num, const StepFunction& den);
 

@@ -177,6 +177,10 @@ TEST_CASE("sweep: step function helpers") {
   CHECK(f.at(1) == 1);
   CHECK(f.ts == std::vector<double>{0, 1, 2});
   CHECK(f.values == std::vector<double>{1, 1, 0});
+  // A step per event (AIPerf's arrays): the end at t = 1 comes before the start.
+  const StepFunction each = sweep_cumsum({{2, -1}, {1, 1}, {0, 1}, {1, -1}}, StepsAt::kEachEvent);
+  CHECK(each.ts == std::vector<double>{0, 1, 1, 2});
+  CHECK(each.values == std::vector<double>{1, 0, 1, 0});
   // Rounding left by cancelling rates snaps to 0.
   const StepFunction g = sweep_cumsum({{0, 0.1}, {0, 0.2}, {1, -0.3}});
   CHECK(g.values.back() == 0);
