@@ -61,7 +61,9 @@ void init(std::string name, const std::string& file_path, Level level) {
 
 bool enabled(Level level) { return static_cast<int>(level) >= state().level.load(std::memory_order_relaxed); }
 
-void write(Level level, std::string_view message) {
+namespace {
+
+void write_line(Level level, std::string_view message, bool to_stderr) {
   State& s = state();
   const Nanos now = wall_now_ns();
   const timespec ts{static_cast<time_t>(now / 1'000'000'000), static_cast<long>(now % 1'000'000'000)};
@@ -77,7 +79,13 @@ void write(Level level, std::string_view message) {
   line.append(stamp).append(" - ").append(s.name).append(" - ");
   line.append(kNames[static_cast<int>(level)]).append(" - ").append(message).push_back('\n');
   if (s.fd >= 0) (void)!::write(s.fd, line.data(), line.size());
-  if (level >= Level::kWarning) (void)!::write(STDERR_FILENO, line.data(), line.size());
+  if (to_stderr && level >= Level::kWarning) (void)!::write(STDERR_FILENO, line.data(), line.size());
 }
+
+}  // namespace
+
+void write(Level level, std::string_view message) { write_line(level, message, true); }
+
+void write_to_file(Level level, std::string_view message) { write_line(level, message, false); }
 
 }  // namespace aiperf::log

@@ -20,6 +20,9 @@ void init(std::string name, const std::string& file_path, Level level);
 void set_file(const std::string& file_path);
 bool enabled(Level level);
 void write(Level level, std::string_view message);
+// As write, but to the log file only, whatever the level: for a warning that must not break a
+// progress display another process is drawing on the terminal.
+void write_to_file(Level level, std::string_view message);
 
 // LOG(kInfo) << "text " << value;
 class Line {

@@ -79,7 +79,15 @@ void RecordsCore::maybe_hint_cache_reporting(const proto::MetricRecord& rec) {
   }
   if (!prompt) return;
   cache_hint_logged_ = true;
-  AIPERF_LOG(kWarning) << exporting::kCacheReportingHint;
+  if (!log::enabled(log::Level::kWarning)) return;
+  // A progress display (simple or dashboard UI) owns the terminal: the line goes to the log
+  // file only there (the dashboard shows the log's tail), and the console repeats the hint with
+  // the results.
+  if (config_.service.ui_type == config::UiType::kNone) {
+    log::write(log::Level::kWarning, exporting::kCacheReportingHint);
+  } else {
+    log::write_to_file(log::Level::kWarning, exporting::kCacheReportingHint);
+  }
 }
 
 void RecordsCore::check_failed_threshold() {
