@@ -72,6 +72,26 @@ proto::MetricRecord parse_record_jsonl(const std::string& line) {
     }
   }
 
+  // The request's spec-decode acceptance record: its histogram feeds the pooled one.
+  if (auto sd = j.find("spec_decode_acceptance"); sd != j.end() && sd->is_object()) {
+    proto::SpecDecodeAcceptance* s = rec.mutable_spec_decode();
+    s->set_mean_acceptance_length(sd->value("mean_acceptance_length", 0.0));
+    s->set_draft_acceptance_rate(sd->value("draft_acceptance_rate", 0.0));
+    if (auto h = sd->find("acceptance_histogram"); h != sd->end() && h->is_object()) {
+      for (const auto& [bucket, steps] : h->items()) {
+        const auto j_index = static_cast<int>(std::stol(bucket));
+        if (j_index < 0 || j_index > 4096) throw std::invalid_argument("acceptance_histogram: bucket " + bucket);
+        while (s->acceptance_histogram_size() <= j_index) s->add_acceptance_histogram(0);
+        s->set_acceptance_histogram(j_index, steps.get<int64_t>());
+      }
+    }
+    s->set_num_accepted_draft_tokens(sd->value("num_accepted_draft_tokens", int64_t{0}));
+    s->set_num_draft_tokens(sd->value("num_draft_tokens", int64_t{0}));
+    s->set_num_spec_steps(sd->value("num_spec_steps", int64_t{0}));
+    if (sd->contains("num_spec_tokens")) s->set_num_spec_tokens(int_field(*sd, "num_spec_tokens"));
+    if (sd->contains("completion_tokens")) s->set_completion_tokens(int_field(*sd, "completion_tokens"));
+  }
+
   if (j.contains("error")) {
     const json& e = j.at("error");
     proto::ErrorDetails* err = rec.mutable_error();

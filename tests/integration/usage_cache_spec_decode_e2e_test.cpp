@@ -127,6 +127,18 @@ TEST_CASE("usage cache and spec decode: streamed chat with scripted usage gives 
   CHECK(has(r.run.out, "NVIDIA AIPerf | LLM Metrics: Spec Decode"));
   CHECK(has(r.run.out, "\n  Accepted drafts per step (% of steps):  0: 50%   1: 0%   2: 25%   3: 25%\n"));
   CHECK_FALSE(has(r.run.out, "Token usage is reported but no prompt-cache read tokens were seen"));
+
+  // process-export-files rebuilds the summary from the records: the pooled histogram too.
+  const std::string merged = r.tmp + "/merged";
+  Process merge(std::string(AIPERF_BIN_DIR) + "/aiperf", {"process-export-files", r.run.dir, "--output-dir", merged},
+                r.tmp, "merge");
+  const auto rc = merge.wait(60);
+  INFO(merge.out() << merge.err());
+  REQUIRE(rc == 0);
+  const json m = json::parse(read_file(merged + "/profile_export_aiperf.json"));
+  CHECK(m["pooled_spec_decode_acceptance_histogram"] == json::parse(R"({"0":12,"2":6,"3":6})"));
+  CHECK(m["total_spec_decode_steps"]["avg"] == 24);
+  CHECK(m["total_usage_prompt_cache_read_tokens"]["avg"] == 96);
 }
 
 TEST_CASE("spec decode: a non-streaming completions body carries the stats too", "[e2e]") {
