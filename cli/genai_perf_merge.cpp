@@ -48,6 +48,16 @@ std::string join_characters(const std::string& s) {
   return out;
 }
 
+// A Triton request's prompt: perf_analyzer's text_input, or (our profile's layout) the
+// text_input tensor of the KServe body it sent.
+std::string triton_prompt(const J& request_inputs) {
+  if (request_inputs.contains("text_input")) return request_inputs["text_input"].get<std::string>();
+  const J body = J::parse(request_inputs.at("payload").get<std::string>());
+  for (const J& input : body.at("inputs"))
+    if (input.value("name", "") == "text_input") return input.at("data").at(0).get<std::string>();
+  throw MergeError("request_inputs has no text_input");
+}
+
 std::string prompt_text(const J& payload, Format format, bool multimodal) {
   std::string text;
   if (format == Format::kChat) {
@@ -150,9 +160,10 @@ MergedExports merge_exports(const std::vector<ExportPair>& pairs) {
 Format merged_format(const J& pa) {
   const std::string kind = pa.value("service_kind", "");
   const std::string endpoint = pa.value("endpoint", "");
+  if (kind == "triton") return Format::kKserve;
   if (kind != "openai")
     throw MergeError("service kind '" + kind +
-                     "': process-export-files merges OpenAI chat and completions runs only "
+                     "': process-export-files merges OpenAI chat and completions runs and Triton runs only "
                      "(not supported yet by aiperf's genai-perf front end)");
   if (endpoint == "v1/chat/completions") return Format::kChat;
   if (endpoint == "v1/completions") return Format::kCompletions;
@@ -200,14 +211,23 @@ std::vector<PaRequest> merged_requests(const J& pa, Format format,
     try {
       PaRequest q;
       q.timestamp = r.at("timestamp").get<int64_t>();
-      q.payload = r.at("request_inputs").at("payload").get<std::string>();
       q.response_timestamps = r.at("response_timestamps").get<std::vector<int64_t>>();
       std::string output;
-      for (const J& o : r.at("response_outputs")) {
-        q.response_outputs.push_back(o.at("response").get<std::string>());
-        output += response_text(q.response_outputs.back(), format);
+      if (format == Format::kKserve) {
+        // Triton: every response's text_output, empty ones too (GenAI-Perf drops none).
+        for (const J& o : r.at("response_outputs")) {
+          q.response_outputs.push_back(o.at("text_output").get<std::string>());
+          output += q.response_outputs.back();
+        }
+        q.input_tokens = count_tokens(triton_prompt(r.at("request_inputs")));
+      } else {
+        q.payload = r.at("request_inputs").at("payload").get<std::string>();
+        for (const J& o : r.at("response_outputs")) {
+          q.response_outputs.push_back(o.at("response").get<std::string>());
+          output += response_text(q.response_outputs.back(), format);
+        }
+        q.input_tokens = count_tokens(prompt_text(J::parse(q.payload), format, multimodal));
       }
-      q.input_tokens = count_tokens(prompt_text(J::parse(q.payload), format, multimodal));
       q.output_tokens = count_tokens(output);
       out.push_back(std::move(q));
     } catch (const J::exception& e) {
@@ -224,7 +244,7 @@ J merged_statistics(const std::vector<PaRequest>& requests, Format format, const
   if (g.is_object())
     for (auto it = g.begin(); it != g.end(); ++it)
       if (it.value().is_number()) goodput.emplace_back(it.key(), it.value().get<double>());
-  J stats = compute_statistics(requests, format, goodput);
+  J stats = compute_statistics(requests, format, goodput, format != Format::kKserve);
   // Python's sum(): left to right from 0 (an empty list sums to 0).
   const auto sum = [](const std::vector<double>& v) {
     double s = 0;
@@ -278,7 +298,8 @@ std::string process_artifact_directory(const J& first, const ProcessArgs& a) {
   const J& endpoint = first["endpoint"];
   const std::string kind = endpoint.value("service_kind", "");
   std::string name = model + "-";
-  if (kind == "triton") name += kind + "-" + endpoint.value("backend", "");
+  if (kind == "triton")  // named by its backend, GenAI-Perf's default when the run's file has none
+    name += kind + "-" + endpoint.value("backend", "tensorrtllm");
   else if (kind == "tensorrtllm_engine") name += kind;
   else name += kind + "-" + endpoint.value("type", "");
   const J& stimulus = first["perf_analyzer"].value("stimulus", J::object());

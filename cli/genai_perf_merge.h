@@ -51,8 +51,9 @@ struct MergedExports {
 MergedExports merge_exports(const std::vector<ExportPair>& pairs);
 
 // The LLM format of a merged export (its service_kind, endpoint, and first response when the
-// endpoint says nothing). Throws MergeError for what GenAI-Perf 0.0.16 cannot merge (embeddings,
-// rankings, ...) or this front end does not yet (Triton).
+// endpoint says nothing): chat, completions, or kKserve for Triton. Throws MergeError for what
+// GenAI-Perf 0.0.16 cannot merge (embeddings, rankings, ...) or this front end does not yet
+// (dynamic gRPC, the C API).
 Format merged_format(const nlohmann::ordered_json& pa);
 
 // Throws MergeError unless the merged experiment is the load the first run's input_config
@@ -60,9 +61,9 @@ Format merged_format(const nlohmann::ordered_json& pa);
 void check_load_level(const nlohmann::ordered_json& pa, const nlohmann::ordered_json& input_config);
 
 // The merged requests with their token counts: `count_tokens` counts a text's tokens (no special
-// tokens); the prompt is the chat messages' contents joined by spaces, or the completions
-// prompt's elements (a string prompt: its characters) joined by spaces; the output is the
-// responses' texts joined.
+// tokens); the prompt is the chat messages' contents joined by spaces, the completions
+// prompt's elements (a string prompt: its characters) joined by spaces, or Triton's text_input;
+// the output is the responses' texts joined (Triton: their text_output, empty ones kept).
 std::vector<PaRequest> merged_requests(const nlohmann::ordered_json& pa, Format format,
                                        const std::function<int64_t(const std::string&)>& count_tokens);
 

@@ -139,7 +139,8 @@ std::string response_text(const std::string& response, Format format) {
   return text;
 }
 
-J compute_statistics(const std::vector<PaRequest>& requests, Format format, const Goodput& goodput) {
+J compute_statistics(const std::vector<PaRequest>& requests, Format format, const Goodput& goodput,
+                     bool drop_empty_responses) {
   const bool llm = format != Format::kEmbeddings;
   Series throughput{"request_throughput", "requests/sec", true, false, {}};
   Series latency{"request_latency", "ms", false, true, {}};
@@ -156,7 +157,7 @@ J compute_statistics(const std::vector<PaRequest>& requests, Format format, cons
   double total_osl = 0;
   for (const PaRequest& r : requests) {
     std::vector<int64_t> ts;
-    if (llm) {
+    if (llm && drop_empty_responses) {
       for (size_t i = 0; i < r.response_outputs.size() && i < r.response_timestamps.size(); ++i)
         if (!response_text(r.response_outputs[i], format).empty()) ts.push_back(r.response_timestamps[i]);
     } else {

@@ -50,8 +50,10 @@ using Goodput = std::vector<std::pair<std::string, double>>;
 // GenAI-Perf pairs the constrained metrics' per-request lists position by position (zip: a
 // list with fewer values, e.g. TTST of single-response requests, shortens the count); an
 // unknown metric name makes it -1.
+// `drop_empty_responses` false keeps an LLM request's responses without text (GenAI-Perf drops
+// them for OpenAI runs only; process-export-files measures Triton runs' as they are).
 nlohmann::ordered_json compute_statistics(const std::vector<PaRequest>& requests, Format format,
-                                          const Goodput& goodput = {});
+                                          const Goodput& goodput = {}, bool drop_empty_responses = true);
 
 // numpy.percentile's default (linear) on sorted data; p in [0, 100].
 double percentile(const std::vector<double>& sorted, double p);

@@ -200,3 +200,42 @@ TEST_CASE("process-export-files: bad runs are named", "[genai_perf][process]") {
                     Catch::StartsWith("Error reading file '" + (in / "r2" / "profile_export.json").string() + "'"));
   CHECK(find_export_pairs(fresh_dir("empty")).empty());
 }
+
+TEST_CASE("process-export-files: Triton runs keep every response and read text_input", "[genai_perf][process]") {
+  // perf_analyzer records a Triton request's tensors by name; our profile, the KServe body it sent.
+  const J body{{"inputs", J::array({{{"name", "text_input"}, {"datatype", "BYTES"}, {"data", {"from body"}}}})}};
+  J pa{{"experiments",
+        J::array({{{"experiment", {{"mode", "concurrency"}, {"value", 1}}},
+                   {"requests",
+                    J::array({{{"timestamp", 0},
+                               {"request_inputs", {{"text_input", "tensor"}, {"max_tokens", 3}}},
+                               {"response_timestamps", {2 * kMs, 3 * kMs, 7 * kMs}},
+                               {"response_outputs",
+                                J::array({{{"text_output", "ab"}}, {{"text_output", ""}}, {{"text_output", "c"}}})}},
+                              {{"timestamp", 1 * kMs},
+                               {"request_inputs", {{"payload", body.dump()}}},
+                               {"response_timestamps", {5 * kMs}},
+                               {"response_outputs", J::array({{{"text_output", ""}}})}}})}}})},
+       {"version", "x"},
+       {"service_kind", "triton"},
+       {"endpoint", ""}};
+  REQUIRE(merged_format(pa) == Format::kKserve);
+  const std::vector<PaRequest> requests = merged_requests(pa, Format::kKserve, bytes);
+  REQUIRE(requests.size() == 2);
+  CHECK(requests[0].input_tokens == 6);   // "tensor"
+  CHECK(requests[0].output_tokens == 3);  // "abc"
+  CHECK(requests[1].input_tokens == 9);   // "from body"
+  CHECK(requests[1].output_tokens == 0);
+  MergedExports m;
+  m.pa = pa;
+  m.input_config = input_config("m");
+  m.input_config["input"]["goodput"] = "";
+  const J s = merged_statistics(requests, Format::kKserve, m);
+  // The empty middle response still counts as the second one (TTST 1 ms), and the request of one
+  // empty response still counts (GenAI-Perf drops empty responses of OpenAI runs only).
+  CHECK(s["request_count"]["avg"] == 2.0);
+  CHECK(s["time_to_second_token"]["avg"] == 1.0);
+  CHECK(s["request_latency"]["max"] == 7.0);
+  CHECK(s["time_to_first_token"]["min"] == 2.0);
+  CHECK(s["request_throughput"]["avg"] == 0.0);  // neither run reported one: sum([]) is 0
+}
