@@ -37,6 +37,10 @@ requests), gives both tools the same two run directories and runs `genai-perf
 process-export-files -d DIR` with each: the merged profile_export.json and the CSV byte for byte
 (pe), the statistics within 1e-12 (pe), the rest as a profile point (dir, file, key, config,
 console); then a missing directory, where both must exit 1 and write nothing.
+`process_export_files_triton` does the same with two of our kserve (Triton gRPC) profile runs,
+their requests recorded as perf_analyzer records Triton's (tensors by name): the reference's
+perf_analyzer cannot run against our mock's gRPC model, and 0.0.16 merges only kserve runs as
+its profile writes them (it refuses the backend echoed for the other types).
 
 Each difference has an id SCENARIO:KIND:FILE:DETAIL. The ones listed in KNOWN (with the reason)
 are accepted; any other fails the run (exit 1).
@@ -58,11 +62,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from scenarios import Mock, TOKENIZER, ISL, OSL  # noqa: E402  (the same mock and its timings)
+from scenarios import Mock, TOKENIZER, ISL, OSL, TTFT_MS, ITL_MS  # noqa: E402  (the same mock and its timings)
 
 DEFAULT_REF = Path.home() / ".cache" / "aiperf-compat" / "bin" / "ref-genai-perf"
 RUN_TIMEOUT_S = 240
@@ -382,9 +387,10 @@ def compare_point(name, r_root, o_root, diffs):
         on = sorted({len(r["response_outputs"]) for r in oe["requests"]})
         if rn != on:
             add("pa", p, f"responses-per-request:{rn}->{on}")
-        # The payload strings perf_analyzer recorded, compared as key trees.
-        rp = [json.loads(r["request_inputs"]["payload"]) for r in re_["requests"]]
-        op = [json.loads(r["request_inputs"]["payload"]) for r in oe["requests"]]
+        # The payload strings perf_analyzer recorded, compared as key trees (a Triton request
+        # recorded as its tensors has none).
+        rp = [json.loads(r["request_inputs"]["payload"]) for r in re_["requests"] if "payload" in r["request_inputs"]]
+        op = [json.loads(r["request_inputs"]["payload"]) for r in oe["requests"] if "payload" in r["request_inputs"]]
         out = []
         tree_diff(tree(rp)[1], tree(op)[1], "payload", out)
         for d in out:
@@ -422,7 +428,49 @@ PROCESS_RUNS = [["--endpoint-type", "chat", "--streaming", "--concurrency", "2",
                 for count in ("6", "4")]
 
 
-def process_input_dir(runs, root):
+# process_export_files_triton: our kserve profile runs (the reference's perf_analyzer cannot run
+# against our mock's gRPC model), merged by both tools.
+PROCESS_RUNS_TRITON = [["--streaming", "--concurrency", "2", "--request-count", count, *SYNTHETIC,
+                        "--output-tokens-mean", str(OSL)] for count in ("6", "4")]
+
+
+class GrpcMock(Mock):
+    """Our mock serving KServe gRPC too; .grpc is its host:port (a URL without a scheme, as
+    GenAI-Perf users give Triton's)."""
+
+    def __init__(self, binary):  # noqa: super().__init__ would not keep the gRPC line
+        self.proc = subprocess.Popen([str(binary), "--port", "0", "--grpc-port", "0", "--ttft", str(TTFT_MS),
+                                      "--itl", str(ITL_MS)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     text=True)
+        self.url = self.grpc = None
+        lines = []
+        for line in self.proc.stdout:
+            lines.append(line)
+            m = re.search(r"gRPC listening on grpc://(\S+)", line)
+            if m:
+                self.grpc = m.group(1)
+            m = re.search(r"listening on (http://\S+)", line)
+            if m:
+                self.url = m.group(1)
+            if self.url and self.grpc:
+                break
+        if not (self.url and self.grpc):
+            self.stop()
+            raise RuntimeError("mock server did not start: " + "".join(lines))
+        threading.Thread(target=lambda: [None for _ in self.proc.stdout], daemon=True).start()
+
+
+def triton_tensors(export):
+    """Our profile records a Triton request as the KServe body it sent; perf_analyzer records its
+    tensors by name ({"text_input": ..., "max_tokens": ...}), which GenAI-Perf reads."""
+    j = json.loads(export.read_text())
+    for r in j["experiments"][0]["requests"]:
+        body = json.loads(r["request_inputs"]["payload"])
+        r["request_inputs"] = {t["name"]: t["data"][0] for t in body["inputs"]}
+    export.write_text(json.dumps(j))
+
+
+def process_input_dir(runs, root, edit_export=None):
     """The runs as process-export-files reads them: one subdirectory each, holding the export
     pair only. GenAI-Perf takes the subdirectories, and in each the first .json file not named
     *_genai_perf, in the file system's listing order (ours: name order, and X.json beside
@@ -443,30 +491,34 @@ def process_input_dir(runs, root):
     for run, name in zip(runs, names):
         for f in ("profile_export.json", "profile_export_genai_perf.json"):
             shutil.copy2(run / f, root / name / f)
+        if edit_export:
+            edit_export(root / name / "profile_export.json")
         g = root / name / "profile_export_genai_perf.json"
         j = json.loads(g.read_text())
         j["input_config"]["endpoint"].pop("backend", None)
         g.write_text(json.dumps(j, indent=2))
 
 
-def compare_process_export(ref, ours, mock_bin, work):
-    name = "process_export_files"
+def compare_process_export(ref, ours, mock_bin, work, triton=False):
+    name = "process_export_files" + ("_triton" if triton else "")
     base = work / name
     shutil.rmtree(base, ignore_errors=True)
     diffs = []
-    mock = Mock(mock_bin, [])
+    mock = GrpcMock(mock_bin) if triton else Mock(mock_bin, [])
+    profiler, who = (ours, "ours") if triton else (ref, "ref")
     try:
         runs = []
-        for i, scenario in enumerate(PROCESS_RUNS):
-            args = ["-u", mock.url, *COMMON, *scenario, "--artifact-dir", str(base / "runs" / str(i))]
-            rc, out = run_tool([str(ref)], args, base / "runs" / f"cwd{i}")
+        for i, scenario in enumerate(PROCESS_RUNS_TRITON if triton else PROCESS_RUNS):
+            args = ["-u", mock.grpc if triton else mock.url, *COMMON, *scenario, "--artifact-dir",
+                    str(base / "runs" / str(i))]
+            rc, out = run_tool([str(profiler)], args, base / "runs" / f"cwd{i}")
             if rc != 0:
                 print(out[-3000:])
-                return [f"{name}:run:ref-profile:exit {rc}"]
-            runs.append(next((base / "runs" / str(i)).iterdir()))
+                return [f"{name}:run:{who}-profile:exit {rc}"]
+            runs.append(next(p for p in (base / "runs" / str(i)).iterdir() if p.is_dir()))
     finally:
         mock.stop()
-    process_input_dir(runs, base / "input")
+    process_input_dir(runs, base / "input", triton_tensors if triton else None)
     print(f"[{name}] genai-perf process-export-files -d {base / 'input'}", flush=True)
     results = {}
     for tool, cmd in (("ref", ref), ("ours", ours)):
@@ -494,7 +546,7 @@ def compare_process_export(ref, ours, mock_bin, work):
                     if abs(rv - ov) > 1e-12 * max(abs(rv), 1.0):
                         diffs.append(f"{name}:pe:{g}:{metric}.{stat}:{rv!r}->{ov!r}")
     # A directory that does not exist: exit 1 from both, nothing written.
-    for tool, cmd in (("ref", ref), ("ours", ours)):
+    for tool, cmd in () if triton else (("ref", ref), ("ours", ours)):
         cwd = base / f"{tool}_missing"
         rc, out = run_tool([str(cmd)], ["-d", str(base / "nope")], cwd, "process-export-files")
         if rc != 1:
@@ -513,7 +565,7 @@ def main():
     ap.add_argument("--ref", type=Path, default=DEFAULT_REF)
     ap.add_argument("--scenario", action="append",
                     choices=sorted([*SCENARIOS, *FAILING, *ANALYZE, *CONFIGS, "create_template",
-                                    "process_export_files"]))
+                                    "process_export_files", "process_export_files_triton"]))
     ap.add_argument("--keep", type=Path, help="keep both tools' directories here")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
@@ -605,9 +657,9 @@ def main():
 
     all_diffs = []
     for name in args.scenario or [*SCENARIOS, *FAILING, *ANALYZE, *CONFIGS, "create_template",
-                                  "process_export_files"]:
-        if name == "process_export_files":
-            all_diffs += compare_process_export(args.ref, ours_bin, args.mock, work)
+                                  "process_export_files", "process_export_files_triton"]:
+        if name.startswith("process_export_files"):
+            all_diffs += compare_process_export(args.ref, ours_bin, args.mock, work, name.endswith("_triton"))
             continue
         if name == "create_template":
             print("[create_template] genai-perf create-template [-v]", flush=True)
