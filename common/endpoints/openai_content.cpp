@@ -63,7 +63,7 @@ std::optional<proto::ErrorDetails> extract_content(ResponseKind kind, const json
   }
 
   const json* usage = member(j, "usage");
-  const bool has_usage = usage && usage->is_object();
+  const bool has_usage = usage && usage->is_object() && !usage->empty();  // AIPerf: `usage or None`
   if (has_usage) out.usage = read_usage_block(*usage);
   read_server_timings(j, out);
   read_spec_decode_stats(j, out);
@@ -151,7 +151,9 @@ bool scan_usage(JsonScan& s, std::optional<metrics::Usage>& usage) {
   usage.reset();
   if (s.peek() != '{') return s.skip_value();
   UsageFields f;
+  bool any = false;
   const bool ok = s.object([&](std::string_view key) {
+    any = true;
     if (auto k = usage_top_level_key(key)) return scan_slot(s, f[*k]);
     if (const int d = usage_details_index(key); d >= 0) {
       clear_usage_details(f, d);  // a repeated details object replaces the earlier one
@@ -164,7 +166,7 @@ bool scan_usage(JsonScan& s, std::optional<metrics::Usage>& usage) {
     if (usage_envelope_key(key)) return false;
     return s.skip_value();
   });
-  usage = resolve_usage(f);
+  if (any) usage = resolve_usage(f);  // an empty object is no usage (AIPerf: `usage or None`)
   return ok;
 }
 

@@ -141,6 +141,24 @@ TEST_CASE("usage: precedence as AIPerf's synonym lists (first present wins, nest
                   .prompt_cache_read_tokens);
 }
 
+TEST_CASE("usage: an empty usage object is no usage, a later chunk's empty one keeps the earlier") {
+  const std::string full = R"({"choices":[],"object":"chat.completion.chunk","usage":{"prompt_tokens":7,)"
+                           R"("completion_tokens":2,"prompt_tokens_details":{"cached_tokens":5}}})";
+  const std::string empty = R"({"choices":[],"object":"chat.completion.chunk","usage":{}})";
+  for (const bool scanned : {true, false}) {
+    // The plain chunk stays on the scanner; "metrics" (even null) sends the chunk to the tree path.
+    const std::string tail = scanned ? empty : R"({"choices":[],"metrics":null,"usage":{}})";
+    const ParseResult p = parse_response(
+        *find_endpoint("chat"),
+        record("text/event-stream", {{10, sse(kContent)}, {20, sse(full)}, {30, sse(tail)}, {31, "data: [DONE]\n\n"}}));
+    INFO(scanned);
+    REQUIRE_FALSE(p.error);
+    REQUIRE(p.usage);
+    CHECK(p.usage->prompt_tokens == 7);
+    CHECK(p.usage->prompt_cache_read_tokens == 5);
+  }
+}
+
 TEST_CASE("usage: the envelopes AIPerf unwraps (Gemini usageMetadata, Cohere meta and tokens)") {
   const metrics::Usage g = both(R"({"usageMetadata":{"promptTokenCount":30,"candidatesTokenCount":4,)"
                                 R"("cachedContentTokenCount":10}})");
