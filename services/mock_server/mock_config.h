@@ -17,9 +17,9 @@ namespace aiperf::mock {
 struct MockConfig {
   std::string host = "127.0.0.1";
   uint16_t port = 8000;  // 0 = let the kernel pick; MockServer::port() tells which
-  // io threads, each with its own io_context. One thread serves ~25k req/s or ~150k SSE chunks/s;
   // KServe v2 gRPC mode (grpc_server.h) on this port too; 0 = the kernel picks, -1 = off.
   int grpc_port = -1;
+  // io threads, each with its own io_context. One thread serves ~25k req/s or ~150k SSE chunks/s;
   // more than 4 only takes cores from the client sharing the machine.
   unsigned workers = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
   // Server processes sharing the port (SO_REUSEPORT), each with its own open-file limit, for more
