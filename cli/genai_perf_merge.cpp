@@ -145,6 +145,8 @@ MergedExports merge_exports(const std::vector<ExportPair>& pairs) {
     };
     avg("request_throughput", m.request_throughputs);
     avg("output_token_throughput", m.output_token_throughputs);
+    if (gap.contains("telemetry_stats") && gap["telemetry_stats"].is_object() && !gap["telemetry_stats"].empty())
+      m.telemetry.push_back(gap["telemetry_stats"]);
     if (m.input_config.is_null() || m.input_config.empty()) {
       m.input_config = gap.value("input_config", J::object());
       for (const char* key : {"endpoint", "perf_analyzer", "input", "tokenizer"})

@@ -40,10 +40,11 @@ struct ExportPair {
 std::vector<ExportPair> find_export_pairs(const std::filesystem::path& input_dir);
 
 struct MergedExports {
-  nlohmann::ordered_json pa;                     // {"experiments": [...], "version", "service_kind", "endpoint"}
-  std::vector<double> request_throughputs;       // each run's request_throughput avg
-  std::vector<double> output_token_throughputs;  // each run's output_token_throughput avg
-  nlohmann::ordered_json input_config;           // the first run's
+  nlohmann::ordered_json pa;                      // {"experiments": [...], "version", "service_kind", "endpoint"}
+  std::vector<double> request_throughputs;        // each run's request_throughput avg
+  std::vector<double> output_token_throughputs;   // each run's output_token_throughput avg
+  nlohmann::ordered_json input_config;            // the first run's
+  std::vector<nlohmann::ordered_json> telemetry;  // each run's non-empty telemetry_stats
 };
 
 // Reads and merges the pairs. Throws MergeError naming the file for unreadable or invalid JSON,

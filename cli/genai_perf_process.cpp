@@ -11,6 +11,7 @@
 #include "genai_perf_merge.h"
 #include "genai_perf_options.h"
 #include "genai_perf_process_args.h"
+#include "genai_perf_telemetry.h"
 #include "python_json.h"
 #include "tokenizer/tokenizer.h"
 
@@ -76,8 +77,11 @@ Outputs compute(const ProcessArgs& a) {
   o.stem = fs::path(o.export_name).stem().string();
   o.merged_export = python_json_dumps(merged.pa);
   const bool streaming = merged.input_config["endpoint"].value("streaming", false);
+  const J telemetry = aggregate_telemetry(merged.telemetry);
   o.console = console_table(stats, format, streaming);
-  o.csv = csv_text(stats, format, streaming);
+  if (a.verbose) o.console += telemetry_console(telemetry);  // GenAI-Perf prints the GPU tables with -v only
+  o.csv = csv_text(stats, format, streaming) + telemetry_csv(telemetry);
+  if (const J t = telemetry_json(telemetry); !t.is_null()) stats["telemetry_stats"] = t;
   stats["input_config"] = process_input_config(merged.input_config, a);
   o.stats_json = stats.dump(2);
   return o;

@@ -3,8 +3,9 @@
 // <artifact dir>/<model>-<service kind>-<type>-<load>/:
 //   <profile export file>            the merged perf_analyzer export (Python's json.dump layout)
 //   <stem>_genai_perf.json / .csv    the statistics of the whole, as `profile` writes them
-// and prints the console table. Everything is read and computed before the first file is
-// written: an error leaves nothing behind.
+// and prints the console table (with -v, the runs' GPU telemetry tables too: genai_perf_telemetry.h).
+// Everything is read and computed before the first file is written: an error leaves nothing
+// behind.
 #pragma once
 #include <string>
 #include <vector>

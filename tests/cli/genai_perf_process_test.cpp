@@ -12,6 +12,7 @@
 #include "genai_perf_merge.h"
 #include "genai_perf_options.h"
 #include "genai_perf_process_args.h"
+#include "genai_perf_telemetry.h"
 #include "python_json.h"
 
 using namespace aiperf::cli::genai_perf;
@@ -238,4 +239,36 @@ TEST_CASE("process-export-files: Triton runs keep every response and read text_i
   CHECK(s["request_latency"]["max"] == 7.0);
   CHECK(s["time_to_first_token"]["min"] == 2.0);
   CHECK(s["request_throughput"]["avg"] == 0.0);  // neither run reported one: sum([]) is 0
+}
+
+TEST_CASE("process-export-files: the runs' GPU telemetry, aggregated as GenAI-Perf does", "[genai_perf][process]") {
+  const J run1 = J::parse(R"({"gpu_power_usage": {"unit": "W", "gpu0": {"avg": 100.0, "p99": 120.0}},
+                              "gpu_power_limit": {"unit": "W", "gpu0": {"avg": 300.0}},
+                              "gpu_memory_used": {"unit": "GB", "gpu0": {"avg": 10.0}},
+                              "gpu_utilization": {"unit": "%", "gpu0": {"avg": 40.5}}})");
+  const J run2 = J::parse(R"({"gpu_power_usage": {"unit": "kW", "gpu0": {"avg": 110.25}, "gpu1": {"avg": 1234.5}},
+                              "gpu_memory_used": {"unit": "GB", "gpu0": {"avg": 4.0}},
+                              "gpu_utilization": {"unit": "%", "gpu0": {"avg": 41.5}}})");
+  const J agg = aggregate_telemetry({run1, run2});
+  CHECK(agg["gpu_power_usage"]["unit"] == "W");             // the first run's
+  CHECK(agg["gpu_power_usage"]["gpu0"]["avg"] == 105.125);  // mean
+  CHECK(agg["gpu_power_usage"]["gpu1"]["avg"] == 1234.5);   // one run's GPU
+  CHECK(agg["gpu_memory_used"]["gpu0"]["avg"] == 10.0);     // max (not the sum)
+  CHECK(agg["gpu_power_limit"]["gpu0"]["avg"] == 300.0);    // max of one
+  CHECK(agg["gpu_power_usage"]["gpu0"].size() == 1);        // the runs' p99 is not carried
+  CHECK(telemetry_json(agg) == agg);
+  CHECK(telemetry_json(aggregate_telemetry({})).is_null());
+  CHECK(telemetry_csv(agg) ==
+        "\r\nMetric,GPU,avg,min,max,p99,p95,p90,p75,p50,p25,p10,p5,p1\r\n"
+        "GPU Power Usage (W),gpu0,105.12,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00\r\n"
+        "GPU Power Usage (W),gpu1,\"1,234.50\",0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00\r\n"
+        "GPU Memory Used (GB),gpu0,10.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00\r\n"
+        "GPU Utilization (%),gpu0,41.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00\r\n"
+        "\r\nMetric,GPU,Value\r\n"
+        "GPU Power Limit (W),gpu0,300.00\r\n");
+  const std::string console = telemetry_console(agg);
+  CHECK(console.find("NVIDIA GenAI-Perf | Power Metrics") != std::string::npos);
+  CHECK(console.find("│ │      gpu1 │ 1,234.50 │ N/A │") != std::string::npos);
+  CHECK(console.find("│ │      gpu0 │  41 │ N/A │") != std::string::npos);  // utilization: round(41.0)
+  CHECK(console.find("Memory Metrics") < console.find("Utilization Metrics"));
 }
