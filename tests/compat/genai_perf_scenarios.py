@@ -35,8 +35,10 @@ both tools in empty directories and compares the files byte for byte, the exit s
 what each printed (template). `process_export_files` profiles twice with the reference (6 and 4
 requests), gives both tools the same two run directories and runs `genai-perf
 process-export-files -d DIR` with each: the merged profile_export.json and the CSV byte for byte
-(pe), the statistics within 1e-12 (pe), the rest as a profile point (dir, file, key, config,
-console); then a missing directory, where both must exit 1 and write nothing.
+(pe; the CSV's GPU rows in any order), the statistics within 1e-12 and the GPU telemetry
+(pe: both runs carry DCGM-style telemetry_stats, run with -v so the GPU tables print too), the
+rest as a profile point (dir, file, key, config, console); then a missing directory, where both
+must exit 1 and write nothing.
 `process_export_files_triton` does the same with two of our kserve (Triton gRPC) profile runs,
 their requests recorded as perf_analyzer records Triton's (tensors by name): the reference's
 perf_analyzer cannot run against our mock's gRPC model, and 0.0.16 merges only kserve runs as
@@ -470,7 +472,41 @@ def triton_tensors(export):
     export.write_text(json.dumps(j))
 
 
-def process_input_dir(runs, root, edit_export=None):
+def add_telemetry(gap_file, i):
+    """GPU telemetry as GenAI-Perf writes it with a reachable DCGM exporter (our profile has none):
+    two GPUs, every metric it reports, different per run so that means, maxima and the union of
+    GPUs show."""
+    j = json.loads(gap_file.read_text())
+    config = j.pop("input_config")
+    gpus = ["gpu0", "gpu1"] if i else ["gpu0"]
+    per_gpu = lambda base: {g: {"avg": base + 10.25 * i + 0.5 * k} for k, g in enumerate(gpus)}
+    j["telemetry_stats"] = {
+        "gpu_power_usage": {"unit": "W", **per_gpu(100.0)},
+        "gpu_power_limit": {"unit": "W", **per_gpu(300.0)},
+        "energy_consumption": {"unit": "MJ", **per_gpu(1.5)},
+        "gpu_utilization": {"unit": "%", **per_gpu(40.4)},
+        "total_gpu_memory": {"unit": "GB", **per_gpu(80.0)},
+        "gpu_memory_used": {"unit": "GB", **per_gpu(1234.5)},
+    }
+    j["input_config"] = config
+    gap_file.write_text(json.dumps(j, indent=2))
+
+
+def csv_rows_sorted(data):
+    """A CSV's rows, each blank-line-separated section's body sorted: GenAI-Perf lists a metric's
+    GPUs in a Python set's order (it varies from run to run)."""
+    sections = data.decode().split("\r\n\r\n")
+    return [s.split("\r\n")[:1] + sorted(s.split("\r\n")[1:]) for s in sections]
+
+
+def gpu_tables(out):
+    """The console's GPU tables (-v): their lines, from the first group title on."""
+    lines = out.splitlines()
+    start = next((i for i, l in enumerate(lines) if "NVIDIA GenAI-Perf | Power Metrics" in l), len(lines))
+    return [l.rstrip() for l in lines[start:] if l[:1] in "┏┃┡│└" or "NVIDIA GenAI-Perf |" in l]
+
+
+def process_input_dir(runs, root, edit_export=None, telemetry=False):
     """The runs as process-export-files reads them: one subdirectory each, holding the export
     pair only. GenAI-Perf takes the subdirectories, and in each the first .json file not named
     *_genai_perf, in the file system's listing order (ours: name order, and X.json beside
@@ -497,6 +533,8 @@ def process_input_dir(runs, root, edit_export=None):
         j = json.loads(g.read_text())
         j["input_config"]["endpoint"].pop("backend", None)
         g.write_text(json.dumps(j, indent=2))
+        if telemetry:
+            add_telemetry(g, names.index(name))
 
 
 def compare_process_export(ref, ours, mock_bin, work, triton=False):
@@ -518,11 +556,12 @@ def compare_process_export(ref, ours, mock_bin, work, triton=False):
             runs.append(next(p for p in (base / "runs" / str(i)).iterdir() if p.is_dir()))
     finally:
         mock.stop()
-    process_input_dir(runs, base / "input", triton_tensors if triton else None)
-    print(f"[{name}] genai-perf process-export-files -d {base / 'input'}", flush=True)
+    process_input_dir(runs, base / "input", triton_tensors if triton else None, telemetry=not triton)
+    flags = [] if triton else ["-v"]  # -v: the GPU tables too
+    print(f"[{name}] genai-perf process-export-files -d {base / 'input'} {' '.join(flags)}", flush=True)
     results = {}
     for tool, cmd in (("ref", ref), ("ours", ours)):
-        results[tool] = run_tool([str(cmd)], ["-d", str(base / "input")], base / tool, "process-export-files")
+        results[tool] = run_tool([str(cmd)], ["-d", str(base / "input"), *flags], base / tool, "process-export-files")
         if results[tool][0] != 0:
             diffs.append(f"{name}:run:{tool}:exit {results[tool][0]}")
             print(results[tool][1][-3000:])
@@ -530,14 +569,20 @@ def compare_process_export(ref, ours, mock_bin, work, triton=False):
     r_arts, o_arts = base / "ref" / "artifacts", base / "ours" / "artifacts"
     for point in sorted(p.name for p in r_arts.iterdir()) if r_arts.is_dir() else []:
         r, o = r_arts / point, o_arts / point
-        for f in ("profile_export.json", "profile_export_genai_perf.csv"):
-            if (r / f).exists() and (o / f).exists() and (r / f).read_bytes() != (o / f).read_bytes():
-                diffs.append(f"{name}:pe:{f}:bytes differ")
+        f = "profile_export.json"
+        if (r / f).exists() and (o / f).exists() and (r / f).read_bytes() != (o / f).read_bytes():
+            diffs.append(f"{name}:pe:{f}:bytes differ")
+        f = "profile_export_genai_perf.csv"
+        if (r / f).exists() and (o / f).exists() and (r / f).read_bytes() != (o / f).read_bytes() and \
+                csv_rows_sorted((r / f).read_bytes()) != csv_rows_sorted((o / f).read_bytes()):
+            diffs.append(f"{name}:pe:{f}:rows differ")
         g = "profile_export_genai_perf.json"
         if (r / g).exists() and (o / g).exists():
             rj, oj = json.loads((r / g).read_text()), json.loads((o / g).read_text())
+            if rj.get("telemetry_stats") != oj.get("telemetry_stats"):
+                diffs.append(f"{name}:pe:{g}:telemetry_stats {rj.get('telemetry_stats')}->{oj.get('telemetry_stats')}")
             for metric, stats in rj.items():
-                if metric == "input_config":
+                if metric in ("input_config", "telemetry_stats"):
                     continue
                 for stat, rv in stats.items():
                     ov = oj.get(metric, {}).get(stat)
@@ -545,6 +590,9 @@ def compare_process_export(ref, ours, mock_bin, work, triton=False):
                         continue
                     if abs(rv - ov) > 1e-12 * max(abs(rv), 1.0):
                         diffs.append(f"{name}:pe:{g}:{metric}.{stat}:{rv!r}->{ov!r}")
+    if gpu_tables(results["ref"][1]) != gpu_tables(results["ours"][1]):
+        diffs.append(f"{name}:console:stdout:GPU tables {gpu_tables(results['ref'][1])[:3]}->"
+                     f"{gpu_tables(results['ours'][1])[:3]}")
     # A directory that does not exist: exit 1 from both, nothing written.
     for tool, cmd in () if triton else (("ref", ref), ("ours", ours)):
         cwd = base / f"{tool}_missing"
