@@ -198,6 +198,7 @@ void add_trace_replay_options(CLI::App& app, ProfileOptions& o);
 // detection), and an --extra-inputs key the loader overwrites per turn (after detection).
 void check_baseten_only_options(const ProfileOptions& o);
 void read_trace_replay_environment(ProfileOptions& o);  // AIPERF_DATASET_BASETEN_SESSION_COLUMN
+void read_tracelab_environment(ProfileOptions& o);      // AIPERF_DATASET_TRACELAB_* (before the file is loaded)
 void check_baseten_extra_inputs(const ProfileOptions& o);
 // Weka trace replay options (options_agentic_trace.cpp), added by add_input_options; the check
 // runs after the input file's type is known (AIPerf's refusals: exclusive delay flags,

@@ -293,6 +293,7 @@ void finalize_input_options(ProfileOptions& o) {
   check_agentic_trace_options(o, o.config.input.custom_dataset_type != config::CustomDatasetType::kNone);
   check_public_dataset(o);
   check_synthesis_options(o);
+  read_tracelab_environment(o);
   check_input_file(o);
   check_synthesis_dataset_type(o);
   check_baseten_extra_inputs(o);

@@ -1,6 +1,8 @@
 // Trace replay controls that only the baseten_trace loader honours (AIPerf 0.13's "Conversation
 // Input" group), and AIPerf's three refusals around them: a baseten-only option on another
 // dataset, and an --extra-inputs key the loader overwrites on every turn.
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -53,6 +55,33 @@ void add_trace_replay_options(CLI::App& app, ProfileOptions& o) {
 void read_trace_replay_environment(ProfileOptions& o) {
   if (const char* column = std::getenv("AIPERF_DATASET_BASETEN_SESSION_COLUMN"); column && *column)
     o.config.input.trace_replay.session_column = column;
+}
+
+namespace {
+// A boolean as pydantic reads one from the environment (true/false, 1/0, yes/no, on/off).
+bool env_flag(const char* name, bool fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  std::string s(v);
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (s == "1" || s == "true" || s == "yes" || s == "on") return true;
+  if (s == "0" || s == "false" || s == "no" || s == "off") return false;
+  throw OptionError(std::string(name) + ": must be a boolean (true/false, 1/0, yes/no, on/off), got '" + v + "'");
+}
+}  // namespace
+
+void read_tracelab_environment(ProfileOptions& o) {
+  auto& a = o.config.input.agentic_trace;
+  a.tracelab_subagent_join = env_flag("AIPERF_DATASET_TRACELAB_SUBAGENT_JOIN", a.tracelab_subagent_join);
+  a.tracelab_codex_subagent_join =
+      env_flag("AIPERF_DATASET_TRACELAB_CODEX_SUBAGENT_JOIN", a.tracelab_codex_subagent_join);
+  if (const char* v = std::getenv("AIPERF_DATASET_TRACELAB_MIN_SPAWN_MS"); v && *v) {
+    char* end = nullptr;
+    const long long ms = std::strtoll(v, &end, 10);
+    if (*end != '\0' || ms < 0)
+      throw OptionError(std::string("AIPERF_DATASET_TRACELAB_MIN_SPAWN_MS: must be an integer >= 0, got '") + v + "'");
+    a.tracelab_min_spawn_ms = static_cast<uint64_t>(ms);
+  }
 }
 
 void check_baseten_only_options(const ProfileOptions& o) {

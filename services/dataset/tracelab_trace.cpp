@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <limits>
@@ -556,31 +555,14 @@ std::optional<WekaTrace> build_trace(const std::string& file, const Session& ses
   return trace;
 }
 
-bool env_flag(const char* name, bool fallback) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  std::string s(v);
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (s == "1" || s == "true" || s == "yes" || s == "on") return true;
-  if (s == "0" || s == "false" || s == "no" || s == "off") return false;
-  throw DatasetFileError(std::string(name) + ": must be a boolean (true/false/1/0), got '" + v + "'");
-}
-
 }  // namespace
 
 TracelabOptions options_of(const config::InputConfig& in) {
   TracelabOptions opt;
   if (in.isl_block_size) opt.block_size = *in.isl_block_size;
-  opt.join_subagents = env_flag("AIPERF_DATASET_TRACELAB_SUBAGENT_JOIN", true);
-  opt.join_codex = env_flag("AIPERF_DATASET_TRACELAB_CODEX_SUBAGENT_JOIN", true);
-  if (const char* v = std::getenv("AIPERF_DATASET_TRACELAB_MIN_SPAWN_MS"); v && *v) {
-    char* end = nullptr;
-    const long long ms = std::strtoll(v, &end, 10);
-    if (*end != '\0' || ms < 0)
-      throw DatasetFileError(std::string("AIPERF_DATASET_TRACELAB_MIN_SPAWN_MS: must be an integer >= 0, got '") + v +
-                             "'");
-    opt.min_spawn_ms = ms;
-  }
+  opt.join_subagents = in.agentic_trace.tracelab_subagent_join;
+  opt.join_codex = in.agentic_trace.tracelab_codex_subagent_join;
+  opt.min_spawn_ms = static_cast<int64_t>(in.agentic_trace.tracelab_min_spawn_ms);
   return opt;
 }
 

@@ -35,8 +35,8 @@ struct TracelabOptions {
   int64_t min_spawn_ms = 10000;
 };
 
-// The options from --isl-block-size and the AIPERF_DATASET_TRACELAB_* environment variables.
-// Throws DatasetFileError for an environment value that is not a boolean / an integer >= 0.
+// The options from --isl-block-size and the AIPERF_DATASET_TRACELAB_* environment variables
+// (read by the CLI into config::AgenticTraceConfig).
 TracelabOptions tracelab_options(const config::InputConfig& in);
 
 // True when `path` is a .jsonl/.jsonl.gz/.json.gz/.gz file whose first row carries session_id,

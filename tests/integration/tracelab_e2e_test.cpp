@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "process.h"
 
@@ -78,6 +79,30 @@ TEST_CASE("tracelab replay: sessions, max tokens, whole contexts and capped wait
     CHECK(gap(session, turn) >= 299.0);
     CHECK(gap(session, turn) < 1200.0);
   }
+}
+
+TEST_CASE("tracelab: AIPERF_DATASET_TRACELAB_SUBAGENT_JOIN=false keeps every session a trace", "[e2e][tracelab]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--fast"}, tmp);
+  ::setenv("AIPERF_DATASET_TRACELAB_SUBAGENT_JOIN", "false", 1);
+  const auto run = aiperf::test::run_named(
+      tmp, "run",
+      {"--url", mock.url(), "--endpoint-type", "chat", "--input-file", kTrace, "--custom-dataset-type", "tracelab",
+       "--no-fixed-schedule", "--ignore-trace-delays", "--conversation-num", "3"});
+  ::setenv("AIPERF_DATASET_TRACELAB_MIN_SPAWN_MS", "soon", 1);
+  const auto bad =
+      aiperf::test::run_named(tmp, "bad", {"--url", mock.url(), "--endpoint-type", "chat", "--input-file", kTrace});
+  ::unsetenv("AIPERF_DATASET_TRACELAB_SUBAGENT_JOIN");
+  ::unsetenv("AIPERF_DATASET_TRACELAB_MIN_SPAWN_MS");
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  std::set<std::string> sessions;
+  const json inputs = run.inputs();  // held: the loop must not run over a destroyed temporary
+  for (const auto& s : inputs["data"]) sessions.insert(s["session_id"]);
+  CHECK(sessions == std::set<std::string>{"claude_aaa", "claude_bbb", "codex_ccc"});
+  CHECK(run.records().size() == 7);
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("AIPERF_DATASET_TRACELAB_MIN_SPAWN_MS: must be an integer >= 0, got 'soon'") != std::string::npos);
 }
 
 TEST_CASE("tracelab: a gzipped corpus is detected and replays its 7 rounds", "[e2e][tracelab]") {

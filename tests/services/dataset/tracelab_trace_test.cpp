@@ -198,6 +198,15 @@ TEST_CASE("tracelab: --isl-block-size sets the block the ids are minted at") {
   aiperf::config::InputConfig in = input(kTrace);
   in.isl_block_size = 100;
   CHECK(tracelab_options(in).block_size == 100);
+  // The AIPERF_DATASET_TRACELAB_* values as the CLI read them into the config.
+  in.agentic_trace.tracelab_subagent_join = false;
+  in.agentic_trace.tracelab_codex_subagent_join = false;
+  in.agentic_trace.tracelab_min_spawn_ms = 18001;
+  const TracelabOptions from_config = tracelab_options(in);
+  CHECK_FALSE(from_config.join_subagents);
+  CHECK_FALSE(from_config.join_codex);
+  CHECK(from_config.min_spawn_ms == 18001);
+  CHECK(load(in).conversations.size() == 3);  // no join: claude:bbb is a trace of its own
 }
 
 TEST_CASE("tracelab: rounds ordered by submission time, offsets and naive times read as UTC") {
