@@ -259,6 +259,29 @@ J merged_statistics(const std::vector<PaRequest>& requests, Format format, const
   return stats;
 }
 
+J session_statistics(const J& pa, const std::vector<PaRequest>& requests, Format format) {
+  const J& records = pa["experiments"][0]["requests"];
+  std::vector<std::pair<std::string, std::vector<PaRequest>>> sessions;
+  for (size_t i = 0; i < requests.size() && i < records.size(); ++i) {
+    const J& inputs = records[i].value("request_inputs", J::object());
+    if (!inputs.contains("session_id")) continue;
+    // A request without content is skipped before GenAI-Perf looks at its session.
+    const PaRequest& r = requests[i];
+    bool content = false;
+    for (const std::string& o : r.response_outputs)
+      content = content || format == Format::kKserve || !response_text(o, format).empty();
+    if (!content) continue;
+    const std::string id = python_str(inputs["session_id"]);
+    auto it = std::find_if(sessions.begin(), sessions.end(), [&](const auto& s) { return s.first == id; });
+    if (it == sessions.end()) it = sessions.insert(sessions.end(), {id, {}});
+    it->second.push_back(r);
+  }
+  if (sessions.empty()) return J();
+  J out = J::object();
+  for (const auto& s : sessions) out[s.first] = compute_statistics(s.second, format, {}, format != Format::kKserve);
+  return out;
+}
+
 J process_input_config(const J& first, const ProcessArgs& a) {
   J out = J::object();
   out["model_names"] = first["model_names"];

@@ -72,6 +72,14 @@ std::vector<PaRequest> merged_requests(const nlohmann::ordered_json& pa, Format 
 nlohmann::ordered_json merged_statistics(const std::vector<PaRequest>& requests, Format format,
                                          const MergedExports& merged);
 
+// profile_export_genai_perf.json's "sessions" (written after input_config): the statistics of
+// each session_id the merged requests carry in request_inputs (perf_analyzer's session runs),
+// in order of first appearance, each over that session's requests with content and its own span
+// (throughputs included; no goodput); null when no request has one. `requests` are
+// merged_requests(pa, ...), in the export's order.
+nlohmann::ordered_json session_statistics(const nlohmann::ordered_json& pa, const std::vector<PaRequest>& requests,
+                                          Format format);
+
 // input_config of the merged profile_export_genai_perf.json: the first run's endpoint,
 // perf_analyzer, input and tokenizer sections and model names; this command's output and process
 // sections; subcommand "process".

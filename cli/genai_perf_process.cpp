@@ -83,6 +83,8 @@ Outputs compute(const ProcessArgs& a) {
   o.csv = csv_text(stats, format, streaming) + telemetry_csv(telemetry);
   if (const J t = telemetry_json(telemetry); !t.is_null()) stats["telemetry_stats"] = t;
   stats["input_config"] = process_input_config(merged.input_config, a);
+  if (const J sessions = session_statistics(merged.pa, requests, format); !sessions.is_null())
+    stats["sessions"] = sessions;
   o.stats_json = stats.dump(2);
   return o;
 }

@@ -272,3 +272,21 @@ TEST_CASE("process-export-files: the runs' GPU telemetry, aggregated as GenAI-Pe
   CHECK(console.find("│ │      gpu0 │  41 │ N/A │") != std::string::npos);  // utilization: round(41.0)
   CHECK(console.find("Memory Metrics") < console.find("Utilization Metrics"));
 }
+
+TEST_CASE("process-export-files: per-session statistics over each session's own span", "[genai_perf][process]") {
+  MergedExports m = merge_exports(find_export_pairs(two_runs()));
+  J& records = m.pa["experiments"][0]["requests"];
+  CHECK(session_statistics(m.pa, merged_requests(m.pa, Format::kChat, bytes), Format::kChat).is_null());
+  records[0]["request_inputs"]["session_id"] = 7;  // an integer id becomes the key "7"
+  records[1]["request_inputs"]["session_id"] = "b";
+  records[2]["request_inputs"]["session_id"] = 7;
+  const J s = session_statistics(m.pa, merged_requests(m.pa, Format::kChat, bytes), Format::kChat);
+  REQUIRE(s.size() == 2);
+  CHECK(s.begin().key() == "7");  // first appearance first
+  CHECK(s["7"]["request_count"]["avg"] == 2.0);
+  // Session 7: requests at 1000 ms (14 ms) and 5000 ms (5 ms): 2 requests, 5 tokens over 4.005 s.
+  CHECK(s["7"]["request_throughput"]["avg"] == 2 / 4.005);
+  CHECK(s["7"]["output_token_throughput"]["avg"] == 5 / 4.005);
+  CHECK(s["b"]["request_latency"]["avg"] == 30.0);
+  CHECK_FALSE(s["7"].contains("request_goodput"));  // the first run's goodput is for the whole only
+}
