@@ -37,6 +37,7 @@ requests), gives both tools the same two run directories and runs `genai-perf
 process-export-files -d DIR` with each: the merged profile_export.json and the CSV byte for byte
 (pe; the CSV's GPU rows in any order), the statistics within 1e-12 and the GPU telemetry
 (pe: both runs carry DCGM-style telemetry_stats, run with -v so the GPU tables print too), the
+per-session statistics (pe: the requests carry session ids, as in session runs), the
 rest as a profile point (dir, file, key, config, console); then a missing directory, where both
 must exit 1 and write nothing.
 `process_export_files_triton` does the same with two of our kserve (Triton gRPC) profile runs,
@@ -492,6 +493,15 @@ def add_telemetry(gap_file, i):
     gap_file.write_text(json.dumps(j, indent=2))
 
 
+def add_sessions(export):
+    """Session ids as perf_analyzer records them for session runs (request_inputs.session_id):
+    three sessions, each spanning both runs, so that "sessions" is computed."""
+    j = json.loads(export.read_text())
+    for i, r in enumerate(j["experiments"][0]["requests"]):
+        r["request_inputs"]["session_id"] = f"session-{i % 3}"
+    export.write_text(json.dumps(j))
+
+
 def csv_rows_sorted(data):
     """A CSV's rows, each blank-line-separated section's body sorted: GenAI-Perf lists a metric's
     GPUs in a Python set's order (it varies from run to run)."""
@@ -556,7 +566,7 @@ def compare_process_export(ref, ours, mock_bin, work, triton=False):
             runs.append(next(p for p in (base / "runs" / str(i)).iterdir() if p.is_dir()))
     finally:
         mock.stop()
-    process_input_dir(runs, base / "input", triton_tensors if triton else None, telemetry=not triton)
+    process_input_dir(runs, base / "input", triton_tensors if triton else add_sessions, telemetry=not triton)
     flags = [] if triton else ["-v"]  # -v: the GPU tables too
     print(f"[{name}] genai-perf process-export-files -d {base / 'input'} {' '.join(flags)}", flush=True)
     results = {}
@@ -581,15 +591,23 @@ def compare_process_export(ref, ours, mock_bin, work, triton=False):
             rj, oj = json.loads((r / g).read_text()), json.loads((o / g).read_text())
             if rj.get("telemetry_stats") != oj.get("telemetry_stats"):
                 diffs.append(f"{name}:pe:{g}:telemetry_stats {rj.get('telemetry_stats')}->{oj.get('telemetry_stats')}")
-            for metric, stats in rj.items():
-                if metric in ("input_config", "telemetry_stats"):
-                    continue
-                for stat, rv in stats.items():
-                    ov = oj.get(metric, {}).get(stat)
-                    if stat == "unit" or ov is None:
+            if list(rj.get("sessions", {})) != list(oj.get("sessions", {})):
+                diffs.append(f"{name}:pe:{g}:sessions {list(rj.get('sessions', {}))}->{list(oj.get('sessions', {}))}")
+            blocks = [("", rj, oj)] + [(f"sessions.{k}.", v, oj["sessions"][k])
+                                       for k, v in rj.get("sessions", {}).items() if k in oj.get("sessions", {})]
+            for prefix, rb, ob in blocks:
+                if [k for k in rb if k not in ("input_config", "sessions")] != \
+                        [k for k in ob if k not in ("input_config", "sessions")]:
+                    diffs.append(f"{name}:pe:{g}:{prefix}keys {list(rb)}->{list(ob)}")
+                for metric, stats in rb.items():
+                    if metric in ("input_config", "telemetry_stats", "sessions"):
                         continue
-                    if abs(rv - ov) > 1e-12 * max(abs(rv), 1.0):
-                        diffs.append(f"{name}:pe:{g}:{metric}.{stat}:{rv!r}->{ov!r}")
+                    for stat, rv in stats.items():
+                        ov = ob.get(metric, {}).get(stat)
+                        if stat == "unit" or ov is None:
+                            continue
+                        if abs(rv - ov) > 1e-12 * max(abs(rv), 1.0):
+                            diffs.append(f"{name}:pe:{g}:{prefix}{metric}.{stat}:{rv!r}->{ov!r}")
     if gpu_tables(results["ref"][1]) != gpu_tables(results["ours"][1]):
         diffs.append(f"{name}:console:stdout:GPU tables {gpu_tables(results['ref'][1])[:3]}->"
                      f"{gpu_tables(results['ours'][1])[:3]}")
