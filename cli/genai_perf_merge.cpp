@@ -1,6 +1,7 @@
 #include "genai_perf_merge.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -46,6 +47,43 @@ std::string join_characters(const std::string& s) {
     i += len;
   }
   return out;
+}
+
+bool sse_non_data_field(const std::string& m) {
+  return m.rfind(':', 0) == 0 || m.rfind("event:", 0) == 0 || m.rfind("id:", 0) == 0 || m.rfind("retry:", 0) == 0;
+}
+
+// GenAI-Perf's repairs of an OpenAI request's SSE responses before measuring them: a response
+// that does not start with "data: " is the tail of the one before (perf_analyzer split an event)
+// and joins it up to its own next "data: "; an error event fails the whole merge.
+void repair_sse(std::vector<std::string>& outputs) {
+  for (size_t i = outputs.size(); i-- > 1;) {
+    const std::string response = outputs[i];
+    if (sse_non_data_field(response) || response.rfind("data: ", 0) == 0) continue;
+    if (outputs[i - 1].find("data:") == std::string::npos)
+      throw MergeError(
+          "Detected a splintered SSE response but the previous response does not contain proper SSE "
+          "prefix to continue the fix.");
+    const size_t at = response.find("data: ");
+    outputs[i - 1] += response.substr(0, at);
+    outputs[i] = at == std::string::npos ? "" : response.substr(at);
+  }
+  for (const std::string& o : outputs) {
+    const size_t first = o.find_first_not_of(" \t\n\r\f\v");
+    const std::string body =
+        first == std::string::npos ? "" : o.substr(first, o.find_last_not_of(" \t\n\r\f\v") - first + 1);
+    size_t start = 0;
+    while (start <= body.size()) {
+      const size_t end = body.find("\n\n", start);
+      const std::string event = body.substr(start, end == std::string::npos ? std::string::npos : end - start);
+      std::string lower = event;
+      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (event.rfind("event:", 0) == 0 && lower.find("error") != std::string::npos)
+        throw MergeError("Detected an error event in the SSE response: " + event);
+      if (end == std::string::npos) break;
+      start = end + 2;
+    }
+  }
 }
 
 // A Triton request's prompt: perf_analyzer's text_input, or (our profile's layout) the
@@ -224,10 +262,9 @@ std::vector<PaRequest> merged_requests(const J& pa, Format format,
         q.input_tokens = count_tokens(triton_prompt(r.at("request_inputs")));
       } else {
         q.payload = r.at("request_inputs").at("payload").get<std::string>();
-        for (const J& o : r.at("response_outputs")) {
-          q.response_outputs.push_back(o.at("response").get<std::string>());
-          output += response_text(q.response_outputs.back(), format);
-        }
+        for (const J& o : r.at("response_outputs")) q.response_outputs.push_back(o.at("response").get<std::string>());
+        repair_sse(q.response_outputs);
+        for (const std::string& o : q.response_outputs) output += response_text(o, format);
         q.input_tokens = count_tokens(prompt_text(J::parse(q.payload), format, multimodal));
       }
       q.output_tokens = count_tokens(output);

@@ -290,3 +290,22 @@ TEST_CASE("process-export-files: per-session statistics over each session's own 
   CHECK(s["b"]["request_latency"]["avg"] == 30.0);
   CHECK_FALSE(s["7"].contains("request_goodput"));  // the first run's goodput is for the whole only
 }
+
+TEST_CASE("process-export-files: split SSE events joined, error events refused", "[genai_perf][process]") {
+  const std::string event = chunk("abc");
+  J pa = pa_export(J::array({request(0, {{4 * kMs, event.substr(0, 20)}, {9 * kMs, event.substr(20)}}, {"p"})}), 0);
+  // The tail (no "data: ") joins the head: one response with text, at 4 ms; the emptied one goes.
+  std::vector<PaRequest> requests = merged_requests(pa, Format::kChat, bytes);
+  REQUIRE(requests.size() == 1);
+  CHECK(requests[0].output_tokens == 3);
+  MergedExports m;
+  m.pa = pa;
+  m.input_config = input_config("m");
+  CHECK(merged_statistics(requests, Format::kChat, m)["request_latency"]["avg"] == 4.0);
+
+  pa = pa_export(J::array({request(0, {{4 * kMs, chunk("a")}, {9 * kMs, "event: Error\ndata: {}\n\n"}}, {"p"})}), 0);
+  CHECK_THROWS_WITH(merged_requests(pa, Format::kChat, bytes),
+                    "Detected an error event in the SSE response: event: Error\ndata: {}");
+  pa = pa_export(J::array({request(0, {{4 * kMs, "{}"}, {9 * kMs, "tail"}}, {"p"})}), 0);
+  CHECK_THROWS_WITH(merged_requests(pa, Format::kChat, bytes), Catch::StartsWith("Detected a splintered SSE response"));
+}
