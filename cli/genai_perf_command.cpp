@@ -421,6 +421,15 @@ int run_config(const std::vector<std::string>& words, const std::string& version
       if (w != "-v" && w != "--verbose") only_verbose = false;
     if (!only_verbose && !override_config)
       throw GenAiPerfOptionError("In order to use the CLI to override the config, the --override-config flag must be set.");
+    if (cfg.process_input_path && !cfg.sweep) {
+      // The runs' own files give the rest; only the output section applies.
+      std::vector<std::string> words{"--input-directory=" + *cfg.process_input_path};
+      for (const std::string& w : cfg.words)
+        for (const char* o : {"--artifact-dir", "--checkpoint-dir", "--profile-export-file", "--generate-plots"})
+          if (w.rfind(o, 0) == 0) words.push_back(w);
+      words.insert(words.end(), rest.begin(), rest.end());
+      return run_process_export_files(words);
+    }
     try {
       a = parse_profile_args(cfg.words);
     } catch (const GenAiPerfOptionError& e) {

@@ -30,9 +30,9 @@ class Reader {
       } else if (key == "analyze") {
         analyze(v);
       } else if (key == "process") {
+        // A process input_path makes the file a process-export-files run (GenAI-Perf's rule).
         section(v, key, {{"input_path", [&](const YAML::Node& n, const std::string& p) {
-                            if (!empty(n))
-                              refuse(n, p, "the process-export-files subcommand is not supported yet by aiperf's genai-perf front end");
+                            if (!empty(n)) process_input_path_ = scalar(n, p);
                           }}});
       } else if (key == "endpoint") {
         endpoint(v);
@@ -60,6 +60,7 @@ class Reader {
   std::vector<Word> words_;
   bool stability_integral_ = false;
   std::optional<Sweep> sweep_;
+  std::optional<std::string> process_input_path_;
 
   std::string at(const YAML::Node& n, const std::string& path) const {
     const int line = n.Mark().line;
@@ -402,6 +403,7 @@ class Reader {
       }
     }
     run.sweep = sweep_;
+    run.process_input_path = process_input_path_;
     run.stability_percentage_integral = stability_integral_;
     return run;
   }

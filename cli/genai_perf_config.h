@@ -17,6 +17,9 @@ namespace aiperf::cli::genai_perf {
 struct ConfigRun {
   std::vector<std::string> words;  // the `genai-perf profile` command line of the file
   std::optional<Sweep> sweep;      // set: the file has an analyze: section (run analyze)
+  // set (and no analyze: section): the file's process.input_path, a process-export-files run
+  // (GenAI-Perf's config then needs no model and takes only the output section's options).
+  std::optional<std::string> process_input_path;
   // perf_analyzer.stability_percentage was an integer (GenAI-Perf echoes it as one: 80, where
   // the command line's -s 80 is 80.0).
   bool stability_percentage_integral = false;

@@ -164,6 +164,20 @@ TEST_CASE("genai-perf process-export-files merges two profile runs (6 + 4 reques
   const std::string csv = read_file(dir + "/profile_export_genai_perf.csv");
   CHECK(csv.find("Request Count (count),10.00\r\n") != std::string::npos);
   CHECK(csv.find("Input Sequence Length (tokens),20.00,20.00,20.00") != std::string::npos);
+
+  // `genai-perf config -f` with a process section is the same merge (GenAI-Perf's rule: no
+  // model needed, only the output section applies).
+  std::ofstream(tmp + "/merge.yaml") << "process:\n  input_path: " << in.string()
+                                     << "\noutput:\n  artifact_directory: " << tmp << "/out_cfg\n";
+  const Run cfg = aiperf::test::run_genai_perf(tmp, {"config", "-f", tmp + "/merge.yaml"}, "config", false, 120);
+  INFO(cfg.out << cfg.err);
+  REQUIRE(cfg.exit_code == 0);
+  const std::string cfg_dir = tmp + "/out_cfg/" + kDir;
+  CHECK(read_file(cfg_dir + "/profile_export.json") == text);
+  CHECK(read_file(cfg_dir + "/profile_export_genai_perf.csv") == csv);
+  CHECK(json::parse(
+            read_file(cfg_dir + "/profile_export_genai_perf.json"))["input_config"]["output"]["artifact_directory"] ==
+        tmp + "/out_cfg");
 }
 
 TEST_CASE("genai-perf process-export-files: bad input exits 1, names it and writes nothing", "[e2e][genai_perf]") {
