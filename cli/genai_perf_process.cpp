@@ -85,7 +85,7 @@ Outputs compute(const ProcessArgs& a) {
   stats["input_config"] = process_input_config(merged.input_config, a);
   if (const J sessions = session_statistics(merged.pa, requests, format); !sessions.is_null())
     stats["sessions"] = sessions;
-  o.stats_json = stats.dump(2);
+  o.stats_json = stats.dump(2, ' ', true);  // json.dumps(indent=2): non-ASCII as \uXXXX
   return o;
 }
 
