@@ -488,7 +488,7 @@ std::vector<std::string> to_aiperf_args(const ProfileArgs& a, const std::string&
   std::vector<std::string> v;
   for (const std::string& m : a.models) v.insert(v.end(), {"--model", m});
   if (a.models.size() > 1) v.insert(v.end(), {"--model-selection-strategy", a.model_selection_strategy});
-  v.insert(v.end(), {"--endpoint-type", a.endpoint_type});
+  v.insert(v.end(), {"--endpoint-type", a.endpoint_type, "--genai-perf-payloads"});
   if (!a.custom_endpoint.empty()) v.insert(v.end(), {"--endpoint", a.custom_endpoint});
   if (a.streaming) v.push_back("--streaming");
   // perf_analyzer's default server: HTTP, or gRPC (Triton's port 8001) for kserve, which our

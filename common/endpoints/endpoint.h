@@ -64,6 +64,8 @@ struct PayloadOptions {
   // Chat: adds stream_options.continuous_usage_stats beside include_usage (which every streaming
   // chat and completions request asks for).
   bool per_chunk_usage = false;
+  // GenAI-Perf 0.0.16's bodies: no stream_options added, a completions prompt always a list.
+  bool genai_perf = false;
   const nlohmann::json* extra_inputs = nullptr;  // object merged last (overrides)
 };
 

@@ -92,7 +92,7 @@ ordered_json chat_payload(const std::vector<const proto::Turn*>& turns,
 
 // A single prompt goes out as a bare string (AIPerf 0.13, the canonical OpenAI form), any
 // other number of them (none included) as a list.
-ordered_json completions_payload(const proto::Turn& turn) {
+ordered_json completions_payload(const proto::Turn& turn, bool prompt_list) {
   ordered_json prompt = ordered_json::array();
   for (const proto::Text& text : turn.texts()) {
     for (const std::string& content : text.contents()) {
@@ -100,7 +100,7 @@ ordered_json completions_payload(const proto::Turn& turn) {
     }
   }
   ordered_json payload;
-  if (prompt.size() == 1) {
+  if (prompt.size() == 1 && !prompt_list) {
     payload["prompt"] = std::move(prompt[0]);
   } else {
     payload["prompt"] = std::move(prompt);
@@ -326,8 +326,8 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
   }
   const bool chat = info.type == "chat";
 
-  ordered_json payload = chat ? chat_payload(turns, system_message, user_context_message)
-                              : completions_payload(last);
+  ordered_json payload =
+      chat ? chat_payload(turns, system_message, user_context_message) : completions_payload(last, options.genai_perf);
   payload["model"] = model;
   payload["stream"] = options.streaming;
   // Chat: the latest tools of the conversation, before the token limit (AIPerf 0.13's order).
@@ -345,7 +345,7 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
     const ordered_json body = ordered_json::parse(last.extra_body());
     for (const auto& [key, value] : body.items()) payload[key] = value;
   }
-  ensure_include_usage(payload, chat && options.per_chunk_usage);
+  if (!options.genai_perf) ensure_include_usage(payload, chat && options.per_chunk_usage);
   return payload.dump();
 }
 

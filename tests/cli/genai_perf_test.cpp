@@ -30,13 +30,45 @@ TEST_CASE("genai-perf profile maps onto aiperf profile with exact arguments", "[
                                             "--tokenizer", "gpt2", "--artifact-dir", "out/"});
   CHECK(artifact_directory(a) == "out/org_model-openai-chat-concurrency4");
   CHECK(request_count(a) == 10);  // max(10, 2 * 4)
-  const Words expected{"--model", "org/model", "--endpoint-type", "chat", "--streaming", "--url", "http://h:1",
-                       "--concurrency", "4", "--request-count", "10", "--warmup-request-count", "3",
-                       "--num-dataset-entries", "7", "--synthetic-input-tokens-mean", "30",
-                       "--synthetic-input-tokens-stddev", "2", "--output-tokens-mean", "12", "--output-tokens-stddev",
-                       "1", "--use-legacy-max-tokens", "--random-seed", "9", "--extra-inputs", "ignore_eos:true",
-                       "--header", "A:b", "--tokenizer", "gpt2", "--artifact-dir", "D", "--export-level", "raw",
-                       "--ui", "none"};
+  const Words expected{"--model",
+                       "org/model",
+                       "--endpoint-type",
+                       "chat",
+                       "--genai-perf-payloads",
+                       "--streaming",
+                       "--url",
+                       "http://h:1",
+                       "--concurrency",
+                       "4",
+                       "--request-count",
+                       "10",
+                       "--warmup-request-count",
+                       "3",
+                       "--num-dataset-entries",
+                       "7",
+                       "--synthetic-input-tokens-mean",
+                       "30",
+                       "--synthetic-input-tokens-stddev",
+                       "2",
+                       "--output-tokens-mean",
+                       "12",
+                       "--output-tokens-stddev",
+                       "1",
+                       "--use-legacy-max-tokens",
+                       "--random-seed",
+                       "9",
+                       "--extra-inputs",
+                       "ignore_eos:true",
+                       "--header",
+                       "A:b",
+                       "--tokenizer",
+                       "gpt2",
+                       "--artifact-dir",
+                       "D",
+                       "--export-level",
+                       "raw",
+                       "--ui",
+                       "none"};
   CHECK(to_aiperf_args(a, "D") == expected);
 }
 
@@ -44,10 +76,31 @@ TEST_CASE("genai-perf --input-file maps to a sequential single_turn dataset", "[
   const std::string file = std::filesystem::temp_directory_path().string() + "/genai_perf_test_prompts.jsonl";
   std::ofstream(file) << "{\"text\": \"hi\"}\n";
   const ProfileArgs a = parse_profile_args({"-m", "m", "--endpoint-type", "completions", "--input-file", file});
-  const Words expected{"--model", "m", "--endpoint-type", "completions", "--url", "localhost:8000", "--concurrency",
-                       "1", "--request-count", "10", "--input-file", file, "--custom-dataset-type", "single_turn",
-                       "--dataset-sampling-strategy", "sequential", "--random-seed", "0", "--artifact-dir", "D",
-                       "--export-level", "raw", "--ui", "none"};
+  const Words expected{"--model",
+                       "m",
+                       "--endpoint-type",
+                       "completions",
+                       "--genai-perf-payloads",
+                       "--url",
+                       "localhost:8000",
+                       "--concurrency",
+                       "1",
+                       "--request-count",
+                       "10",
+                       "--input-file",
+                       file,
+                       "--custom-dataset-type",
+                       "single_turn",
+                       "--dataset-sampling-strategy",
+                       "sequential",
+                       "--random-seed",
+                       "0",
+                       "--artifact-dir",
+                       "D",
+                       "--export-level",
+                       "raw",
+                       "--ui",
+                       "none"};
   CHECK(to_aiperf_args(a, "D") == expected);
   CHECK(input_config(a)["input"]["file"] == file);
   CHECK(input_config(a)["input"]["prompt_source"] == "file");
@@ -60,10 +113,33 @@ TEST_CASE("genai-perf profile defaults and request-rate naming", "[genai_perf]")
   CHECK(profile_export_path(a) == "artifacts/m-openai-embeddings-request_rate2.5/profile_export.json");
   CHECK(request_count(a) == 10);
   const Words v = to_aiperf_args(a, "D");
-  const Words expected{"--model", "m", "--endpoint-type", "embeddings", "--url", "localhost:8000", "--request-rate",
-                       "2.5", "--arrival-pattern", "constant", "--request-count", "10", "--num-dataset-entries",
-                       "100", "--synthetic-input-tokens-mean", "550", "--synthetic-input-tokens-stddev", "0",
-                       "--random-seed", "0", "--artifact-dir", "D", "--export-level", "raw", "--ui", "none"};
+  const Words expected{"--model",
+                       "m",
+                       "--endpoint-type",
+                       "embeddings",
+                       "--genai-perf-payloads",
+                       "--url",
+                       "localhost:8000",
+                       "--request-rate",
+                       "2.5",
+                       "--arrival-pattern",
+                       "constant",
+                       "--request-count",
+                       "10",
+                       "--num-dataset-entries",
+                       "100",
+                       "--synthetic-input-tokens-mean",
+                       "550",
+                       "--synthetic-input-tokens-stddev",
+                       "0",
+                       "--random-seed",
+                       "0",
+                       "--artifact-dir",
+                       "D",
+                       "--export-level",
+                       "raw",
+                       "--ui",
+                       "none"};
   CHECK(v == expected);
   CHECK(python_float(5) == "5.0");
   CHECK(python_float(0.1) == "0.1");

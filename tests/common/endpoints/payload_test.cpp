@@ -71,6 +71,20 @@ TEST_CASE("chat payload: extras merged last, overriding in place and appending")
         R"("model":"llama","stream":false,"max_completion_tokens":99,"ignore_eos":true,"temperature":0.5})");
 }
 
+TEST_CASE("genai-perf front end: GenAI-Perf 0.0.16's bodies, no stream_options, a completions prompt list") {
+  const proto::Turn turn = text_turn({"x"}, "", 8);
+  PayloadOptions o = options(true);
+  o.genai_perf = true;
+  o.use_legacy_max_tokens = true;
+  CHECK(build_payload(*find_endpoint("chat"), o, {&turn}, "", "") ==
+        R"({"messages":[{"role":"user","content":"x"}],"model":"llama","stream":true,"max_tokens":8})");
+  CHECK(build_payload(*find_endpoint("completions"), o, {&turn}, "", "") ==
+        R"({"prompt":["x"],"model":"llama","stream":true,"max_tokens":8})");
+  o.genai_perf = false;  // AIPerf 0.13: one prompt as a string, the usage chunk asked for
+  CHECK(build_payload(*find_endpoint("completions"), o, {&turn}, "", "") ==
+        R"({"prompt":"x","model":"llama","stream":true,"max_tokens":8,"stream_options":{"include_usage":true}})");
+}
+
 TEST_CASE("chat payload: stream_options on every streaming request (AIPerf 0.13)") {
   const proto::Turn turn = text_turn({"x"});
   PayloadOptions o = options(true);
