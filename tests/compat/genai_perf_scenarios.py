@@ -158,10 +158,6 @@ CONFIGS = {
 KNOWN = {
     "*:file:logs/aiperf.log:only-ours":
         "ours keeps the engine's log under logs/ (GenAI-Perf writes no log file; perf_analyzer logs nothing)",
-    "*:key:inputs.json:/data[]/payload[]/messages[]/name:only-ours":
-        "our chat messages carry the name 'text' (AIPerf's dataset, synthetic or from a file); GenAI-Perf sends none",
-    "*:key:profile_export.json:payload/messages[]/name:only-ours":
-        "the same message name, inside the payloads perf_analyzer records",
     "*:key:inputs.json:/data[]/payload[]/stream:only-ours":
         "non-streaming: our payload says \"stream\": false (AIPerf's payload); GenAI-Perf leaves it out",
     "*:key:profile_export.json:payload/stream:only-ours":
