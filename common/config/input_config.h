@@ -11,6 +11,7 @@
 #include "config/prompt_shaping_config.h"
 #include "config/trace_replay_config.h"
 #include "config/synthesis_config.h"
+#include "config/video_config.h"
 #include "config/agentic_trace_config.h"
 
 namespace aiperf::config {
@@ -188,6 +189,7 @@ struct InputConfig {
   std::vector<uint32_t> audio_depths{16};       // bits per sample, one drawn per clip
   std::vector<double> audio_sample_rates{16.0}; // kHz, one drawn per clip
   uint32_t audio_num_channels = 1;
+  VideoConfig video;                            // --video-*: synthetic video clips
   TraceReplayConfig trace_replay;               // baseten_trace replay controls
   PromptShapingConfig prompt_shaping;           // corpus, range ratio, system prompt, cache bust, image source
   SynthesisConfig synthesis;                    // --synthesis-*: trace reshaping (mooncake_trace)
@@ -203,6 +205,6 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(
     rankings_passages_stddev, rankings_passage_tokens_mean, rankings_passage_tokens_stddev, rankings_query_tokens_mean,
     rankings_query_tokens_stddev, image_width_mean, image_width_stddev, image_height_mean, image_height_stddev,
     image_batch_size, image_format, audio_length_mean, audio_length_stddev, audio_batch_size, audio_format,
-    audio_depths, audio_sample_rates, audio_num_channels, trace_replay, prompt_shaping, agentic_trace, synthesis)
+    audio_depths, audio_sample_rates, audio_num_channels, video, trace_replay, prompt_shaping, agentic_trace, synthesis)
 
 }  // namespace aiperf::config
