@@ -46,11 +46,11 @@ struct VideoConfig {
   std::optional<uint32_t> width, height;  // both given: videos are made
   VideoSynthType synth_type = VideoSynthType::kMovingShapes;
   VideoFormat format = VideoFormat::kWebm;
-  std::string codec = "libvpx-vp9";  // any ffmpeg video encoder
-  double audio_sample_rate = 44.1;   // kHz (a value above 96 was given in Hz and is divided by 1000)
-  uint32_t audio_channels = 0;       // 0 = no audio track
+  std::string codec = "libvpx-vp9";            // any ffmpeg video encoder
+  double audio_sample_rate = 44.1;             // kHz (a value above 96 was given in Hz and is divided by 1000)
+  uint32_t audio_channels = 0;                 // 0 = no audio track
   std::optional<VideoAudioCodec> audio_codec;  // unset: libvorbis for webm, libopus for mp4
-  uint32_t audio_depth = 16;         // bits of the PCM handed to the audio encoder
+  uint32_t audio_depth = 16;                   // bits of the PCM handed to the audio encoder
   // The ffmpeg executable the CLI found on PATH (the dataset service runs it).
   std::string ffmpeg_path;
 

@@ -4,6 +4,7 @@
 #include "range_ratio.h"
 #include "seq_dist.h"
 #include "synthetic_media.h"
+#include "synthetic_video.h"
 #include "util/uuid.h"
 
 namespace aiperf::dataset {
@@ -88,6 +89,8 @@ std::vector<proto::Conversation> synthesize_conversations(const config::RunConfi
   std::optional<ImageSource> image_source;
   if (include_image) image_source.emplace(ps);
   const bool include_audio = in.audio_length_mean > 0;
+  std::optional<VideoSource> video_source;  // clips encoded by ffmpeg, once each (synthetic_video.h)
+  if (in.video.enabled()) video_source.emplace(in.video, seed);
 
   std::vector<std::string> prefix_pool;
   if (in.prefix_pool_size > 0 && in.prefix_length > 0)
@@ -150,6 +153,12 @@ std::vector<proto::Conversation> synthesize_conversations(const config::RunConfi
         for (uint32_t b = 0; b < in.audio_batch_size; ++b)
           audios->add_contents(synthesize_audio(in, audio_rng, b == 0 ? &seconds : nullptr));
         if (in.audio_batch_size > 0) turn->set_audio_duration_seconds(seconds);  // the clip ASR sends
+      }
+      if (video_source) {
+        proto::Text* videos = turn->add_videos();
+        videos->set_name("video_url");
+        for (uint32_t b = 0; b < in.video.batch_size; ++b)
+          if (std::string url = video_source->next(); !url.empty()) videos->add_contents(std::move(url));
       }
       if (pair) {
         turn->set_max_tokens(pair->second);
