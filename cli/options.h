@@ -210,6 +210,10 @@ void check_agentic_trace_options(const ProfileOptions& o, bool type_given);
 void add_synthesis_options(CLI::App& app, ProfileOptions& o);
 void check_synthesis_options(const ProfileOptions& o);
 void check_synthesis_dataset_type(const ProfileOptions& o);
+// --video-* (options_video.cpp), added by add_input_options and checked by finalize_input_options:
+// AIPerf's limits and refusals, then ffmpeg on PATH and a trial encode when clips are made.
+void add_video_options(CLI::App& app, ProfileOptions& o);
+void finalize_video_options(ProfileOptions& o);
 
 // Per-group validation and derived defaults, run in this order by build_run_config. Each
 // throws OptionError naming the option.

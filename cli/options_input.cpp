@@ -136,6 +136,7 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
                  "Mixed (ISL,OSL) pairs: \"256,128:40;512|20,256:60\", bracket or JSON form")
       ->group("Input Sequence Length (ISL)");
   add_synthetic_options(app, o);
+  add_video_options(app, o);
   add_prompt_shaping_options(app, o);
 }
 
@@ -289,6 +290,7 @@ void finalize_input_options(ProfileOptions& o) {
   o.config.input.headers = parse_headers(o.input.headers);
   check_fixed_schedule(o.config.input);
   check_synthetic(o);
+  finalize_video_options(o);
   check_baseten_only_options(o);
   check_agentic_trace_options(o, o.config.input.custom_dataset_type != config::CustomDatasetType::kNone);
   check_public_dataset(o);
