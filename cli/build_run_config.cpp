@@ -65,6 +65,7 @@ config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::str
     refuse_non_text_options(o, o.config.endpoint.type);
   finalize_control_options(o);
   finalize_input_options(o);
+  apply_scenario(o);  // needs the dataset type; fills what finalize_load_options reads
   finalize_load_options(o);
   finalize_connection_plan(o);
   finalize_service_options(o);

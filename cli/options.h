@@ -70,9 +70,17 @@ struct ProfileOptions {
     std::optional<double> concurrency_ramp, prefill_ramp, rate_ramp;
     std::optional<double> warmup_concurrency_ramp, warmup_prefill_ramp, warmup_rate_ramp;
     std::optional<std::string> rate_series;  // --request-rate-series file (read by finalize)
-    // Agentic replay / Weka trace controls: validated, no effect in the modes we have.
+    // Agentic replay controls (unset: AIPerf's defaults, or what --scenario fills in).
     std::optional<double> trajectory_start_min_ratio, trajectory_start_max_ratio, system_idle_gap_cap;
   } load;
+  // --scenario, --unsafe-override, --agentic-cache-warmup-duration, --agentic-warmup-grace-period
+  // (options_scenario.cpp).
+  struct Scenario {
+    std::optional<std::string> name;
+    bool unsafe_override = false;
+    std::optional<double> cache_warmup_duration, warmup_grace_period;
+    const CLI::App* app = nullptr;  // which options were given (the lock keeps explicit values)
+  } scenario;
   struct NetworkLatency {  // --network-latency-* as given (options_network_latency.cpp)
     bool automatic = false;
     std::optional<double> mean_ms, ping_interval;
@@ -179,6 +187,11 @@ void finalize_remote_export_options(ProfileOptions& o);
 void send_remote_exports(const ProfileOptions& o, const config::RunConfig& c, int64_t start_unix_ns);
 double remote_export_timeout_s();
 void add_load_options(CLI::App& app, ProfileOptions& o);
+// --scenario / --unsafe-override and the agentic warmup options (options_scenario.cpp), added by
+// add_load_options. apply_scenario runs after finalize_input_options (the dataset type is known)
+// and before finalize_load_options: AIPerf 0.13's lock (auto-fills, violations, the outcome).
+void add_scenario_options(CLI::App& app, ProfileOptions& o);
+void apply_scenario(ProfileOptions& o);
 void add_service_options(CLI::App& app, ProfileOptions& o);
 void add_telemetry_options(CLI::App& app, ProfileOptions& o);
 void add_multi_run_options(CLI::App& app, ProfileOptions& o);

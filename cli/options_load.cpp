@@ -49,25 +49,25 @@ void add_load_options(CLI::App& app, ProfileOptions& o) {
                "Cancel the run once failed / total profiling records exceeds this ratio (after max(concurrency, 10) records)")
       ->check(number_check(0, false, 1, "a number from 0 to 1"))->group(g);
   app.add_flag("--burst-phase-starts", l.burst_phase_starts,
-               "Agentic replay only: fire each phase's first requests together (no effect in other modes)")
+               "Agentic replay only: fire each phase's first requests together instead of spreading them")
       ->group(g);
-  // Agentic replay and Weka trace controls: checked as AIPerf checks them, no effect in the
-  // modes we have (docs/load-modes.md).
+  // Agentic replay (--scenario inferencex-agentx-mvp) and Weka trace controls (docs/load-modes.md).
   const auto ratio = number_check(0, false, 1, "a number from 0 to 1");
   add_optional(app, "--trajectory-start-min-ratio", r.trajectory_start_min_ratio,
-               "Agentic replay only (default 0.25; no effect in other modes)")
+               "Agentic replay only: lowest start point t* in each trace, as a fraction of its duration (default 0.25)")
       ->check(ratio)->group(g);
   add_optional(app, "--trajectory-start-max-ratio", r.trajectory_start_max_ratio,
-               "Agentic replay only (default 0.75; no effect in other modes)")
+               "Agentic replay only: highest start point t* in each trace, as a fraction of its duration (default 0.75)")
       ->check(ratio)->group(g);
   add_optional(app, "--trace-idle-gap-cap-seconds", o.config.input.agentic_trace.trace_idle_gap_cap_seconds,
                "weka_trace: gaps between request starts within a trace shortened to this (seconds)")
       ->check(kNonNegative)
       ->group(g);
   add_optional(app, "--system-idle-gap-cap-seconds", r.system_idle_gap_cap,
-               "Agentic replay only (no effect in other modes)")
+               "Agentic replay only: with nothing in flight, the next request comes within this many seconds")
       ->check(kNonNegative)->group(g);
   add_network_latency_options(app, o);
+  add_scenario_options(app, o);
   const char* u = "User-Centric Rate";
   add_optional(app, "--user-centric-rate", l.user_centric_rate,
                "Total requests/s of --num-users users, each sending a turn every num_users/rate seconds")
@@ -130,6 +130,9 @@ void finalize_load_options(ProfileOptions& o) {
       throw OptionError("--trajectory-start-min-ratio (" + py(lo) + ") must be <= --trajectory-start-max-ratio (" +
                         py(hi) + ").");
     }
+    l.agentic_replay.trajectory_start_min_ratio = lo;
+    l.agentic_replay.trajectory_start_max_ratio = hi;
+    l.agentic_replay.system_idle_gap_cap_seconds = r.system_idle_gap_cap;
   }
   // --request-rate-series: a rate phase whose rate starts at the series' first point (the
   // artifact directory says request_rate{first qps}, as AIPerf's get_phase_rate).

@@ -202,6 +202,7 @@ std::string format_summary_json(const proto::ProfileResults& results, const Summ
     if (!predeclared(m->tag())) append_metric(top.key(m->tag()), *m);
   }
   if (!info.client_server.is_null()) top.key("client_server") += nested_json(info.client_server);
+  if (!info.metadata.is_null()) top.key("metadata") += nested_json(info.metadata);
   top.close();
   return out;
 }

@@ -23,6 +23,9 @@ struct SummaryInfo {
   // Ours: the Client vs Server section (export/client_server.h), key "client_server" after the
   // metrics; null = omitted.
   nlohmann::ordered_json client_server;
+  // AIPerf's run metadata ({"scenario", "submission_valid", "submission_invalid_reasons"}) of a
+  // --scenario run, key "metadata" last; null = omitted.
+  nlohmann::ordered_json metadata;
 };
 
 // The JSON text (2-space indent, trailing newline omitted). Key order: schema_version,

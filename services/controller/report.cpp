@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <vector>
@@ -37,6 +38,20 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
   info.start_ns = results.start_ns();
   info.end_ns = results.end_ns();
   info.telemetry_data_json = telemetry.telemetry_data_json();
+  // A --scenario run: the lock's verdict, and a cancelled run is never a valid submission
+  // (AIPerf's compute_submission_outcome; context-overflow responses are not classified here).
+  if (const config::ScenarioOutcome& sc = config.loadgen.scenario; !sc.name.empty()) {
+    bool valid = sc.submission_valid;
+    std::vector<std::string> reasons = sc.submission_invalid_reasons;
+    if (results.was_cancelled()) {
+      valid = false;
+      if (std::find(reasons.begin(), reasons.end(), "run_cancelled") == reasons.end())
+        reasons.emplace_back("run_cancelled");
+    }
+    info.metadata["scenario"] = sc.name;
+    info.metadata["submission_valid"] = valid;
+    if (!reasons.empty()) info.metadata["submission_invalid_reasons"] = reasons;
+  }
   const auto& load = config.loadgen;
   const bool warmup = load.warmup_request_count.value_or(0) > 0 || load.warmup_duration.value_or(0) > 0 ||
                       load.num_warmup_sessions.value_or(0) > 0;
