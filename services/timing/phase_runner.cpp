@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "shiftable_timers.h"
 #include "user_centric_plan.h"
 #include "util/uuid.h"
 
@@ -22,6 +23,18 @@ PhaseRunner::PhaseRunner(PhaseConfig config, std::vector<ConversationInfo> conve
   for (size_t i = 0; i < conversations_.size(); ++i)
     if (!conversations_[i].branch_child) order_.push_back(i);
   if (config_.sampling == Sampling::kShuffle) std::shuffle(order_.begin(), order_.end(), rng_);
+  if (config_.agentic) {
+    timers_ = std::make_unique<ShiftableTimers>(sink_);
+    // The lanes drew their traces from the sampling order; recycling goes on from there.
+    for (uint64_t i = 0; i < config_.sampler_skip && !order_.empty(); ++i) next_conversation();
+  }
+}
+
+PhaseRunner::~PhaseRunner() = default;
+
+void PhaseRunner::defer(int64_t at_ns, std::function<void(int64_t)> fn) {
+  if (timers_) return timers_->call_at(at_ns, std::move(fn));
+  sink_.call_at(at_ns, [fn = std::move(fn), at_ns] { fn(at_ns); });
 }
 
 const ConversationInfo& PhaseRunner::next_conversation() {
@@ -48,7 +61,8 @@ bool PhaseRunner::can_start_session() const {
 
 // Standby sessions wait on workers for a slot; they do not hold one.
 bool PhaseRunner::slot_free() const {
-  return !config_.concurrency || sessions_.size() - standby_sessions_ - child_sessions_ < *config_.concurrency;
+  return !config_.concurrency ||
+         sessions_.size() - standby_sessions_ - child_sessions_ + replay_pending_ < *config_.concurrency;
 }
 
 bool PhaseRunner::prefill_free() const {
@@ -62,7 +76,10 @@ void PhaseRunner::start() {
     stop_sending();
     return;
   }
-  if (config_.fixed_schedule) {
+  if (config_.agentic) {
+    schedule_replay();
+    enforce_idle_cap(false);
+  } else if (config_.fixed_schedule) {
     schedule_trace();
   } else if (config_.num_users) {
     start_users();
@@ -131,6 +148,7 @@ void PhaseRunner::fill_slots() {
     backlog_.pop_front();
   }
   if (config_.rate_mode || config_.fixed_schedule || config_.num_users) return;
+  if (config_.agentic && !config_.recycle) return;  // agentic warmup: its starts only
   // A slot freed without a standby taking it (its worker had none left): a standby waiting
   // elsewhere takes it first, so none waits for ever on a worker with no session to end.
   // Past the deadline none starts (they are being withdrawn); under a request count every one
@@ -172,6 +190,7 @@ bool PhaseRunner::start_session(const PendingStart& start) {
   s.conversation = start.conversation ? start.conversation : &next_conversation();
   s.correlation_id = start.correlation_id.empty() ? util::uuid4(rng_) : start.correlation_id;
   s.turns = start.turns ? start.turns : s.conversation->turns;
+  s.next_turn = start.first_turn;
   s.next_send_ns = start.scheduled_ns;
   s.worker_id = std::move(worker);
   s.standby = start.standby;
@@ -369,6 +388,7 @@ void PhaseRunner::on_return(const proto::CreditReturn& ret) {
   drain_ready();
   fill_slots();
   update_completion();
+  enforce_idle_cap(true);
 }
 
 // An error on turn k does not end the session (AIPerf): turn k+1 is still sent, after its
@@ -409,18 +429,54 @@ void PhaseRunner::schedule_turn(uint64_t key) {
     turn_ready(key, 0);
     return;
   }
-  // The session keeps its slot while it thinks.
-  const int64_t intended_wall = sink_.wall_ns() + (at - now);
-  sink_.call_at(at, [this, key, intended_wall] {
+  // The session keeps its slot while it thinks. (The idle cap may bring the deadline forward:
+  // the intended time follows it.)
+  const int64_t wall_offset = sink_.wall_ns() - now;
+  defer(at, [this, key, wall_offset](int64_t due) {
     if (!sessions_.count(key)) return;  // ended by stop_sending meanwhile
     if (can_send_turn()) {
-      turn_ready(key, intended_wall);
+      turn_ready(key, due + wall_offset);
     } else {
       end_session(key);
       fill_slots();
     }
     update_completion();
+    enforce_idle_cap(false);
   });
+}
+
+void PhaseRunner::schedule_replay() {
+  for (const ReplayStart& r : config_.replay_starts) {
+    if (r.conversation >= conversations_.size()) continue;
+    ++replay_pending_;
+    defer(schedule_origin_ns() + r.offset_ns, [this, r](int64_t due) {
+      --replay_pending_;
+      if (!stats_.sending_complete && can_start_session()) {
+        PendingStart start{&conversations_[r.conversation], wall_at(due), r.correlation_id, r.end_turn, due};
+        start.first_turn = r.first_turn;
+        if (!backlog_.empty() || !start_session(start)) backlog_.push_back(std::move(start));
+      }
+      update_completion();
+      enforce_idle_cap(false);
+    });
+  }
+}
+
+// AIPerf's enforce_system_idle_cap: the idle interval starts at the return that left nothing in
+// flight (or when first seen idle); the pending timers are brought within the rest of the cap.
+void PhaseRunner::enforce_idle_cap(bool after_return) {
+  if (!timers_ || !config_.system_idle_cap_ns) return;
+  if (!in_flight_.empty() || !ready_.empty()) {
+    idle_since_ns_.reset();
+    return;
+  }
+  const int64_t now = sink_.now_ns();
+  if (after_return || !idle_since_ns_) idle_since_ns_ = now;
+  const int64_t budget = std::max<int64_t>(0, *config_.system_idle_cap_ns - (now - *idle_since_ns_));
+  if (const int64_t shifted = timers_->cap_pending_delay(budget); shifted > 0) {
+    ++stats_.idle_jumps;
+    stats_.idle_skipped_ns += shifted;
+  }
 }
 
 void PhaseRunner::drain_ready() {
@@ -573,7 +629,8 @@ void PhaseRunner::update_completion() {
   }
   if (!stats_.sending_complete) {
     // Sources of new sessions exhausted and every started session done: nothing left to send.
-    const bool trace_done = config_.fixed_schedule && trace_pending_ == 0 && backlog_.empty();
+    const bool trace_done = (config_.fixed_schedule || (config_.agentic && !config_.recycle)) && trace_pending_ == 0 &&
+                            replay_pending_ == 0 && backlog_.empty();
     const bool sessions_done = config_.session_count && sessions_started_ >= *config_.session_count;
     if ((trace_done || sessions_done) && sessions_.empty() && ready_.empty()) stats_.sending_complete = true;
   }

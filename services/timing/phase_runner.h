@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <random>
 #include <set>
@@ -37,7 +38,19 @@
 
 namespace aiperf::timing {
 
+class ShiftableTimers;
+
 enum class Sampling { kShuffle, kSequential, kRandom };
+
+// AGENTIC_REPLAY (agentic_replay.h): a session that resumes a trace mid-way, started at a fixed
+// offset after the phase's schedule origin.
+struct ReplayStart {
+  size_t conversation = 0;     // index in the runner's conversations
+  std::string correlation_id;  // the lane's session id (kept from warmup to profiling)
+  uint32_t first_turn = 0;     // the session's first credit is this turn
+  uint32_t end_turn = 0;       // sends turns first_turn .. end_turn - 1 (0 = to the last)
+  int64_t offset_ns = 0;
+};
 
 struct PhaseConfig {
   proto::Phase phase = proto::PHASE_PROFILING;
@@ -66,6 +79,17 @@ struct PhaseConfig {
   // its worker is told to start. They count as sent; sending stopped by anything but the
   // request count withdraws those not started (revoked: never sent, no record).
   uint32_t standby = 0;
+  // AGENTIC_REPLAY: the phase starts these sessions instead of filling slots; with `recycle`
+  // (profiling) a session that ends frees its lane (a concurrency slot, reserved until its
+  // start) for a fresh session at turn 0 of the next trace; without it (warmup) nothing else
+  // starts. `sampler_skip` traces of the sampling order were drawn for the lanes already.
+  bool agentic = false;
+  bool recycle = false;
+  std::vector<ReplayStart> replay_starts = {};
+  uint64_t sampler_skip = 0;
+  // --system-idle-gap-cap-seconds (agentic only): with nothing in flight, pending timers move
+  // earlier so the next is due within this much of the moment the system went idle.
+  std::optional<int64_t> system_idle_cap_ns = {};
 };
 
 // A SPAWN branch: children started when the parent's turn `after_turn` has returned.
@@ -115,12 +139,15 @@ struct PhaseStats {
   bool sending_complete = false;
   bool complete = false;
   bool timeout_triggered = false;
+  uint64_t idle_jumps = 0;      // agentic: times the idle cap moved the pending timers
+  int64_t idle_skipped_ns = 0;  // and by how much in all
 };
 
 class PhaseRunner {
  public:
   PhaseRunner(PhaseConfig config, std::vector<ConversationInfo> conversations, CreditSink& sink,
               std::mt19937_64 rng);
+  ~PhaseRunner();
 
   // Starts the phase now: fills the slots (concurrency) or schedules the trace (fixed schedule).
   void start();
@@ -184,6 +211,7 @@ class PhaseRunner {
     uint32_t turns = 0;          // 0 = every turn of the conversation
     int64_t scheduled_ns = 0;
     bool standby = false;
+    uint32_t first_turn = 0;  // agentic: a session resuming a trace mid-way
   };
   struct InFlight {
     uint64_t session;
@@ -221,6 +249,12 @@ class PhaseRunner {
   void revoke_standbys();
   void update_completion();
   const ConversationInfo& next_conversation();
+  // Agentic replay: the replay starts at their offsets, the idle cap, and the one timer port
+  // (shiftable when agentic, the sink's otherwise); fn gets the deadline it ran for.
+  void schedule_replay();
+  void enforce_idle_cap(bool after_return);
+  void defer(int64_t at_ns, std::function<void(int64_t)> fn);
+  int64_t wall_at(int64_t steady_ns) const { return start_wall_ns_ + (steady_ns - start_ns_); }
 
   PhaseConfig config_;
   std::vector<ConversationInfo> conversations_;
@@ -253,6 +287,9 @@ class PhaseRunner {
   int64_t turn_gap_ns_ = 0;                            // user-centric: U / Q
   uint64_t next_user_id_ = 1;
   PhaseStats stats_;
+  std::unique_ptr<ShiftableTimers> timers_;  // agentic only
+  uint64_t replay_pending_ = 0;              // replay starts not yet due (each holds its lane)
+  std::optional<int64_t> idle_since_ns_;     // agentic idle cap: when the system went idle
 };
 
 }  // namespace aiperf::timing

@@ -5,6 +5,7 @@
 #include <limits>
 #include <unordered_map>
 
+#include "agentic_replay.h"
 #include "bus/socket.h"
 #include "log/log.h"
 #include "time/send_lead.h"
@@ -75,6 +76,7 @@ std::vector<PhasePlan> TimingService::build_plans() const {
   const auto& in = config_->input;
   std::mt19937_64 rng(config_->input.random_seed ? *config_->input.random_seed + 2 : std::random_device{}());
   std::vector<PhasePlan> plans;
+  if (l.agentic_replay.enabled) return build_agentic_plans(rng);
 
   if (l.warmup_request_count || l.warmup_duration || l.num_warmup_sessions) {
     PhasePlan warm = make_plan(l.warmup, rng);
@@ -113,6 +115,61 @@ std::vector<PhasePlan> TimingService::build_plans() const {
     }
     prof.runner.schedule_zero_ms = zero;
   }
+  plans.push_back(std::move(prof));
+  for (auto& p : plans) {
+    p.runner.url_count = static_cast<uint32_t>(config_->endpoint.urls.size());
+    p.runner.schedule_lead_ns = kSendLeadNs;
+  }
+  return plans;
+}
+
+std::vector<PhasePlan> TimingService::build_agentic_plans(std::mt19937_64& rng) const {
+  const auto& l = config_->loadgen;
+  const auto& a = l.agentic_replay;
+  TrajectoryOptions topts;
+  topts.lanes = l.profiling.concurrency.value_or(1);
+  topts.start_min_ratio = a.trajectory_start_min_ratio;
+  topts.start_max_ratio = a.trajectory_start_max_ratio;
+  topts.sampling = parse_sampling(sampling_);
+  const TrajectorySet set = build_trajectories(conversations_, topts, rng);
+  if (set.lanes.size() < topts.lanes)
+    AIPERF_LOG(kWarning) << "Built " << set.lanes.size() << " trajectories for concurrency=" << topts.lanes
+                         << ": the dataset could not supply enough usable traces. Effective load is capped at "
+                         << set.lanes.size() << " lanes.";
+  AgenticOptions aopts;
+  aopts.burst_phase_starts = l.burst_phase_starts;
+  aopts.trace_idle_gap_cap_s = config_->input.agentic_trace.trace_idle_gap_cap_seconds;
+  AgenticPhases phases = plan_agentic_phases(set.lanes, aopts);
+  AIPERF_LOG(kInfo) << "Agentic replay: " << set.lanes.size() << " trajectory lanes, " << phases.warmup.size()
+                    << " warmup request(s)";
+  std::optional<int64_t> idle_cap;
+  if (a.system_idle_gap_cap_seconds)
+    idle_cap = static_cast<int64_t>(std::llround(*a.system_idle_gap_cap_seconds * kSecond));
+
+  std::vector<PhasePlan> plans;
+  if (!phases.warmup.empty()) {
+    PhasePlan warm;
+    warm.runner.phase = proto::PHASE_WARMUP;
+    warm.runner.agentic = true;
+    warm.runner.request_count = phases.warmup.size();
+    warm.runner.replay_starts = std::move(phases.warmup);
+    warm.runner.system_idle_cap_ns = idle_cap;
+    warm.grace_seconds = a.warmup_grace_period.value_or(kInfinity);
+    warm.grace_after_sending = true;
+    plans.push_back(std::move(warm));
+  }
+  PhasePlan prof;
+  prof.runner.concurrency = static_cast<uint32_t>(std::max<size_t>(1, set.lanes.size()));
+  prof.runner.prefill_concurrency = l.profiling.prefill_concurrency;
+  prof.runner.agentic = true;
+  prof.runner.recycle = true;
+  prof.runner.replay_starts = std::move(phases.profiling);
+  prof.runner.sampler_skip = set.draws;
+  prof.runner.system_idle_cap_ns = idle_cap;
+  prof.runner.sampling = parse_sampling(sampling_);
+  prof.runner.request_count = l.request_count;
+  if (l.benchmark_duration) prof.runner.duration_ns = static_cast<int64_t>(*l.benchmark_duration * kSecond);
+  prof.grace_seconds = l.benchmark_grace_period;
   plans.push_back(std::move(prof));
   for (auto& p : plans) {
     p.runner.url_count = static_cast<uint32_t>(config_->endpoint.urls.size());
@@ -214,7 +271,7 @@ void TimingService::start_phase(size_t index) {
   // Standby credits where a session's end frees exactly one slot and nothing else decides
   // what goes next: workers refill their own slots, and returns may wait to travel together.
   const PhaseConfig& r = plan.runner;
-  const bool standby = r.concurrency && !r.prefill_concurrency && !r.rate_mode && !r.fixed_schedule &&
+  const bool standby = r.concurrency && !r.prefill_concurrency && !r.rate_mode && !r.fixed_schedule && !r.agentic &&
                        !r.num_users && !plan.concurrency_ramp_s && single_turn;
   if (standby) runner_config.standby = std::min(*r.concurrency, kMaxStandby);
   runner_ = std::make_unique<PhaseRunner>(runner_config, conversations_, *this, rng_);
@@ -371,8 +428,27 @@ void TimingService::after_change() {
     sending_complete_published_ = true;
     sent_end_wall_ns_ = wall_now_ns();
     publish_phase(proto::PHASE_EVENT_SENDING_COMPLETE);
+    const PhasePlan& plan = plans_[phase_index_];
+    if (plan.grace_after_sending && plan.grace_seconds < kInfinity && !st.complete) {
+      phase_timers_.push_back(reactor().call_after(static_cast<int64_t>(plan.grace_seconds * kSecond), [this] {
+        if (!runner_ || runner_->stats().complete) return;
+        AIPERF_LOG(kWarning) << "agentic warmup grace period expired: cancelling " << runner_->in_flight()
+                             << " in-flight requests";
+        runner_->cancel_in_flight();
+        phase_timers_.push_back(reactor().call_after(kCancelDrainNs, [this] {
+          if (!runner_ || runner_->stats().complete) return;
+          runner_->force_complete();
+          after_change();
+        }));
+        after_change();
+      }));
+    }
   }
   if (!st.complete) return flush_credits();
+  if (const auto& rc = runner_->config(); rc.agentic && rc.system_idle_cap_ns) {
+    AIPERF_LOG(kInfo) << "Global system-idle cap summary: limit=" << *rc.system_idle_cap_ns / 1e9
+                      << "s, jumps=" << st.idle_jumps << ", skipped=" << st.idle_skipped_ns / 1e9 << "s";
+  }
   if (runner_->config().phase == proto::PHASE_PROFILING && profiler_) {
     // Stopped before the phase is reported complete, so the run cannot end with the stop in
     // flight; the phase still ends when its last return came.

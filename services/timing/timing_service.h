@@ -27,6 +27,7 @@ struct PhasePlan {
   PhaseConfig runner;
   std::optional<ArrivalSchedule> arrivals;  // request-rate phases
   double grace_seconds = 0;                 // after the duration (infinity = wait)
+  bool grace_after_sending = false;         // agentic warmup: the grace starts when sending completes
   std::optional<double> concurrency_ramp_s, prefill_ramp_s, rate_ramp_s;
   double target_rate = 0;
   RatePoints rate_series;  // --request-rate-series: sampled every 100 ms after the rate ramp
@@ -55,6 +56,9 @@ class TimingService final : public service::Service, public CreditSink {
   int64_t wall_ns() override { return wall_now_ns(); }
 
   std::vector<PhasePlan> build_plans() const;
+  // AGENTIC_REPLAY (--scenario): the trajectories' warmup (when any lane has a turn before its
+  // t*) and profiling phases.
+  std::vector<PhasePlan> build_agentic_plans(std::mt19937_64& rng) const;
   void on_credit_socket();
   void start_phase(size_t index);
   void schedule_arrival();
