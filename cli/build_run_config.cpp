@@ -70,6 +70,7 @@ config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::str
   finalize_connection_plan(o);
   finalize_service_options(o);
   finalize_telemetry_options(o);
+  finalize_accuracy_options(o);
 
   auto& c = o.config;
   // An endpoint that neither tokenizes its input nor produces tokens (image_retrieval,

@@ -51,6 +51,7 @@ void add_profile_groups(CLI::App& cmd, aiperf::cli::ProfileOptions& profile) {
   aiperf::cli::add_telemetry_options(cmd, profile);
   aiperf::cli::add_multi_run_options(cmd, profile);
   aiperf::cli::add_control_options(cmd, profile);
+  aiperf::cli::add_accuracy_options(cmd, profile);
   aiperf::cli::watch_non_text_options(cmd, profile);
 }
 

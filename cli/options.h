@@ -173,6 +173,13 @@ struct ProfileOptions {
     std::optional<search::Spec> spec;  // set by finalize_search_options when a search runs
     std::optional<search::GridRecipe> grid;  // a grid recipe (concurrency-ramp): a sweep + post-process
   } search;
+  // Accuracy (options_accuracy.cpp): which flags were given (AIPerf refuses them without a benchmark).
+  struct Accuracy {
+    bool tasks_given = false;
+    bool enable_cot_value = false;
+    CLI::Option* enable_cot = nullptr;
+    CLI::Option* verbose = nullptr;
+  } accuracy;
 };
 
 void add_endpoint_options(CLI::App& app, ProfileOptions& o);
@@ -250,6 +257,10 @@ void wait_for_model(const config::RunConfig& config);
 // and AIPERF_HTTP_SSL_VERIFY).
 void add_connection_options(CLI::App& app, ProfileOptions& o);
 void finalize_connection_plan(ProfileOptions& o);
+// --accuracy-* (options_accuracy.cpp): AIPerf's checks, the benchmarks and graders refused here,
+// and a pre-flight read of the benchmark's dataset (after finalize_input_options).
+void add_accuracy_options(CLI::App& app, ProfileOptions& o);
+void finalize_accuracy_options(ProfileOptions& o);
 
 // Runs every finalize step, resolves the tokenizer, the IPC directory and the echoed command.
 config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::string>& argv);

@@ -44,6 +44,7 @@ json to_json(const RunConfig& c) {
          {"tokenizer", c.tokenizer}, {"loadgen", c.loadgen}, {"service", c.service},
          {"telemetry", c.telemetry}, {"benchmark_id", c.benchmark_id}};
   j["network_latency"] = c.network_latency;
+  j["accuracy"] = c.accuracy;
   return j;
 }
 
@@ -57,6 +58,7 @@ RunConfig run_config_from_json(const json& j) {
   j.at("service").get_to(c.service);
   if (j.contains("telemetry")) j.at("telemetry").get_to(c.telemetry);
   if (j.contains("network_latency")) j.at("network_latency").get_to(c.network_latency);
+  if (j.contains("accuracy")) j.at("accuracy").get_to(c.accuracy);
   c.benchmark_id = j.value("benchmark_id", std::string());
   return c;
 }

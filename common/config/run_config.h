@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/accuracy_config.h"
 #include "config/endpoint_config.h"
 #include "config/input_config.h"
 #include "config/load_config.h"
@@ -30,6 +31,7 @@ struct RunConfig {
   ServiceConfig service;
   TelemetryConfig telemetry;
   NetworkLatencyConfig network_latency;
+  AccuracyConfig accuracy;  // --accuracy-*
   std::string benchmark_id;
 
   // Timing mode label used in the artifact directory ("concurrency8", ...).

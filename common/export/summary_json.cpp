@@ -118,6 +118,11 @@ void append_metric_json(std::string& out, const proto::MetricResult& m, int dept
   // Count 0: a result injected after aggregation (network_adjusted_*), which has none there.
   stat("count", m.is_record_metric() && m.count() > 0, static_cast<double>(m.count()), true);
   stat("sum", m.is_record_metric() && m.has_sum(), m.sum(), false);
+  // AIPerf's accuracy.* results: the responses counted and passed (or unparsed), both integers.
+  if (!m.is_record_metric() && m.tag().rfind("accuracy.", 0) == 0) {
+    stat("count", true, static_cast<double>(m.count()), true);
+    stat("sum", m.has_sum(), m.sum(), true);
+  }
   out += "\n" + pad + "}";
 }
 

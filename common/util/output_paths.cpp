@@ -18,6 +18,7 @@ std::string artifact_file(const config::RunConfig& config, std::string_view name
     if (name == "profile_export_aiperf_timeslices.csv") return dir + "/" + prefix + "_timeslices.csv";
     if (name == "profile_export_aiperf_timeslices.json") return dir + "/" + prefix + "_timeslices.json";
     if (name == "profile_export_console.txt") return dir + "/" + prefix + "_console.txt";
+    if (name == "accuracy_export.jsonl") return dir + "/" + prefix + "_accuracy.jsonl";
   }
   return dir + "/" + std::string(name);
 }

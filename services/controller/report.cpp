@@ -14,6 +14,7 @@
 #include "export/summary_csv.h"
 #include "export/summary_json.h"
 #include "export/trace_timing_table.h"
+#include "accuracy/results.h"
 #include "export/warning_panels.h"
 #include "log/log.h"
 #include "util/output_paths.h"
@@ -88,6 +89,7 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
     out += unicode ? telemetry.console_unicode() : telemetry.console_ascii();
     out += exporting::format_error_table(results, unicode);
     out += exporting::format_warning_panels(results, unicode, config.output.usage_pct_diff_threshold);
+    out += accuracy::format_console(results, unicode);  // --accuracy-benchmark's table
     out += exporting::format_client_server_console(info.client_server, unicode);
     return out;
   };
@@ -126,6 +128,10 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
     std::cout << "Raw Records: " << util::artifact_file(config, "profile_export_raw.jsonl") << "\n";
   }
   for (const auto& line : telemetry.export_lines()) std::cout << line << "\n";
+  if (config.accuracy.enabled()) {
+    const std::string path = config.output.artifact_dir + "/accuracy_results.csv";
+    if (access(path.c_str(), F_OK) == 0) std::cout << "accuracy_csv: " << path << "\n";
+  }
   std::cout << "Log File: " << config.output.artifact_dir << "/logs/aiperf.log\n";
 
   int rc = services_ok && write_errors.empty() ? 0 : 1;

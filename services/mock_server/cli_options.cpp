@@ -190,6 +190,17 @@ void add_mock_options(CLI::App& app, MockConfig& config) {
   env(app.add_option("--record-requests", config.record_requests,
                      "Append every POST request (path and JSON body) as one line to this file"),
       "RECORD_REQUESTS");
+  app.add_option_function<std::string>(
+      "--reply-rules",
+      [&config](const std::string& path) {
+        try {
+          config.reply_rules = load_reply_rules(path);
+        } catch (const std::runtime_error& e) {
+          throw CLI::ValidationError(e.what());
+        }
+      },
+      "JSON lines {\"match\",\"reply\"}: a chat/completions request whose body contains `match` is answered with "
+      "exactly `reply` (one output token)");
   add_engine_options(app, config.engine);
   add_control_options(app, config.control);
 }

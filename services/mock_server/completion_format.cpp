@@ -41,12 +41,12 @@ void CompletionFormatter::append_tgi_token_event(std::string& out, int index, st
   out += R"(,"token":{"id":)";
   out += std::to_string(index);
   out += R"(,"text":")";
-  out += pool_.piece(pool_offset_, static_cast<size_t>(index));
+  out += piece(index);
   out += extra;
   out += R"(","logprob":0.0,"special":false},"generated_text":)";
   if (index + 1 == request_.output_tokens) {
     out += '"';
-    for (int i = 0; i < request_.output_tokens; ++i) out += pool_.piece(pool_offset_, static_cast<size_t>(i));
+    for (int i = 0; i < request_.output_tokens; ++i) out += piece(i);
     out += R"(","details":{"finish_reason":")";
     out += request_.hit_limit ? "length" : "eos_token";
     out += R"(","generated_tokens":)";
@@ -66,7 +66,7 @@ void CompletionFormatter::append_token_event(std::string& out, int index, std::s
                       : R"("choices":[{"index":0,"delta":{"content":")";
   else
     out += R"("choices":[{"index":0,"text":")";
-  out += pool_.piece(pool_offset_, static_cast<size_t>(index));
+  out += piece(index);
   out += extra;
   out += is_chat(request_) ? R"("},"finish_reason":)" : R"(","finish_reason":)";
   if (index + 1 == request_.output_tokens) {
@@ -122,7 +122,7 @@ void CompletionFormatter::append_usage_event(std::string& out) const {
 std::string CompletionFormatter::full_body(std::string_view extra) const {
   if (request_.api == Api::tgi_generate) {
     std::string body = R"({"generated_text":")";
-    for (int i = 0; i < request_.output_tokens; ++i) body += pool_.piece(pool_offset_, static_cast<size_t>(i));
+    for (int i = 0; i < request_.output_tokens; ++i) body += piece(i);
     body += extra;
     return body + "\"}";
   }
@@ -130,7 +130,7 @@ std::string CompletionFormatter::full_body(std::string_view extra) const {
   body.reserve(body.size() + 160 + static_cast<size_t>(request_.output_tokens) * 8 + extra.size());
   body += is_chat(request_) ? R"("choices":[{"index":0,"message":{"role":"assistant","content":")"
                             : R"("choices":[{"index":0,"text":")";
-  for (int i = 0; i < request_.output_tokens; ++i) body += pool_.piece(pool_offset_, static_cast<size_t>(i));
+  for (int i = 0; i < request_.output_tokens; ++i) body += piece(i);
   body += extra;
   body += is_chat(request_) ? R"("},"finish_reason":")" : R"(","finish_reason":")";
   body += finish_reason();

@@ -49,6 +49,11 @@ class CompletionFormatter {
   void append_root_extras(std::string& out) const;
   void append_tgi_token_event(std::string& out, int index, std::string_view extra) const;
   std::string_view finish_reason() const;
+  // Output token `index`: the scripted reply, or the pool's piece.
+  std::string_view piece(int index) const {
+    if (!request_.scripted_json.empty()) return request_.scripted_json;
+    return pool_.piece(pool_offset_, static_cast<size_t>(index));
+  }
 
   GenerationRequest request_;
   const TextPool& pool_;

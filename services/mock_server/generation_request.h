@@ -19,6 +19,7 @@ struct GenerationRequest {
   int output_tokens = 0;
   bool hit_limit = false;  // finish_reason "length" rather than "stop"
   uint64_t prompt_hash = 0;
+  std::string scripted_json;  // --reply-rules: the whole output text (JSON-escaped) as one token; "" = generated
 };
 
 // A request the client got wrong: answered with HTTP 400 and this message.

@@ -10,6 +10,7 @@
 #include "control_routes.h"
 #include "engine_model.h"
 #include "fault_injector.h"
+#include "reply_rules.h"
 #include "usage_script.h"
 
 namespace aiperf::mock {
@@ -64,6 +65,7 @@ struct MockConfig {
   std::string record_requests;  // file receiving every POST request as a JSON line; empty = off
   ControlSpec control;          // control hooks, readiness, header counts (control_routes.h)
   EngineSpec engine;            // --engine-*: a continuous-batching engine sets the generation latencies
+  std::vector<ReplyRule> reply_rules;  // --reply-rules: scripted answers (reply_rules.h)
 
   double effective_ttft_ms() const { return fast ? 0.0 : ttft_ms; }
   double effective_itl_ms() const { return fast ? 0.0 : itl_ms; }

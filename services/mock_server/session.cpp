@@ -113,7 +113,13 @@ void Session::handle_generation(Api api, bool stream) {
   if (state_.errors.should_fail()) return respond_error(500, "injected error (--error-rate)", "server_error");
   fault_ = state_.faults.draw();
   if (fault_ && answer_with_fault()) return;
-  start_generation(std::move(std::get<GenerationRequest>(parsed)));
+  GenerationRequest& gen = std::get<GenerationRequest>(parsed);
+  if (const ReplyRule* rule = find_reply_rule(state_.config.reply_rules, parser_->get().body())) {
+    gen.scripted_json = rule->reply_json;  // one token: the whole reply
+    gen.output_tokens = 1;
+    gen.hit_limit = false;
+  }
+  start_generation(std::move(gen));
 }
 
 // Embeddings and rankings answer after base + per-item latency (spec §8.1).

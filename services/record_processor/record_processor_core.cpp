@@ -94,7 +94,8 @@ std::optional<uint64_t> chat_template_input_tokens(const endpoints::ChatTemplate
 void process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& endpoint,
                     const tok::Tokenizer& tokenizer, const metrics::MetricContext& ctx, bool use_server_token_count,
                     const std::string& processor_id, TokenCountCache* isl_cache, proto::MetricRecord& rec,
-                    std::string* response_text, const endpoints::ChatTemplate* chat_template) {
+                    std::string* response_text, const endpoints::ChatTemplate* chat_template, std::string* content_text,
+                    std::string* reasoning_text) {
   endpoints::ParseResult parsed = endpoints::parse_response(endpoint, raw);
 
   metrics::ParsedRecord r;
@@ -169,6 +170,15 @@ void process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& 
     }
   }
 
+  if (content_text && reasoning_text) {
+    content_text->clear();
+    reasoning_text->clear();
+    for (const auto& resp : r.responses) {
+      *content_text += resp.text;
+      *reasoning_text += resp.reasoning;
+    }
+  }
+
   rec.set_version(proto::PROTO_VERSION_CURRENT);
   fill_metadata(raw, endpoint, processor_id, rec.mutable_metadata());
   metrics::compute_record_metrics(r, ctx, rec.mutable_metrics());
@@ -206,6 +216,9 @@ void RecordProcessorCore::configure(const config::RunConfig& config) {
     outputs_file_ = std::make_unique<FragmentFile>(config.output.artifact_dir, util::kOutputFragmentsDir,
                                                    "output_fragments_" + processor_id_ + ".jsonl");
   }
+  accuracy_.reset();
+  if (config.accuracy.enabled())
+    accuracy_ = std::make_unique<AccuracyGrading>(config, processor_id_);  // loads the problems' answers
   config_ = config;
 }
 
@@ -217,7 +230,10 @@ bool RecordProcessorCore::process(const proto::RawRecordBatch& batch) {
     proto::MetricRecord& rec = *out.add_records();
     process_record(raw, *endpoint_, *tokenizer_, context_, config_->endpoint.use_server_token_count, processor_id_,
                    &isl_counts_, rec, outputs_file_ ? &response_text_ : nullptr,
-                   chat_template_ ? &*chat_template_ : nullptr);
+                   chat_template_ ? &*chat_template_ : nullptr, accuracy_ ? &content_text_ : nullptr,
+                   accuracy_ ? &reasoning_text_ : nullptr);
+    if (accuracy_ && rec.metadata().phase() == proto::PHASE_PROFILING)
+      accuracy_->grade(rec, content_text_, reasoning_text_);
     if (config_->output.export_http_trace && rec.metadata().phase() == proto::PHASE_PROFILING) {
       rec.set_trace_data_json(format_trace_data(raw));
     }
@@ -231,6 +247,7 @@ bool RecordProcessorCore::process(const proto::RawRecordBatch& batch) {
   // The lines reach their files before their records can complete the run.
   if (raw_file_) raw_file_->flush();
   if (outputs_file_) outputs_file_->flush();
+  if (accuracy_) accuracy_->flush();
   sink_.send(out);
   return true;
 }

@@ -13,6 +13,7 @@
 #include "config/run_config.h"
 #include "endpoints/chat_template.h"
 #include "endpoints/endpoint.h"
+#include "accuracy_grading.h"
 #include "fragment_file.h"
 #include "metric_record.pb.h"
 #include "metrics/metric_context.h"
@@ -57,8 +58,10 @@ class RecordProcessorCore {
   metrics::MetricContext context_;
   std::unique_ptr<FragmentFile> raw_file_;      // --export-level raw only
   std::unique_ptr<FragmentFile> outputs_file_;  // --export-outputs-json only
+  std::unique_ptr<AccuracyGrading> accuracy_;   // --accuracy-benchmark only
   TokenCountCache isl_counts_;                  // input texts counted with tokenizer_
   std::string response_text_;                   // scratch for --export-outputs-json
+  std::string content_text_, reasoning_text_;   // scratch for accuracy grading
   // Reused for every batch: a cleared protobuf message keeps its elements and string buffers,
   // so steady state builds records without allocating.
   proto::MetricRecordBatch out_;
@@ -66,11 +69,13 @@ class RecordProcessorCore {
 
 // Raw record -> metric record `out` (a new or cleared message). `tokenizer` counts ISL/OSL;
 // `isl_cache`, if given, remembers input texts already counted. `response_text`, if given,
-// receives every response's reasoning then content, concatenated.
+// receives every response's reasoning then content, concatenated; `content_text` and
+// `reasoning_text`, if given, the two channels apart (accuracy grading).
 void process_record(const proto::RawRecord& raw, const endpoints::EndpointInfo& endpoint,
                     const tok::Tokenizer& tokenizer, const metrics::MetricContext& ctx, bool use_server_token_count,
                     const std::string& processor_id, TokenCountCache* isl_cache, proto::MetricRecord& out,
-                    std::string* response_text = nullptr, const endpoints::ChatTemplate* chat_template = nullptr);
+                    std::string* response_text = nullptr, const endpoints::ChatTemplate* chat_template = nullptr,
+                    std::string* content_text = nullptr, std::string* reasoning_text = nullptr);
 
 // --apply-chat-template's ISL of a request body, as AIPerf counts it: for a chat-shaped body
 // (endpoints::chat_inputs_of), the tokens of its messages rendered through `chat_template` with

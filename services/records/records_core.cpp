@@ -9,6 +9,7 @@
 #include "export/console_table.h"
 #include "log/log.h"
 #include "metrics/record_jsonl.h"
+#include "accuracy/results.h"
 #include "outputs_json.h"
 #include "raw_merge.h"
 #include "util/output_paths.h"
@@ -276,6 +277,17 @@ void RecordsCore::finish() {
                                     static_cast<double>(profiling_complete_->end_wall_ns()));
   }
   proto::ProfileResults results = aggregator_.finalize();
+  if (config_.accuracy.enabled()) {
+    // Every processor flushed its graded lines before sending the records counted above.
+    try {
+      const accuracy::Summary s = accuracy::merge_fragments(
+          config_.output.artifact_dir + "/" + accuracy::kAccuracyFragmentsDir,
+          util::artifact_file(config_, "accuracy_export.jsonl"), config_.output.artifact_dir + "/accuracy_results.csv");
+      for (auto& m : accuracy::summary_metrics(s)) *results.add_records() = std::move(m);
+    } catch (const std::exception& e) {
+      AIPERF_LOG(kError) << "accuracy export: " << e.what();
+    }
+  }
   results.set_total_expected(profiling_complete_->completed());
   results.set_start_ns(profiling_complete_->start_wall_ns());
   results.set_end_ns(profiling_complete_->end_wall_ns());

@@ -1,0 +1,25 @@
+#include "accuracy_dataset.h"
+
+#include "accuracy/problems.h"
+
+namespace aiperf::dataset {
+
+std::vector<proto::Conversation> accuracy_conversations(const config::RunConfig& config) {
+  const std::vector<accuracy::Problem> problems = accuracy::build_problems(config.accuracy);
+  std::vector<proto::Conversation> out;
+  out.reserve(problems.size());
+  for (size_t i = 0; i < problems.size(); ++i) {
+    const accuracy::Problem& p = problems[i];
+    proto::Conversation conv;
+    conv.set_session_id(accuracy::problem_conversation_id(config.benchmark_id, i));
+    proto::Turn& turn = *conv.add_turns();
+    turn.set_raw_messages(p.messages.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+    turn.add_texts()->add_contents(p.prompt);
+    turn.set_max_tokens(p.generation_size);
+    if (!p.stop.empty()) turn.set_extra_body(nlohmann::ordered_json{{"stop", p.stop}}.dump());
+    out.push_back(std::move(conv));
+  }
+  return out;
+}
+
+}  // namespace aiperf::dataset

@@ -1,0 +1,23 @@
+"""Writes expected_problems.json: the problems AIPerf 0.13's benchmark loaders build from the
+fixture (tests/data/accuracy/hub), for problems_test.cpp. Run from a directory holding
+lighteval/mmlu and openai/gsm8k as links to the fixture's snapshots (`datasets` loads a local
+directory named like the repo), with the reference's venv Python."""
+import asyncio, json, sys
+from aiperf.accuracy.benchmarks.mmlu import MMLUBenchmark
+from aiperf.accuracy.benchmarks.gsm8k import GSM8KBenchmark
+
+out = {}
+for key, cls, kw in [
+    ("mmlu_default", MMLUBenchmark, dict(tasks=None, n_shots=5, enable_cot=False)),
+    ("mmlu_anatomy_2shot_cot", MMLUBenchmark, dict(tasks=["anatomy"], n_shots=2, enable_cot=True)),
+    ("mmlu_0shot", MMLUBenchmark, dict(tasks=["abstract_algebra"], n_shots=0, enable_cot=False)),
+    ("gsm8k", GSM8KBenchmark, dict(tasks=None, n_shots=0, enable_cot=False)),
+]:
+    b = cls(run=None)
+    if cls is MMLUBenchmark and kw["tasks"] is None:
+        b._resolve_subjects = lambda tasks: ["abstract_algebra", "anatomy"]
+    probs = asyncio.run(b.load_problems(**kw))
+    out[key] = [{"prompt": p.prompt, "ground_truth": p.ground_truth, "task": p.task,
+                 "messages": p.raw_messages, "generation_size": p.metadata.get("generation_size", 100),
+                 "stop": p.metadata.get("stop_sequence") or []} for p in probs]
+json.dump(out, sys.stdout, indent=1, ensure_ascii=False)

@@ -1,0 +1,99 @@
+"""Builds tests/data/accuracy/hub: a tiny HuggingFace Hub cache holding openai/gsm8k and
+lighteval/mmlu in the Hub's own layout (README.md card with `configs:`, Parquet data files per
+config and split), and reply_rules.jsonl, the mock's scripted answers for the e2e test.
+
+Run with a Python that has pyarrow (the reference's venv):
+  ~/.cache/aiperf-compat/aiperf-0.13.0/bin/python tests/data/accuracy/make_fixture.py
+"""
+import json
+import os
+import shutil
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+HUB = os.path.join(HERE, "hub")
+COMMIT = "0123456789abcdef0123456789abcdef01234567"
+
+
+def snapshot(repo):
+    root = os.path.join(HUB, "datasets--" + repo.replace("/", "--"))
+    os.makedirs(os.path.join(root, "refs"), exist_ok=True)
+    with open(os.path.join(root, "refs", "main"), "w") as f:
+        f.write(COMMIT)
+    snap = os.path.join(root, "snapshots", COMMIT)
+    os.makedirs(snap, exist_ok=True)
+    return snap
+
+
+def write(snap, rel, rows, schema):
+    path = os.path.join(snap, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    pq.write_table(pa.Table.from_pylist(rows, schema=schema), path)
+
+
+def card(snap, configs):
+    lines = ["---", "configs:"]
+    for name, splits in configs:
+        lines.append(f"- config_name: {name}")
+        lines.append("  data_files:")
+        for split in splits:
+            lines += [f"  - split: {split}", f"    path: {name}/{split}-*"]
+    lines += ["---", "", "Test fixture (aiperf C++), not the real dataset.", ""]
+    with open(os.path.join(snap, "README.md"), "w") as f:
+        f.write("\n".join(lines))
+
+
+shutil.rmtree(HUB, ignore_errors=True)
+
+# openai/gsm8k: config main (train, test), the answer ending in "#### <number>".
+gsm = snapshot("openai/gsm8k")
+gsm_schema = pa.schema([("question", pa.string()), ("answer", pa.string())])
+gsm_test = [
+    {"question": "Tom has 3 apples and buys 2 more. How many apples does he have?", "answer": "3+2=5\n#### 5"},
+    {"question": "A box holds 12 eggs. How many eggs are in 3 boxes?", "answer": "12*3=36\n#### 36"},
+    {"question": "Sara had 1,000 dollars and spent 250. How much is left?", "answer": "1000-250=750\n#### 750"},
+    {"question": "What is 7 minus 10?", "answer": "7-10=-3\n#### -3"},
+]
+write(gsm, "main/test-00000-of-00001.parquet", gsm_test, gsm_schema)
+write(gsm, "main/train-00000-of-00001.parquet", [{"question": "Train only?", "answer": "#### 1"}], gsm_schema)
+card(gsm, [("main", ["train", "test"])])
+
+# lighteval/mmlu: one config per subject with test, dev (few-shot source) and validation.
+mmlu = snapshot("lighteval/mmlu")
+mmlu_schema = pa.schema([("question", pa.string()), ("subject", pa.string()),
+                         ("choices", pa.list_(pa.string())), ("answer", pa.int64())])
+
+
+def rows(subject, prefix, answers):
+    return [{"question": f"{prefix}{i} question about {subject.replace('_', ' ')}?", "subject": subject,
+             "choices": [f"{prefix}{i} choice {c}" for c in "ABCD"], "answer": a} for i, a in enumerate(answers)]
+
+
+subjects = {"abstract_algebra": ([1, 0, 3], [0, 1, 1, 2, 3, 0]), "anatomy": ([0, 2, 2], [3, 3, 2, 1, 0, 1])}
+for subject, (test_answers, dev_answers) in subjects.items():
+    tag = "AA" if subject == "abstract_algebra" else "AN"
+    write(mmlu, f"{subject}/test-00000-of-00001.parquet", rows(subject, f"Q{tag}", test_answers), mmlu_schema)
+    write(mmlu, f"{subject}/dev-00000-of-00001.parquet", rows(subject, f"D{tag}", dev_answers), mmlu_schema)
+    write(mmlu, f"{subject}/validation-00000-of-00001.parquet", rows(subject, f"V{tag}", [0]), mmlu_schema)
+card(mmlu, [(s, ["test", "dev", "validation"]) for s in subjects])
+
+# The mock's answers (services/mock_server/reply_rules.h): matched in the request body.
+rules = [
+    # gsm8k: right with "####", right by the last-number fallback, wrong, no number.
+    {"match": "buys 2 more", "reply": "He has 3+2 = 5 apples.\n#### 5"},
+    {"match": "in 3 boxes", "reply": "There are 36 eggs."},
+    {"match": "spent 250", "reply": "#### 700"},
+    {"match": "7 minus 10", "reply": "I do not know."},
+    # mmlu (gold: QAA0 B, QAA1 A, QAA2 D, QAN0 A, QAN1 C, QAN2 C).
+    {"match": "QAA0 question", "reply": " B"},
+    {"match": "QAA1 question", "reply": "The answer is (C)"},
+    {"match": "QAA2 question", "reply": "D"},
+    {"match": "QAN0 question", "reply": "A\nbecause"},
+    {"match": "QAN1 question", "reply": "no idea"},
+    {"match": "QAN2 question", "reply": "Let me see. Answer: C"},
+]
+with open(os.path.join(HERE, "reply_rules.jsonl"), "w") as f:
+    for r in rules:
+        f.write(json.dumps(r) + "\n")
