@@ -10,6 +10,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +19,7 @@
 #include "genai_perf_analyze.h"
 #include "genai_perf_config.h"
 #include "genai_perf_export.h"
+#include "genai_perf_merge.h"
 #include "genai_perf_options.h"
 #include "genai_perf_process.h"
 #include "genai_perf_template.h"
@@ -94,7 +96,7 @@ void write_file(const fs::path& path, const std::string& text) {
 }
 
 Format format_of(const ProfileArgs& a) {
-  if (a.endpoint_type == "chat") return Format::kChat;
+  if (a.endpoint_type == "chat" || multimodal(a)) return Format::kChat;  // multimodal answers are chat's
   if (a.endpoint_type == "completions") return Format::kCompletions;
   if (a.endpoint_type == "kserve") return Format::kKserve;
   return Format::kEmbeddings;
@@ -176,15 +178,33 @@ int convert(const ProfileArgs& a, const fs::path& dir, const std::string& versio
     write_file(dir / "inputs.json", genai_inputs(ours_inputs).dump(2));
     return rc ? rc : 1;
   }
-  const bool rate = a.request_rate.has_value();
-  const nlohmann::ordered_json load = rate ? nlohmann::ordered_json(*a.request_rate)
-                                           : nlohmann::ordered_json(a.concurrency.value_or(1));
+  const bool sessions = a.session_concurrency.has_value();
+  if (sessions) {
+    // perf_analyzer records each turn's session and the delay that followed it.
+    const auto delays = session_delays(ours_inputs);
+    for (PaRequest& r : requests) {
+      r.session_id = r.conversation_id;
+      const auto d = delays.find(r.conversation_id);
+      if (d != delays.end() && r.turn_index >= 0 && static_cast<size_t>(r.turn_index) < d->second.size())
+        r.delay_ms = d->second[static_cast<size_t>(r.turn_index)];
+    }
+  }
+  // perf_analyzer's session mode records its load as request rate 0 (its mode has no
+  // concurrency), over one window from 0 to the largest uint64.
+  const bool rate = a.request_rate.has_value() || sessions;
+  const nlohmann::ordered_json load = sessions ? nlohmann::ordered_json(0.0)
+                                      : rate   ? nlohmann::ordered_json(*a.request_rate)
+                                               : nlohmann::ordered_json(a.concurrency.value_or(1));
   const fs::path export_path =
       fs::path(a.profile_export_file).is_absolute() ? fs::path(a.profile_export_file) : dir / a.profile_export_file;
-  write_file(export_path, pa_profile_export(requests, rate ? "request_rate" : "concurrency", load, service_kind(a),
-                                            endpoint_path(a), version, cut ? cut->boundaries : std::vector<int64_t>{})
-                              .dump(2));
-  write_file(dir / "inputs.json", genai_inputs(ours_inputs).dump(2));
+  nlohmann::ordered_json pa =
+      pa_profile_export(requests, rate ? "request_rate" : "concurrency", load, service_kind(a), endpoint_path(a),
+                        version, cut ? cut->boundaries : std::vector<int64_t>{});
+  if (sessions)
+    pa["experiments"][0]["window_boundaries"] =
+        nlohmann::ordered_json::array({uint64_t{0}, std::numeric_limits<uint64_t>::max()});
+  write_file(export_path, pa.dump(2));
+  write_file(dir / "inputs.json", genai_inputs(ours_inputs, sessions).dump(2));
   if (requests.empty()) {
     std::cerr << "Error: no request succeeded; nothing to report\n";
     return rc ? rc : 1;
@@ -192,10 +212,15 @@ int convert(const ProfileArgs& a, const fs::path& dir, const std::string& versio
   const Format format = format_of(a);
   nlohmann::ordered_json stats = compute_statistics(requests, format, a.goodput);
   const std::string stem = fs::path(a.profile_export_file).stem().string();
-  std::cout << console_table(stats, format, a.streaming);
+  std::cout << console_table(stats, format, a.streaming, 80,
+                             a.endpoint_type == "multimodal" ? "Multi-Modal Metrics" : "");
   if (stats_out) *stats_out = stats;
   stats["input_config"] = input_config(a);
   if (edit) edit(stats["input_config"]);
+  // Per-session statistics after input_config, as GenAI-Perf exports them.
+  if (sessions)
+    if (const nlohmann::ordered_json per_session = session_statistics(pa, requests, format); !per_session.is_null())
+      stats["sessions"] = per_session;
   const fs::path json_path = dir / (stem + "_genai_perf.json");
   const fs::path csv_path = dir / (stem + "_genai_perf.csv");
   std::cout << "Generating " << json_path.string() << "\n";
@@ -448,6 +473,9 @@ int run_config(const std::vector<std::string>& words, const std::string& version
       return w.rfind("-s", 0) == 0 || w.rfind("--stab", 0) == 0;
     });
     a.stability_percentage_integral = cfg.stability_percentage_integral && !cli_stability;
+    const bool cli_rates =
+        std::any_of(rest.begin(), rest.end(), [](const std::string& w) { return w.rfind("--audio-s", 0) == 0; });
+    if (cfg.audio_sample_rates_integral && !cli_rates) a.audio_sample_rates_integral = true;
     if (!a.sweep_type.empty() || !a.sweep_range.empty() || !a.sweep_list.empty())
       throw GenAiPerfOptionError("--sweep-type/--sweep-range/--sweep-list: give the sweep in the file's analyze: section "
                                  "(GenAI-Perf's config subcommand does not read them)");

@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
 
@@ -106,6 +108,39 @@ class Reader {
   Handler flag(const std::string& opt) {
     return [this, opt](const YAML::Node& n, const std::string& p) {
       if (!empty(n) && boolean(n, p)) add(opt, {}, n, p);
+    };
+  }
+  // A list of values: a YAML sequence, a comma-separated string or one value (GenAI-Perf's
+  // _parse_int_list).
+  Handler list_option(const std::string& opt) {
+    return [this, opt](const YAML::Node& n, const std::string& p) {
+      if (empty(n)) return;
+      std::vector<std::string> values;
+      if (n.IsSequence()) {
+        for (const auto& x : n) values.push_back(scalar(x, p));
+      } else {
+        const std::string v = scalar(n, p);
+        size_t start = 0;
+        while (start <= v.size()) {
+          size_t comma = v.find(',', start);
+          if (comma == std::string::npos) comma = v.size();
+          std::string item = v.substr(start, comma - start);
+          item.erase(0, item.find_first_not_of(" \t"));
+          item.erase(item.find_last_not_of(" \t") + 1);
+          if (!item.empty()) values.push_back(item);
+          start = comma + 1;
+        }
+      }
+      if (!values.empty()) add(opt, values, n, p);
+    };
+  }
+  // An enum's value, any case (GenAI-Perf upper-cases it into its enum).
+  Handler lower_option(const std::string& opt) {
+    return [this, opt](const YAML::Node& n, const std::string& p) {
+      if (empty(n)) return;
+      std::string v = scalar(n, p);
+      for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      add(opt, {v}, n, p);
     };
   }
   // A setting the front end cannot honour: accepted at GenAI-Perf's default, else refused with
@@ -249,7 +284,7 @@ class Reader {
     else if (kind == "request_rate")
       add("--request-rate", {scalar(value, p + ".request_rate")}, value, p + ".request_rate");
     else if (kind == "session_concurrency")
-      refuse(n, p, "not supported yet by aiperf's genai-perf front end (--session-concurrency: sessions)");
+      add("--session-concurrency", {scalar(value, p + ".session_concurrency")}, value, p + ".session_concurrency");
     else if (kind == "fixed_schedule")
       refuse(n, p, "not supported yet by aiperf's genai-perf front end (--fixed-schedule: fixed schedule)");
     else
@@ -259,19 +294,21 @@ class Reader {
   void input(const YAML::Node& v) {
     const auto mean_stddev = [this](const std::string& mean_opt, const std::string& stddev_opt) -> Handler {
       return [this, mean_opt, stddev_opt](const YAML::Node& n, const std::string& p) {
-        section(n, p, {{"mean", fixed(mean_opt, "0")}, {"stddev", fixed(stddev_opt, "0")}});
+        section(n, p, {{"mean", option(mean_opt)}, {"stddev", option(stddev_opt)}});
       };
     };
     section(
         v, "input",
         {{"batch_size", option("--batch-size-text")},
-         {"extra", [this](const YAML::Node& n, const std::string& p) {
+         {"extra",
+          [this](const YAML::Node& n, const std::string& p) {
             if (empty(n)) return;
             if (!n.IsMap()) refuse(n, p, "expected a mapping of request body fields");
             // One JSON object: --extra-inputs takes it whole, values keep their types.
             add("--extra-inputs", {to_json(n).dump()}, n, p);
           }},
-         {"goodput", [this](const YAML::Node& n, const std::string& p) {
+         {"goodput",
+          [this](const YAML::Node& n, const std::string& p) {
             if (empty(n)) return;
             if (!n.IsMap()) refuse(n, p, "expected a mapping of metric: target");
             std::vector<std::string> items;
@@ -283,7 +320,8 @@ class Reader {
             }
             add("--goodput", items, n, p);
           }},
-         {"header", [this](const YAML::Node& n, const std::string& p) {
+         {"header",
+          [this](const YAML::Node& n, const std::string& p) {
             if (empty(n)) return;
             if (n.IsSequence())
               for (const auto& h : n) add("--header", {scalar(h, p)}, h, p);
@@ -293,47 +331,55 @@ class Reader {
          {"file", option("--input-file")},
          {"num_dataset_entries", option("--num-dataset-entries")},
          {"random_seed", option("--random-seed")},
-         {"audio", [this, mean_stddev](const YAML::Node& n, const std::string& p) {
+         {"audio",
+          [this, mean_stddev](const YAML::Node& n, const std::string& p) {
             section(n, p,
-                    {{"batch_size", fixed("--batch-size-audio", "1")},
-                     {"format", fixed("--audio-format", "wav")},
-                     {"depths", fixed("--audio-depths", "16")},
-                     {"sample_rates", fixed("--audio-sample-rates", "16")},
-                     {"num_channels", fixed("--audio-num-channels", "1")},
+                    {{"batch_size", option("--batch-size-audio")},
+                     {"format", lower_option("--audio-format")},
+                     {"depths", list_option("--audio-depths")},
+                     {"sample_rates", list_option("--audio-sample-rates")},
+                     {"num_channels", option("--audio-num-channels")},
                      {"length", mean_stddev("--audio-length-mean", "--audio-length-stddev")}});
           }},
-         {"image", [this, mean_stddev](const YAML::Node& n, const std::string& p) {
+         {"image",
+          [this, mean_stddev](const YAML::Node& n, const std::string& p) {
             section(n, p,
-                    {{"batch_size", fixed("--batch-size-image", "1")},
-                     {"format", fixed("--image-format", "png")},
+                    {{"batch_size", option("--batch-size-image")},
+                     {"format", lower_option("--image-format")},
                      {"width", mean_stddev("--image-width-mean", "--image-width-stddev")},
                      {"height", mean_stddev("--image-height-mean", "--image-height-stddev")}});
           }},
-         {"output_tokens", [this](const YAML::Node& n, const std::string& p) {
+         {"output_tokens",
+          [this](const YAML::Node& n, const std::string& p) {
             section(n, p,
                     {{"mean", option("--output-tokens-mean")},
                      {"deterministic", flag("--output-tokens-mean-deterministic")},
                      {"stddev", option("--output-tokens-stddev")}});
           }},
-         {"synthetic_tokens", [this](const YAML::Node& n, const std::string& p) {
+         {"synthetic_tokens",
+          [this](const YAML::Node& n, const std::string& p) {
             section(n, p,
                     {{"mean", option("--synthetic-input-tokens-mean")},
                      {"stddev", option("--synthetic-input-tokens-stddev")}});
           }},
-         {"prefix_prompt", [this](const YAML::Node& n, const std::string& p) {
+         {"prefix_prompt",
+          [this](const YAML::Node& n, const std::string& p) {
             section(n, p, {{"num", option("--num-prefix-prompts")}, {"length", option("--prefix-prompt-length")}});
           }},
          {"sessions", [this](const YAML::Node& n, const std::string& p) {
             section(n, p,
-                    {{"num", fixed("--num-sessions", "0")},
-                     {"turns", [this](const YAML::Node& t, const std::string& tp) {
-                        section(t, tp, {{"mean", fixed("--session-turns-mean", "1")},
-                                        {"stddev", fixed("--session-turns-stddev", "0")}});
+                    {{"num", option("--num-sessions")},
+                     {"turns",
+                      [this](const YAML::Node& t, const std::string& tp) {
+                        section(
+                            t, tp,
+                            {{"mean", option("--session-turns-mean")}, {"stddev", option("--session-turns-stddev")}});
                       }},
                      {"turn_delay", [this](const YAML::Node& t, const std::string& tp) {
-                        section(t, tp, {{"mean", fixed("--session-turn-delay-mean", "0")},
-                                        {"ratio", fixed("--session-delay-ratio", "1.0")},
-                                        {"stddev", fixed("--session-turn-delay-stddev", "0")}});
+                        section(t, tp,
+                                {{"mean", option("--session-turn-delay-mean")},
+                                 {"ratio", option("--session-delay-ratio")},
+                                 {"stddev", option("--session-turn-delay-stddev")}});
                       }}});
           }}});
   }
@@ -382,13 +428,18 @@ class Reader {
       if (w.option == "--endpoint-type" && w.values.size() == 1) type = w.values.front();
     }
     for (const Word& w : words_) {
-      std::vector<std::string> alone{"-m", "x", "--endpoint-type", w.option == "--backend" ? type : "chat"};
+      const bool typed = w.option == "--backend" || w.option == "--batch-size-text";  // checked with the type
+      std::vector<std::string> alone{"-m", "x", "--endpoint-type", typed ? type : "chat"};
       if (w.values.size() == 1) {
         alone.push_back(w.option + "=" + w.values.front());
       } else {
         alone.push_back(w.option);
         alone.insert(alone.end(), w.values.begin(), w.values.end());
       }
+      // Sessions need their load and the load its sessions: each is checked with a companion.
+      const bool nonzero = w.values.size() == 1 && w.values.front() != "0";
+      if (w.option == "--num-sessions" && nonzero) alone.push_back("--session-concurrency=1");
+      if (w.option == "--session-concurrency" && nonzero) alone.push_back("--num-sessions=" + w.values.front());
       try {
         parse_profile_args(alone);
       } catch (const GenAiPerfOptionError& e) {
@@ -405,6 +456,8 @@ class Reader {
     run.sweep = sweep_;
     run.process_input_path = process_input_path_;
     run.stability_percentage_integral = stability_integral_;
+    run.audio_sample_rates_integral =
+        std::any_of(words_.begin(), words_.end(), [](const Word& w) { return w.option == "--audio-sample-rates"; });
     return run;
   }
 };

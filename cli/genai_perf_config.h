@@ -23,6 +23,9 @@ struct ConfigRun {
   // perf_analyzer.stability_percentage was an integer (GenAI-Perf echoes it as one: 80, where
   // the command line's -s 80 is 80.0).
   bool stability_percentage_integral = false;
+  // input.audio.sample_rates was given: GenAI-Perf reads the file's rates as integers (16, where
+  // the command line's 16 is 16.0).
+  bool audio_sample_rates_integral = false;
 };
 
 // Reads `path`. Unknown keys, bad values and refused settings throw GenAiPerfOptionError as

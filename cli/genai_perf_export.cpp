@@ -156,6 +156,8 @@ std::vector<PaRequest> requests_from_exports(std::istream& raw_jsonl, std::istre
     if (j.value("status", 200) != 200) continue;
     PaRequest r;
     r.timestamp = meta.value("request_start_ns", int64_t{0});
+    r.conversation_id = meta.value("conversation_id", "");
+    r.turn_index = meta.value("turn_index", int64_t{0});
     const int64_t perf0 = j.value("start_perf_ns", int64_t{0});
     r.payload = j.contains("payload") ? (j["payload"].is_string() ? j["payload"].get<std::string>() : j["payload"].dump())
                                       : std::string();
@@ -194,8 +196,11 @@ J pa_profile_export(const std::vector<PaRequest>& requests, const std::string& m
     for (const std::string& o : r.response_outputs)
       outputs.push_back(service_kind == "triton" ? J{{"text_output", response_text(o, Format::kKserve)}}
                                                  : J{{"response", o}});
+    J inputs{{"payload", r.payload}};
+    if (!r.session_id.empty()) inputs["session_id"] = r.session_id;
+    if (r.delay_ms) inputs["delay"] = *r.delay_ms;
     reqs.push_back(J{{"timestamp", r.timestamp},
-                     {"request_inputs", {{"payload", r.payload}}},
+                     {"request_inputs", inputs},
                      {"response_timestamps", r.response_timestamps},
                      {"response_outputs", outputs}});
     if (first == 0 || r.timestamp < first) first = r.timestamp;
@@ -210,15 +215,39 @@ J pa_profile_export(const std::vector<PaRequest>& requests, const std::string& m
            {"endpoint", endpoint}};
 }
 
-J genai_inputs(const J& aiperf_inputs) {
+J genai_inputs(const J& aiperf_inputs, bool sessions) {
   J data = J::array();
+  const auto delays = session_delays(aiperf_inputs);
   if (aiperf_inputs.is_object() && aiperf_inputs.contains("data") && aiperf_inputs["data"].is_array()) {
     for (const J& session : aiperf_inputs["data"]) {
       if (!session.is_object() || !session.contains("payloads")) continue;
-      for (const J& p : session["payloads"]) data.push_back(J{{"payload", J::array({p})}});
+      const std::string id = session.value("session_id", "");
+      const auto d = delays.find(id);
+      size_t turn = 0;
+      for (const J& p : session["payloads"]) {
+        J row{{"payload", J::array({p})}};
+        if (sessions) {
+          row["session_id"] = J::array({id});
+          if (d != delays.end() && turn < d->second.size()) row["delay"] = J::array({d->second[turn]});
+        }
+        data.push_back(std::move(row));
+        ++turn;
+      }
     }
   }
   return J{{"data", data}};
+}
+
+std::map<std::string, std::vector<int64_t>> session_delays(const J& aiperf_inputs) {
+  std::map<std::string, std::vector<int64_t>> out;
+  if (!aiperf_inputs.is_object() || !aiperf_inputs.contains("data") || !aiperf_inputs["data"].is_array()) return out;
+  for (const J& session : aiperf_inputs["data"]) {
+    if (!session.is_object() || !session.contains("genai_perf_turn_delays_ms")) continue;
+    const J& before = session["genai_perf_turn_delays_ms"];  // each turn's delay before it
+    std::vector<int64_t>& after = out[session.value("session_id", "")];
+    for (size_t i = 1; i < before.size(); ++i) after.push_back(before[i].get<int64_t>());
+  }
+  return out;
 }
 
 std::string csv_text(const J& stats, Format format, bool streaming) {
@@ -239,7 +268,7 @@ std::string csv_text(const J& stats, Format format, bool streaming) {
   return out;
 }
 
-std::string console_table(const J& stats, Format format, bool streaming, size_t width) {
+std::string console_table(const J& stats, Format format, bool streaming, size_t width, const std::string& title_text) {
   static const std::vector<std::string> kStats{"avg", "min", "max", "p99", "p90", "p75"};
   std::vector<std::vector<std::string>> rows;  // first cell: the name, textwrap'ed at 36 with '\n'
   for (const auto& [r, streaming_only] : request_rows(format)) {
@@ -271,7 +300,9 @@ std::string console_table(const J& stats, Format format, bool streaming, size_t 
   size_t total = 1;
   for (const size_t x : w) total += x + 3;
 
-  std::string title = std::string("NVIDIA GenAI-Perf | ") + (format == Format::kEmbeddings ? "Embeddings Metrics" : "LLM Metrics");
+  std::string title = std::string("NVIDIA GenAI-Perf | ") + (!title_text.empty()             ? title_text
+                                                             : format == Format::kEmbeddings ? "Embeddings Metrics"
+                                                                                             : "LLM Metrics");
   std::string out;
   const size_t left = total > title.size() ? (total - title.size()) / 2 : 0;
   out += std::string(left, ' ') + title + std::string(total > title.size() + left ? total - title.size() - left : 0, ' ') + "\n";

@@ -9,6 +9,7 @@
 // and its console table ("NVIDIA GenAI-Perf | LLM Metrics", rich's heavy-head box).
 #pragma once
 #include <istream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -33,14 +34,23 @@ nlohmann::ordered_json pa_profile_export(const std::vector<PaRequest>& requests,
                                          const std::vector<int64_t>& window_boundaries = {});
 
 // GenAI-Perf's inputs.json from ours ({"data": [{"session_id", "payloads": [...]}]}).
-nlohmann::ordered_json genai_inputs(const nlohmann::ordered_json& aiperf_inputs);
+// `sessions`: each row also carries its session ("session_id": [id]) and, but on a session's
+// last turn, the delay before the next one ("delay": [ms]), as GenAI-Perf writes session rows.
+nlohmann::ordered_json genai_inputs(const nlohmann::ordered_json& aiperf_inputs, bool sessions = false);
+
+// The delays GenAI-Perf records per session row, from our inputs.json (the engine writes each
+// turn's delay before it under --genai-perf-payloads): conversation id -> the delay after each
+// turn (ms), the last turn having none.
+std::map<std::string, std::vector<int64_t>> session_delays(const nlohmann::ordered_json& aiperf_inputs);
 
 // The CSV file's text. `streaming` decides, as in GenAI-Perf, whether the streaming-only rows
 // (TTFT, TTST, ITL, per-user throughput) appear (embeddings show every row they have).
 std::string csv_text(const nlohmann::ordered_json& stats, Format format, bool streaming);
 
-// The console table, `width` columns wide at most (rich's 80 when not a terminal).
-std::string console_table(const nlohmann::ordered_json& stats, Format format, bool streaming, size_t width = 80);
+// The console table, `width` columns wide at most (rich's 80 when not a terminal). `title`:
+// after "NVIDIA GenAI-Perf | "; empty: "LLM Metrics" or "Embeddings Metrics" by format.
+std::string console_table(const nlohmann::ordered_json& stats, Format format, bool streaming, size_t width = 80,
+                          const std::string& title = "");
 
 // Python's f"{v:,.2f}".
 std::string format_stat(double v);

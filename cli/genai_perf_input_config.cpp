@@ -1,6 +1,7 @@
 // The `input_config` block GenAI-Perf 0.0.16 echoes in profile_export_genai_perf.json: every
 // option of the run in GenAI-Perf's own layout and spelling of its values.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,12 +53,18 @@ nlohmann::ordered_json extra_json(const std::vector<std::string>& extra) {
 nlohmann::ordered_json input_config(const ProfileArgs& a) {
   using J = nlohmann::ordered_json;
   J stimulus = J::object();
-  if (a.request_rate) stimulus["request_rate"] = *a.request_rate;
+  if (a.session_concurrency) stimulus["session_concurrency"] = *a.session_concurrency;
+  else if (a.request_rate) stimulus["request_rate"] = *a.request_rate;
   else stimulus["concurrency"] = a.concurrency.value_or(1);
-  std::string output_format = a.endpoint_type == "chat"          ? "openai_chat_completions"
-                              : a.endpoint_type == "completions" ? "openai_completions"
-                              : a.endpoint_type == "kserve"      ? a.backend
-                                                                 : "openai_embeddings";
+  // A float option echoes its value as given (2.0) once set, GenAI-Perf's int default otherwise.
+  const auto given_float = [](const std::optional<double>& v, const J& unset) { return v ? J(*v) : unset; };
+  J depths = J::array(), rates = J::array();
+  for (const int64_t d : a.audio_depths) depths.push_back(d);
+  // GenAI-Perf's default [16] is an int list; given rates are floats (argparse type=float).
+  for (const double r : a.audio_sample_rates) {
+    if (!a.audio_sample_rates_given || a.audio_sample_rates_integral) rates.push_back(static_cast<int64_t>(r));
+    else rates.push_back(r);
+  }
   J models = J::array();
   for (const std::string& m : a.models) models.push_back(m);
   J header = "";  // GenAI-Perf echoes the list given, "" without one
@@ -83,7 +90,7 @@ nlohmann::ordered_json input_config(const ProfileArgs& a) {
         {"url", a.url.value_or("localhost:8001")},
         {"grpc_method", ""},
         {"service_kind", service_kind(a)},
-        {"output_format", output_format}}},
+        {"output_format", output_format(a)}}},
       {"perf_analyzer",
        {{"path", "perf_analyzer"},
         {"verbose", false},  // -v sets the top-level verbose only (GenAI-Perf 0.0.16 echoes so)
@@ -105,17 +112,18 @@ nlohmann::ordered_json input_config(const ProfileArgs& a) {
         {"num_dataset_entries", a.num_dataset_entries},
         {"random_seed", a.random_seed},
         {"audio",
-         {{"batch_size", 1},
-          {"length", {{"mean", 0}, {"stddev", 0}}},
-          {"format", "wav"},
-          {"depths", J::array({16})},
-          {"sample_rates", J::array({16})},
-          {"num_channels", 1}}},
+         {{"batch_size", a.batch_size_audio},
+          {"length",
+           {{"mean", given_float(a.audio_length_mean, 0)}, {"stddev", given_float(a.audio_length_stddev, 0)}}},
+          {"format", a.audio_format},
+          {"depths", depths},
+          {"sample_rates", rates},
+          {"num_channels", a.audio_num_channels}}},
         {"image",
-         {{"width", {{"mean", 0}, {"stddev", 0}}},
-          {"height", {{"mean", 0}, {"stddev", 0}}},
-          {"batch_size", 1},
-          {"format", "png"}}},
+         {{"width", {{"mean", a.image_width_mean}, {"stddev", a.image_width_stddev}}},
+          {"height", {{"mean", a.image_height_mean}, {"stddev", a.image_height_stddev}}},
+          {"batch_size", a.batch_size_image},
+          {"format", a.image_format}}},
         {"output_tokens",
          {{"mean", a.output_tokens_mean ? J(*a.output_tokens_mean) : J("")},
           {"deterministic", a.output_tokens_deterministic},
@@ -123,9 +131,12 @@ nlohmann::ordered_json input_config(const ProfileArgs& a) {
         {"synthetic_tokens", {{"mean", a.synthetic_tokens_mean}, {"stddev", a.synthetic_tokens_stddev}}},
         {"prefix_prompt", {{"num", a.num_prefix_prompts}, {"length", a.prefix_prompt_length}}},
         {"sessions",
-         {{"num", 0},
-          {"turns", {{"mean", 1}, {"stddev", 0}}},
-          {"turn_delay", {{"mean", 0}, {"ratio", 1.0}, {"stddev", 0}}}}},
+         {{"num", a.num_sessions},
+          {"turns", {{"mean", a.session_turns_mean}, {"stddev", a.session_turns_stddev}}},
+          {"turn_delay",
+           {{"mean", a.session_turn_delay_mean},
+            {"ratio", a.session_delay_ratio.value_or(1.0)},
+            {"stddev", a.session_turn_delay_stddev}}}}},
         {"prompt_source", a.input_file.empty() ? "synthetic" : "file"},
         {"synthetic_files", J::array()},
         {"payload_file", ""}}},

@@ -13,6 +13,7 @@
 // time metrics in ms. Keys in GenAI-Perf's order.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,6 +35,13 @@ struct PaRequest {
   std::vector<std::string> response_outputs;  // "data: {...}\n\n" per SSE response, or the body
   int64_t input_tokens = 0;
   int64_t output_tokens = 0;
+  // Our record's conversation and turn (from profile_export_raw.jsonl's metadata).
+  std::string conversation_id;
+  int64_t turn_index = 0;
+  // Session runs: perf_analyzer records each request's session_id and, on every turn but a
+  // session's last, its delay (ms) before the next turn, beside the payload.
+  std::string session_id;
+  std::optional<int64_t> delay_ms;
 };
 
 // The text of one response as GenAI-Perf extracts it (several SSE events in one response are

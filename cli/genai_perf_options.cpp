@@ -31,20 +31,20 @@ const std::string kLater = "not supported yet by aiperf's genai-perf front end";
 
 const std::vector<Spec>& specs() {
   static const std::vector<Spec> s = {
-      // Audio Input, Image Input: multimodal payloads come in a later increment.
-      {{"--audio-length-mean"}, Arity::kOne, "audio inputs"},
-      {{"--audio-length-stddev"}, Arity::kOne, "audio inputs"},
-      {{"--audio-format"}, Arity::kOne, "audio inputs"},
-      {{"--audio-depths"}, Arity::kAny, "audio inputs"},
-      {{"--audio-sample-rates"}, Arity::kAny, "audio inputs"},
-      {{"--audio-num-channels"}, Arity::kOne, "audio inputs"},
-      {{"--image-width-mean"}, Arity::kOne, "image inputs"},
-      {{"--image-width-stddev"}, Arity::kOne, "image inputs"},
-      {{"--image-height-mean"}, Arity::kOne, "image inputs"},
-      {{"--image-height-stddev"}, Arity::kOne, "image inputs"},
-      {{"--image-format"}, Arity::kOne, "image inputs"},
-      {{"--batch-size-audio"}, Arity::kOne, "audio inputs"},
-      {{"--batch-size-image"}, Arity::kOne, "image inputs"},
+      // Audio Input, Image Input: sent by the multimodal and vision types.
+      {{"--audio-length-mean"}, Arity::kOne, ""},
+      {{"--audio-length-stddev"}, Arity::kOne, ""},
+      {{"--audio-format"}, Arity::kOne, ""},
+      {{"--audio-depths"}, Arity::kAny, ""},
+      {{"--audio-sample-rates"}, Arity::kAny, ""},
+      {{"--audio-num-channels"}, Arity::kOne, ""},
+      {{"--image-width-mean"}, Arity::kOne, ""},
+      {{"--image-width-stddev"}, Arity::kOne, ""},
+      {{"--image-height-mean"}, Arity::kOne, ""},
+      {{"--image-height-stddev"}, Arity::kOne, ""},
+      {{"--image-format"}, Arity::kOne, ""},
+      {{"--batch-size-audio"}, Arity::kOne, ""},
+      {{"--batch-size-image"}, Arity::kOne, ""},
       // Endpoint
       {{"--model", "-m"}, Arity::kOneOrMore, ""},
       {{"--model-selection-strategy"}, Arity::kOne, ""},
@@ -87,13 +87,13 @@ const std::vector<Spec>& specs() {
       {{"--fixed-schedule"}, Arity::kOne, "fixed schedule"},
       {{"--stability-percentage", "-s"}, Arity::kOne, ""},
       // Session
-      {{"--num-sessions"}, Arity::kOne, "sessions"},
-      {{"--session-concurrency"}, Arity::kOne, "sessions"},
-      {{"--session-delay-ratio"}, Arity::kOne, "sessions"},
-      {{"--session-turn-delay-mean"}, Arity::kOne, "sessions"},
-      {{"--session-turn-delay-stddev"}, Arity::kOne, "sessions"},
-      {{"--session-turns-mean"}, Arity::kOne, "sessions"},
-      {{"--session-turns-stddev"}, Arity::kOne, "sessions"},
+      {{"--num-sessions"}, Arity::kOne, ""},
+      {{"--session-concurrency"}, Arity::kOne, ""},
+      {{"--session-delay-ratio"}, Arity::kOne, ""},
+      {{"--session-turn-delay-mean"}, Arity::kOne, ""},
+      {{"--session-turn-delay-stddev"}, Arity::kOne, ""},
+      {{"--session-turns-mean"}, Arity::kOne, ""},
+      {{"--session-turns-stddev"}, Arity::kOne, ""},
       // Tokenizer
       {{"--tokenizer"}, Arity::kOne, ""},
       {{"--tokenizer-revision"}, Arity::kOne, ""},
@@ -111,7 +111,8 @@ const std::vector<Spec>& specs() {
 const std::vector<std::string> kEndpointTypes = {
     "chat",   "completions", "dynamic_grpc", "embeddings", "huggingface_generate", "image_retrieval",    "nvclip",
     "rankings", "multimodal", "generate",     "kserve",     "template",             "tensorrtllm_engine", "vision"};
-const std::vector<std::string> kSupportedTypes = {"chat", "completions", "embeddings", "kserve"};
+const std::vector<std::string> kSupportedTypes = {"chat",   "completions", "embeddings",
+                                                  "kserve", "multimodal",  "vision"};
 
 // The spec an option word names: exact spelling, else a unique prefix of a long spelling
 // (argparse's allow_abbrev).
@@ -172,6 +173,47 @@ int64_t positive(const std::string& option, int64_t v) {
 int64_t non_negative(const std::string& option, int64_t v) {
   if (v < 0) throw GenAiPerfOptionError("argument " + option + ": must be non-negative, got " + std::to_string(v));
   return v;
+}
+
+// GenAI-Perf's config bound check ("User Config: -1 exceeds lower bounds ({'lower': 0})"), the
+// value printed as Python prints it (an int, or a float: -1.0).
+void at_least(const std::string& option, double v, double lower, bool is_float) {
+  if (v >= lower) return;
+  const std::string shown = is_float ? python_float(v) : std::to_string(static_cast<int64_t>(v));
+  throw GenAiPerfOptionError("argument " + option + ": User Config: " + shown +
+                             " exceeds lower bounds ({'lower': " + std::to_string(static_cast<int64_t>(lower)) + "})");
+}
+
+// argparse's choices check for a string option.
+const std::string& one_of(const std::string& option, const std::string& v, const std::vector<std::string>& choices) {
+  if (std::find(choices.begin(), choices.end(), v) != choices.end()) return v;
+  std::string list;
+  for (const std::string& c : choices) list += (list.empty() ? "'" : ", '") + c + "'";
+  throw GenAiPerfOptionError("argument " + option + ": invalid choice: '" + v + "' (choose from " + list + ")");
+}
+
+// What GenAI-Perf's synthetic audio generator refuses, checked up front (it fails on the first
+// clip it makes): a mean under 0.1 s, a bit depth other than 8/16/24/32, an MP3 sample rate MP3
+// does not have.
+void check_audio(const ProfileArgs& a) {
+  const double mean = a.audio_length_mean.value_or(0);
+  if (mean <= 0) return;
+  if (mean < 0.1)
+    throw GenAiPerfOptionError("--audio-length-mean: Mean value (" + python_float(mean) +
+                               ") must be greater than min_value (0.1)");
+  for (const double khz : a.audio_sample_rates) {
+    const auto hz = static_cast<int64_t>(khz * 1000);
+    static const int64_t kMp3[] = {8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000};
+    if (a.audio_format == "mp3" && std::find(std::begin(kMp3), std::end(kMp3), hz) == std::end(kMp3))
+      throw GenAiPerfOptionError(
+          "--audio-sample-rates: MP3 format only supports the following sample rates (in Hz): "
+          "[8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000]. Got " +
+          std::to_string(hz) + " Hz. Please choose a supported rate from the list.");
+  }
+  for (const int64_t d : a.audio_depths)
+    if (d != 8 && d != 16 && d != 24 && d != 32)
+      throw GenAiPerfOptionError("--audio-depths: Unsupported bit depth: " + std::to_string(d) +
+                                 ". Supported bit depths are: [8, 16, 24, 32]");
 }
 
 }  // namespace
@@ -402,6 +444,64 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words, bool analy
     } else if (n == "--request-rate") {
       a.request_rate = to_float(n, one(n));
       if (!(*a.request_rate > 0)) throw GenAiPerfOptionError("argument --request-rate: must be greater than 0");
+    } else if (n == "--audio-length-mean" || n == "--audio-length-stddev") {
+      const double v = to_float(n, one(n));
+      at_least(n, v, 0, true);
+      if (v != 0) (n == "--audio-length-mean" ? a.audio_length_mean : a.audio_length_stddev) = v;
+    } else if (n == "--audio-format") {
+      a.audio_format = one_of(n, one(n), {"wav", "mp3"});
+    } else if (n == "--audio-depths") {
+      std::vector<int64_t> depths;  // none given: GenAI-Perf keeps its default [16]
+      for (const std::string& v : seen.at(n)) depths.push_back(to_int(n, v));
+      for (const int64_t d : depths) at_least(n, static_cast<double>(d), 1, false);
+      if (!depths.empty()) a.audio_depths = depths;
+    } else if (n == "--audio-sample-rates") {
+      std::vector<double> rates;
+      for (const std::string& v : seen.at(n)) rates.push_back(to_float(n, v));
+      for (const double r : rates) at_least(n, r, 1, true);
+      if (!rates.empty()) {
+        a.audio_sample_rates = rates;
+        a.audio_sample_rates_given = true;
+      }
+    } else if (n == "--audio-num-channels") {
+      const int64_t v = to_int(n, one(n));
+      if (v != 1 && v != 2)
+        throw GenAiPerfOptionError("argument --audio-num-channels: invalid choice: " + std::to_string(v) +
+                                   " (choose from 1, 2)");
+      a.audio_num_channels = v;
+    } else if (n == "--batch-size-audio" || n == "--batch-size-image") {
+      const int64_t v = to_int(n, one(n));
+      at_least(n, static_cast<double>(v), 0, false);
+      if (v != 0) (n == "--batch-size-audio" ? a.batch_size_audio : a.batch_size_image) = v;  // 0: the default 1
+    } else if (n == "--image-width-mean" || n == "--image-width-stddev" || n == "--image-height-mean" ||
+               n == "--image-height-stddev") {
+      const int64_t v = to_int(n, one(n));
+      at_least(n, static_cast<double>(v), 0, false);
+      (n == "--image-width-mean"     ? a.image_width_mean
+       : n == "--image-width-stddev" ? a.image_width_stddev
+       : n == "--image-height-mean"  ? a.image_height_mean
+                                     : a.image_height_stddev) = v;
+    } else if (n == "--image-format") {
+      a.image_format = one_of(n, one(n), {"png", "jpeg"});
+    } else if (n == "--num-sessions") {
+      a.num_sessions = to_int(n, one(n));
+      at_least(n, static_cast<double>(a.num_sessions), 0, false);
+    } else if (n == "--session-concurrency") {
+      const int64_t v = to_int(n, one(n));
+      if (v != 0) a.session_concurrency = positive(n, v);  // 0: unset, as GenAI-Perf reads it
+    } else if (n == "--session-turns-mean" || n == "--session-turns-stddev" || n == "--session-turn-delay-mean" ||
+               n == "--session-turn-delay-stddev") {
+      const int64_t v = to_int(n, one(n));
+      at_least(n, static_cast<double>(v), 0, false);
+      if (v == 0) continue;  // GenAI-Perf keeps its default for a 0
+      (n == "--session-turns-mean"        ? a.session_turns_mean
+       : n == "--session-turns-stddev"    ? a.session_turns_stddev
+       : n == "--session-turn-delay-mean" ? a.session_turn_delay_mean
+                                          : a.session_turn_delay_stddev) = v;
+    } else if (n == "--session-delay-ratio") {
+      const double v = to_float(n, one(n));
+      at_least(n, v, 0, true);
+      if (v != 0) a.session_delay_ratio = v;
     } else if (n == "--tokenizer") {
       a.tokenizer = one(n);
     } else if (n == "--tokenizer-revision") {
@@ -428,7 +528,7 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words, bool analy
   if (std::find(kSupportedTypes.begin(), kSupportedTypes.end(), a.endpoint_type) == kSupportedTypes.end())
     throw GenAiPerfOptionError("--endpoint-type " + a.endpoint_type +
                                (seen.count("--endpoint-type") ? "" : " (GenAI-Perf's default)") + ": " + kLater +
-                               "; supported: chat, completions, embeddings, kserve");
+                               "; supported: chat, completions, embeddings, kserve, multimodal, vision");
   if (a.streaming && a.endpoint_type == "embeddings")
     throw GenAiPerfOptionError("--streaming: the embeddings endpoint type does not support streaming");
   if (a.generate_plots && a.endpoint_type == "embeddings")
@@ -447,7 +547,54 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words, bool analy
                                "TensorRT-LLM Engine service kinds");
   if (a.output_tokens_stddev > 0 && !a.output_tokens_mean)
     throw GenAiPerfOptionError("argument --output-tokens-stddev: If output tokens stddev is set, mean must also be set");
+  // GenAI-Perf's chat converter (chat, multimodal, vision) takes one text per request.
+  if ((a.endpoint_type == "chat" || multimodal(a)) && a.batch_size_text != 1)
+    throw GenAiPerfOptionError("--batch-size-text: The --batch-size-text flag is not supported for " +
+                               output_format(a) + ".");
+  // Synthetic single-turn rows carry the clips (session rows and file prompts do not).
+  if (a.input_file.empty() && a.num_sessions == 0) check_audio(a);
+  // Sessions run only in perf_analyzer's session concurrency mode, which refuses what follows
+  // (its messages quoted).
+  if (a.session_concurrency) {
+    if (a.endpoint_type == "kserve")
+      throw GenAiPerfOptionError(
+          "--session-concurrency: Session concurrency mode is only supported with OpenAI "
+          "service kind.");
+    if (a.endpoint_type != "chat" && !multimodal(a))
+      throw GenAiPerfOptionError(
+          "--session-concurrency: Request body must be an object and it must have a "
+          "'messages' field that is an array (perf_analyzer's session mode sends chat "
+          "conversations: use --endpoint-type chat, multimodal or vision)");
+    if (a.num_sessions == 0)
+      throw GenAiPerfOptionError(
+          "--session-concurrency: the input data has no sessions (GenAI-Perf writes them for "
+          "--num-sessions N; payload files are not supported yet by aiperf's genai-perf "
+          "front end)");
+    if (a.num_sessions < *a.session_concurrency)
+      throw GenAiPerfOptionError("--session-concurrency: The input data file contains " +
+                                 std::to_string(a.num_sessions) +
+                                 " unique session IDs, which is fewer than the required session concurrency level "
+                                 "of " +
+                                 std::to_string(*a.session_concurrency) +
+                                 ". Please add more unique session IDs to the file or lower the session "
+                                 "concurrency level.");
+  } else if (a.num_sessions > 0) {
+    throw GenAiPerfOptionError(
+        "--num-sessions: perf_analyzer sends session rows only in its session concurrency "
+        "mode (otherwise: \"Failed to init manager inputs: The input or output 'session_id' "
+        "is not found in the model configuration\"); add --session-concurrency N");
+  }
   return a;
+}
+
+bool multimodal(const ProfileArgs& a) { return a.endpoint_type == "multimodal" || a.endpoint_type == "vision"; }
+
+std::string output_format(const ProfileArgs& a) {
+  if (a.endpoint_type == "chat") return "openai_chat_completions";
+  if (multimodal(a)) return "openai_multimodal";
+  if (a.endpoint_type == "completions") return "openai_completions";
+  if (a.endpoint_type == "kserve") return a.backend;
+  return "openai_embeddings";
 }
 
 // GenAI-Perf 0.0.16 derives it from the endpoint type: kserve is Triton's.
@@ -456,7 +603,7 @@ std::string service_kind(const ProfileArgs& a) { return a.endpoint_type == "kser
 std::string endpoint_path(const ProfileArgs& a) {
   if (!a.custom_endpoint.empty()) return a.custom_endpoint;
   if (a.endpoint_type == "kserve") return "";  // gRPC: no path
-  if (a.endpoint_type == "chat") return "v1/chat/completions";
+  if (a.endpoint_type == "chat" || multimodal(a)) return "v1/chat/completions";
   if (a.endpoint_type == "completions") return "v1/completions";
   return "v1/embeddings";
 }
@@ -472,8 +619,10 @@ std::string artifact_directory(const ProfileArgs& a) {
   // GenAI-Perf names a Triton run by its backend: m-triton-tensorrtllm-concurrency1.
   std::string name =
       model + "-" + service_kind(a) + "-" + (a.endpoint_type == "kserve" ? a.backend : a.endpoint_type) + "-";
-  name += a.request_rate ? "request_rate" + python_float(*a.request_rate)
-                         : "concurrency" + std::to_string(a.concurrency.value_or(1));
+  // The load: the session concurrency wins over the others, as in GenAI-Perf's stimulus.
+  name += a.session_concurrency ? "session_concurrency" + std::to_string(*a.session_concurrency)
+          : a.request_rate      ? "request_rate" + python_float(*a.request_rate)
+                                : "concurrency" + std::to_string(a.concurrency.value_or(1));
   std::string dir = a.artifact_dir;
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
   return dir + "/" + name;
@@ -488,19 +637,33 @@ std::vector<std::string> to_aiperf_args(const ProfileArgs& a, const std::string&
   std::vector<std::string> v;
   for (const std::string& m : a.models) v.insert(v.end(), {"--model", m});
   if (a.models.size() > 1) v.insert(v.end(), {"--model-selection-strategy", a.model_selection_strategy});
-  v.insert(v.end(), {"--endpoint-type", a.endpoint_type, "--genai-perf-payloads"});
+  // multimodal and vision are chat requests whose content lists the text, images and audio.
+  v.insert(v.end(), {"--endpoint-type", multimodal(a) ? "chat" : a.endpoint_type, "--genai-perf-payloads"});
   if (!a.custom_endpoint.empty()) v.insert(v.end(), {"--endpoint", a.custom_endpoint});
   if (a.streaming) v.push_back("--streaming");
   // perf_analyzer's default server: HTTP, or gRPC (Triton's port 8001) for kserve, which our
   // profile sends over gRPC (a URL without a scheme becomes grpc://).
   v.insert(v.end(), {"--url", a.url.value_or(a.endpoint_type == "kserve" ? "localhost:8001" : "localhost:8000")});
-  if (a.request_rate) {
+  if (a.session_concurrency) {
+    // perf_analyzer's session concurrency mode: every session once, at most N at a time, each
+    // turn after the previous one's answer and delay, with the conversation so far. It takes
+    // no request count and runs no warmup.
+    const std::string n = std::to_string(a.num_sessions);
+    v.insert(v.end(),
+             {"--concurrency", std::to_string(*a.session_concurrency), "--conversation-num", n, "--num-dataset-entries",
+              n, "--dataset-sampling-strategy", "sequential", "--session-turns-mean",
+              std::to_string(a.session_turns_mean), "--session-turns-stddev", std::to_string(a.session_turns_stddev),
+              "--session-turn-delay-mean", std::to_string(a.session_turn_delay_mean), "--session-turn-delay-stddev",
+              std::to_string(a.session_turn_delay_stddev)});
+  } else if (a.request_rate) {
     // perf_analyzer's --request-rate-range sends at a constant interval.
     v.insert(v.end(), {"--request-rate", python_float(*a.request_rate), "--arrival-pattern", "constant"});
   } else {
     v.insert(v.end(), {"--concurrency", std::to_string(a.concurrency.value_or(1))});
   }
-  if (a.measurement_interval) {
+  if (a.session_concurrency) {
+    // (sessions: no count, no windows)
+  } else if (a.measurement_interval) {
     // Time windows: one continuous load that the front end stops once its windows are stable
     // (genai_perf_windows.h); the duration only bounds the run should it never be stopped.
     const WindowPlan plan{*a.measurement_interval};
@@ -509,21 +672,42 @@ std::vector<std::string> to_aiperf_args(const ProfileArgs& a, const std::string&
   } else {
     v.insert(v.end(), {"--request-count", std::to_string(request_count(a))});
   }
-  if (a.warmup_request_count > 0) v.insert(v.end(), {"--warmup-request-count", std::to_string(a.warmup_request_count)});
+  if (a.warmup_request_count > 0 && !a.session_concurrency)
+    v.insert(v.end(), {"--warmup-request-count", std::to_string(a.warmup_request_count)});
   if (!a.input_file.empty()) {
     // One request per line, in file order, cycling (perf_analyzer walks its input data so).
     v.insert(v.end(), {"--input-file", a.input_file, "--custom-dataset-type", "single_turn",
                        "--dataset-sampling-strategy", "sequential"});
   } else {
-    v.insert(v.end(), {"--num-dataset-entries", std::to_string(a.num_dataset_entries)});
+    if (!a.session_concurrency) v.insert(v.end(), {"--num-dataset-entries", std::to_string(a.num_dataset_entries)});
     v.insert(v.end(), {"--synthetic-input-tokens-mean", std::to_string(a.synthetic_tokens_mean),
                        "--synthetic-input-tokens-stddev", std::to_string(a.synthetic_tokens_stddev)});
+    // GenAI-Perf makes images and clips for every single-turn synthetic row, but only the
+    // multimodal converter sends them (chat sends the text alone): they go to the engine then.
+    if (multimodal(a) && a.num_sessions == 0) {
+      if (a.image_width_mean > 0 && a.image_height_mean > 0)
+        v.insert(v.end(),
+                 {"--image-width-mean", std::to_string(a.image_width_mean), "--image-width-stddev",
+                  std::to_string(a.image_width_stddev), "--image-height-mean", std::to_string(a.image_height_mean),
+                  "--image-height-stddev", std::to_string(a.image_height_stddev), "--image-format", a.image_format,
+                  "--batch-size-image", std::to_string(a.batch_size_image)});
+      if (a.audio_length_mean.value_or(0) > 0) {
+        std::string depths, rates;
+        for (const int64_t d : a.audio_depths) depths += (depths.empty() ? "" : ",") + std::to_string(d);
+        for (const double r : a.audio_sample_rates) rates += (rates.empty() ? "" : ",") + python_float(r);
+        v.insert(v.end(),
+                 {"--audio-length-mean", python_float(*a.audio_length_mean), "--audio-length-stddev",
+                  python_float(a.audio_length_stddev.value_or(0)), "--audio-format", a.audio_format, "--audio-depths",
+                  depths, "--audio-sample-rates", rates, "--audio-num-channels", std::to_string(a.audio_num_channels),
+                  "--batch-size-audio", std::to_string(a.batch_size_audio)});
+      }
+    }
   }
   if (a.output_tokens_mean) {
     v.insert(v.end(), {"--output-tokens-mean", std::to_string(*a.output_tokens_mean), "--output-tokens-stddev",
                        std::to_string(a.output_tokens_stddev)});
     // GenAI-Perf asks chat for max_tokens (AIPerf: max_completion_tokens).
-    if (a.endpoint_type == "chat") v.push_back("--use-legacy-max-tokens");
+    if (a.endpoint_type == "chat" || multimodal(a)) v.push_back("--use-legacy-max-tokens");
     // --output-tokens-mean-deterministic: TensorRT-LLM's min_length tensor, as GenAI-Perf sends it.
     if (a.output_tokens_deterministic)
       v.insert(v.end(), {"--extra-inputs", "min_length:" + std::to_string(*a.output_tokens_mean)});
@@ -560,7 +744,10 @@ std::string profile_options_help() {
     for (const std::string& n : s.names) names += (names.empty() ? "" : ", ") + n;
     o << "  " << names;
     // Choice values we take, listed as CLI11 lists them (tests/compat/options.py reads them).
-    if (s.names.front() == "--endpoint-type") o << " TEXT:{chat,completions,embeddings}";
+    if (s.names.front() == "--endpoint-type") o << " TEXT:{chat,completions,embeddings,kserve,multimodal,vision}";
+    if (s.names.front() == "--audio-format") o << " TEXT:{wav,mp3}";
+    if (s.names.front() == "--audio-num-channels") o << " INT:{1,2}";
+    if (s.names.front() == "--image-format") o << " TEXT:{png,jpeg}";
     if (s.names.front() == "--backend") o << " TEXT:{tensorrtllm,vllm}";
     if (s.names.front() == "--model-selection-strategy") o << " TEXT:{round_robin,random}";
     if (s.names.front() == "--dry-run") o << "   ours: check the options as `aiperf profile --dry-run`, run nothing";

@@ -23,6 +23,34 @@ class GenAiPerfOptionError : public std::runtime_error {
 struct ProfileArgs {
   std::vector<std::string> models;
   std::string model_selection_strategy = "round_robin";
+  // Audio and image inputs (GenAI-Perf's defaults). Generated for every synthetic row, but only
+  // the multimodal and vision types put them in the request; images need width and height > 0,
+  // audio a length > 0. Floats keep whether they were given (echoed 2.0, the default 0).
+  int64_t batch_size_audio = 1;
+  std::optional<double> audio_length_mean;
+  std::optional<double> audio_length_stddev;
+  std::string audio_format = "wav";
+  std::vector<int64_t> audio_depths{16};
+  std::vector<double> audio_sample_rates{16};  // kHz
+  bool audio_sample_rates_given = false;       // echoed as floats then (16.0), the default as [16]
+  bool audio_sample_rates_integral = false;    // a config file's rates: echoed as integers
+  int64_t audio_num_channels = 1;
+  int64_t batch_size_image = 1;
+  int64_t image_width_mean = 0;
+  int64_t image_width_stddev = 0;
+  int64_t image_height_mean = 0;
+  int64_t image_height_stddev = 0;
+  std::string image_format = "png";
+  // Sessions: --num-sessions multi-turn conversations, run by perf_analyzer's session
+  // concurrency mode (--session-concurrency: that many sessions at a time, each once, the
+  // history sent with every turn). --session-delay-ratio scales payload files' delays only.
+  int64_t num_sessions = 0;
+  std::optional<int64_t> session_concurrency;
+  int64_t session_turns_mean = 1;
+  int64_t session_turns_stddev = 0;
+  int64_t session_turn_delay_mean = 0;
+  int64_t session_turn_delay_stddev = 0;
+  std::optional<double> session_delay_ratio;
   std::string backend = "tensorrtllm";
   std::string endpoint_type = "kserve";  // GenAI-Perf's default: Triton over gRPC
   std::string custom_endpoint;           // --endpoint; empty: the type's default path
@@ -78,8 +106,13 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words, bool analy
 // inputs", ...; "" when it is supported (or unknown).
 std::string unsupported_reason(const std::string& option);
 
-// "openai" for the endpoint types we run (chat, completions, embeddings).
+// "openai" for the endpoint types we run (chat, completions, embeddings, multimodal, vision),
+// "triton" for kserve.
 std::string service_kind(const ProfileArgs& a);
+// multimodal and vision: chat requests whose content lists the text, images and audio.
+bool multimodal(const ProfileArgs& a);
+// GenAI-Perf's output_format name of the endpoint type ("openai_chat_completions", ...).
+std::string output_format(const ProfileArgs& a);
 // The endpoint path GenAI-Perf sends to: --endpoint, else the type's OpenAI path.
 std::string endpoint_path(const ProfileArgs& a);
 // The request count GenAI-Perf asks perf_analyzer for: --request-count, else

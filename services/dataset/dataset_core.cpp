@@ -1,6 +1,7 @@
 #include "dataset_core.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <random>
 
@@ -150,6 +151,12 @@ void write_inputs_json(const std::string& path, const config::RunConfig& config,
       opts.model = turn.model().empty() ? config.endpoint.model_names.at(0) : turn.model();
       payloads.push_back(nlohmann::ordered_json::parse(
           endpoints::build_payload(*info, opts, {&turn}, conv.system_message(), conv.user_context_message())));
+    }
+    // The genai-perf front end writes each session row's delay as GenAI-Perf does (it removes
+    // this file after reading it; AIPerf's inputs.json has no such field).
+    if (config.endpoint.genai_perf_payloads && conv.turns_size() > 1) {
+      auto& delays = entry["genai_perf_turn_delays_ms"] = nlohmann::ordered_json::array();
+      for (const auto& turn : conv.turns()) delays.push_back(static_cast<int64_t>(std::llround(turn.delay_ms())));
     }
     data.push_back(std::move(entry));
   }

@@ -207,20 +207,29 @@ TEST_CASE("genai-perf config: the template, filled in, is the profile command li
   const std::string path = write("filled.yaml", text);
   const ConfigRun run = read_config(path);
   CHECK_FALSE(run.sweep.has_value());
-  const Words expected{"--model=org/m",       "--model-selection-strategy=round_robin",
-                       "--endpoint-type=chat",
-                       "--url=127.0.0.1:9",   "--concurrency=1",
-                       "--warmup-request-count=0", "--batch-size-text=1",
-                       "--num-dataset-entries=7",  "--random-seed=0",
-                       "--output-tokens-stddev=0", "--synthetic-input-tokens-mean=550",
-                       "--synthetic-input-tokens-stddev=0", "--num-prefix-prompts=0",
-                       "--prefix-prompt-length=100", "--artifact-dir=artifacts",
-                       "--checkpoint-dir=checkpoint", "--profile-export-file=profile_export.json",
-                       "--tokenizer-revision=main"};
+  const Words expected{
+      "--model=org/m", "--model-selection-strategy=round_robin", "--endpoint-type=chat", "--url=127.0.0.1:9",
+      "--concurrency=1", "--warmup-request-count=0", "--batch-size-text=1", "--num-dataset-entries=7",
+      "--random-seed=0",
+      // audio, image and sessions at the template's values (GenAI-Perf's defaults)
+      "--batch-size-audio=1", "--audio-format=wav", "--audio-depths=16", "--audio-sample-rates=16",
+      "--audio-num-channels=1", "--audio-length-mean=0", "--audio-length-stddev=0", "--batch-size-image=1",
+      "--image-format=png", "--image-width-mean=0", "--image-width-stddev=0", "--image-height-mean=0",
+      "--image-height-stddev=0", "--output-tokens-stddev=0", "--synthetic-input-tokens-mean=550",
+      "--synthetic-input-tokens-stddev=0", "--num-prefix-prompts=0", "--prefix-prompt-length=100", "--num-sessions=0",
+      "--session-turns-mean=1", "--session-turns-stddev=0", "--session-turn-delay-mean=0", "--session-delay-ratio=1.0",
+      "--session-turn-delay-stddev=0", "--artifact-dir=artifacts", "--checkpoint-dir=checkpoint",
+      "--profile-export-file=profile_export.json", "--tokenizer-revision=main"};
   CHECK(run.words == expected);
   const ProfileArgs a = parse_profile_args(run.words);
   CHECK(artifact_directory(a) == "artifacts/org_m-openai-chat-concurrency1");
   CHECK(a.num_dataset_entries == 7);
+  // The template's values echo as GenAI-Perf's defaults do (the file's sample rates as integers).
+  ProfileArgs echoed = a;
+  echoed.audio_sample_rates_integral = run.audio_sample_rates_integral;
+  CHECK(input_config(echoed)["input"]["audio"] == input_config(parse_profile_args({"-m", "m"}))["input"]["audio"]);
+  CHECK(input_config(echoed)["input"]["sessions"] ==
+        input_config(parse_profile_args({"-m", "m"}))["input"]["sessions"]);
 
   const ConfigRun swept = read_config(write("swept.yaml",
                                             "model_names: [m]\nendpoint:\n  type: chat\nanalyze:\n  concurrency:\n"
@@ -244,17 +253,20 @@ TEST_CASE("genai-perf config: errors name file, line and key", "[genai_perf]") {
   CHECK(e2 == p2 + ":2: benchmark: benchmark is not a valid top-level parameter");
   auto [p3, e3] = err("bad.yaml", "model_names: m\nendpoint:\n  type: chat\ninput:\n  num_dataset_entries: lots\n");
   CHECK(e3 == p3 + ":5: input.num_dataset_entries: argument --num-dataset-entries: invalid int value: 'lots'");
-  auto [p4, e4] = err("audio.yaml", "model_names: m\ninput:\n  audio:\n    format: mp3\n");
-  CHECK(e4 == p4 + ":4: input.audio.format: not supported yet by aiperf's genai-perf front end (--audio-format: "
-                   "audio inputs); leave it at GenAI-Perf's default");
+  auto [p4, e4] = err("audio.yaml", "model_names: m\ninput:\n  audio:\n    num_channels: 3\n");
+  CHECK(e4 == p4 + ":4: input.audio.num_channels: argument --audio-num-channels: invalid choice: 3 (choose from 1, 2)");
   auto [p5, e5] = err("kserve.yaml", "model_names: m\nendpoint:\n  type: kserve\n  backend: vllm\n");
   CHECK(e5 == p5 + ":4: endpoint.backend: --backend vllm: not supported yet by aiperf's genai-perf front end; "
                    "supported: tensorrtllm");
   auto [p6, e6] = err("sweep.yaml", "model_names: m\nanalyze:\n  batch_size:\n    start: 1\n");
   CHECK(e6 == p6 + ":3: analyze.batch_size: batch_size is not a valid analyze parameter");
-  auto [p7, e7] = err("stim.yaml", "model_names: m\nperf_analyzer:\n  stimulus: {session_concurrency: 2}\n");
+  auto [p7, e7] = err("stim.yaml", "model_names: m\nperf_analyzer:\n  stimulus: {fixed_schedule: 2}\n");
   CHECK(e7 == p7 + ":3: perf_analyzer.stimulus: not supported yet by aiperf's genai-perf front end "
-                   "(--session-concurrency: sessions)");
+                   "(--fixed-schedule: fixed schedule)");
+  auto [p11, e11] = err("sess.yaml", "model_names: m\ninput:\n  sessions:\n    num: -2\n");
+  CHECK(e11 == p11 +
+                   ":4: input.sessions.num: argument --num-sessions: User Config: -2 exceeds lower bounds "
+                   "({'lower': 0})");
   // GenAI-Perf's combination rules, for a value other than the template's.
   auto [p9, e9] = err("backend.yaml", "model_names: m\nendpoint:\n  type: chat\n  backend: vllm\n");
   CHECK(e9 == p9 + ":4: endpoint.backend: argument --backend: The backend should only be used with the following "
@@ -265,11 +277,20 @@ TEST_CASE("genai-perf config: errors name file, line and key", "[genai_perf]") {
   auto [p8, e8] = err("yaml.yaml", "model_names: [m\n");
   CHECK(e8.rfind(p8 + ":2: not valid YAML: ", 0) == 0);
   CHECK(error_of([] { read_config("/nonexistent/x.yaml"); }) == "argument --file/-f: cannot read '/nonexistent/x.yaml'");
-  // Settings at GenAI-Perf's default are accepted even where the option is refused.
-  CHECK(read_config(write("defaults.yaml", "model_names: m\noutput:\n  generate_plots: False\ninput:\n  audio:\n"
-                                           "    depths: [16]\n    sample_rates: [16.0]\n  sessions:\n"
-                                           "    turn_delay:\n      ratio: 1\n"))
-            .words == Words{"--model=m"});
+  // Audio, image and session settings are the command line's options (lists as several values).
+  const ConfigRun media = read_config(write("media.yaml",
+                                            "model_names: m\nendpoint:\n  type: multimodal\ninput:\n"
+                                            "  audio:\n    depths: [8, 16]\n    sample_rates: 16, 44\n"
+                                            "    format: MP3\n    length: {mean: 2}\n"
+                                            "  image: {format: JPEG, width: {mean: 8}}\n"
+                                            "  sessions:\n    num: 3\n    turn_delay:\n      ratio: 1\n"
+                                            "perf_analyzer:\n  stimulus: {session_concurrency: 2}\n"));
+  CHECK(media.words == Words{"--model=m", "--endpoint-type=multimodal", "--audio-depths", "8", "16",
+                             "--audio-sample-rates", "16", "44", "--audio-format=mp3", "--audio-length-mean=2",
+                             "--image-format=jpeg", "--image-width-mean=8", "--num-sessions=3",
+                             "--session-delay-ratio=1", "--session-concurrency=2"});
+  CHECK(media.audio_sample_rates_integral);
+  CHECK(parse_profile_args(media.words).session_concurrency == 2);
   // generate_plots: true is --generate-plots (GenAI-Perf's five plots).
   CHECK(read_config(write("plots.yaml", "model_names: m\noutput:\n  generate_plots: true\n")).words ==
         Words{"--model=m", "--generate-plots"});

@@ -192,7 +192,8 @@ TEST_CASE("genai-perf options: prefixes, = values, and refusals naming the optio
   // --help: what we take (CLI11-style choice lists), then what we refuse, each with its reason.
   CHECK(parse_profile_args({"--help"}).help);
   const std::string help = profile_help();
-  CHECK(help.find("\n  --endpoint-type TEXT:{chat,completions,embeddings}\n") != std::string::npos);
+  CHECK(help.find("\n  --endpoint-type TEXT:{chat,completions,embeddings,kserve,multimodal,vision}\n") !=
+        std::string::npos);
   CHECK(help.find("\n  --request-count, --num-requests\n") != std::string::npos);
   CHECK(help.find("\n  --measurement-interval, -p\n") != std::string::npos);
   CHECK(help.find("\n  --stability-percentage, -s\n") != std::string::npos);

@@ -56,6 +56,7 @@ Standard library only.
 """
 
 import argparse
+import base64
 import csv
 import io
 import json
@@ -94,6 +95,19 @@ SCENARIOS = {
                         "--input-file", "{prompts}", *OUTPUT],
     "embeddings_rate": ["--endpoint-type", "embeddings", "--request-rate", "5", "--request-count", "10",
                         *SYNTHETIC],
+    # Images (two per request, jpeg, widths 32 +- 4) in multimodal requests; the same options on
+    # chat make the images but send the text alone (GenAI-Perf's chat converter).
+    "multimodal_image": ["--endpoint-type", "multimodal", "--concurrency", "2", "--request-count", "6",
+                         "--num-dataset-entries", "3", *SYNTHETIC, *OUTPUT, "--image-width-mean", "32",
+                         "--image-width-stddev", "4", "--image-height-mean", "24", "--image-format", "jpeg",
+                         "--batch-size-image", "2"],
+    "vision_stream_image_audio": ["--endpoint-type", "vision", "--streaming", "--concurrency", "2", "--request-count",
+                                  "6", "--num-dataset-entries", "3", *SYNTHETIC, *OUTPUT, "--image-width-mean", "16",
+                                  "--image-height-mean", "16", "--audio-length-mean", "0.2", "--audio-sample-rates",
+                                  "8", "16", "--audio-depths", "16", "--audio-num-channels", "2"],
+    "chat_media_ignored": ["--endpoint-type", "chat", "--concurrency", "1", "--request-count", "3",
+                           "--num-dataset-entries", "3", *SYNTHETIC, *OUTPUT, "--image-width-mean", "16",
+                           "--image-height-mean", "16", "--audio-length-mean", "0.2"],
     # perf_analyzer's time windows: 1.2 s each, the default stability percentage (999) stops at 3.
     "chat_stream_interval": ["--endpoint-type", "chat", "--streaming", "--concurrency", "4",
                              "--measurement-interval", "1000", *SYNTHETIC, *OUTPUT],
@@ -110,6 +124,19 @@ FAILING = {
         ["Failed to obtain stable measurement within 10 measurement windows for concurrency 1. Please try to "
          "increase the --measurement-interval.", "Failed to obtain stable measurement."]),
 }
+
+# Multi-turn sessions (perf_analyzer's session concurrency mode). The reference's perf_analyzer
+# (2.51, the newest that runs on Debian 12) has no --session-concurrency: GenAI-Perf writes
+# inputs.json, then perf_analyzer refuses the option and GenAI-Perf exits 1. So this scenario
+# compares inputs.json (rows, sessions, turns, delays: exact with stddev 0) with the reference's,
+# checks that ours exits 0 with every turn sent once and the history in each payload, and has
+# the reference's own process-export-files read our run's files: its statistics and per-session
+# statistics must equal ours (1e-12).
+SESSIONS = {
+    "chat_sessions": ["--endpoint-type", "chat", "--num-sessions", "4", "--session-concurrency", "2",
+                      "--session-turns-mean", "3", "--session-turn-delay-mean", "50", *SYNTHETIC, *OUTPUT],
+}
+SESSION_REF_FAILURE = "perf_analyzer: unrecognized option '--session-concurrency'"
 
 # Scenarios whose request counts are measured, not asked for: (relative, absolute) tolerance on
 # request_count and on profile_export.json's request count. Time windows count the requests that
@@ -394,6 +421,68 @@ def compare_point(name, r_root, o_root, diffs):
         tree_diff(tree(rp)[1], tree(op)[1], "payload", out)
         for d in out:
             add("key", p, d)
+    compare_media(name, r_root, o_root, diffs)
+
+
+def media_of(url_or_audio, kind):
+    """What a request's image or clip is, from its bytes: (format, width, height) of a PNG or
+    JPEG data URL; (format, channels, sample rate, bits) of a WAV clip."""
+    if kind == "image_url":
+        head, _, data = url_or_audio.partition(";base64,")
+        b = base64.b64decode(data)
+        if b[:8] == b"\x89PNG\r\n\x1a\n":
+            return (head, int.from_bytes(b[16:20], "big"), int.from_bytes(b[20:24], "big"))
+        i = 2
+        while i + 9 < len(b):  # JPEG: the first start-of-frame marker holds the size
+            marker, length = b[i + 1], int.from_bytes(b[i + 2:i + 4], "big")
+            if marker in (0xC0, 0xC1, 0xC2):
+                return (head, int.from_bytes(b[i + 7:i + 9], "big"), int.from_bytes(b[i + 5:i + 7], "big"))
+            i += 2 + length
+        return (head, None, None)
+    b = base64.b64decode(url_or_audio["data"])
+    if b[:4] == b"RIFF":
+        return (url_or_audio["format"], int.from_bytes(b[22:24], "little"), int.from_bytes(b[24:28], "little"),
+                int.from_bytes(b[34:36], "little"))
+    return (url_or_audio["format"],)
+
+
+def media_rows(inputs):
+    """Per inputs.json row: the content parts' types and each medium's format and size."""
+    rows = []
+    for row in inputs["data"]:
+        content = row["payload"][0].get("messages", [{}])[-1].get("content")
+        if not isinstance(content, list):
+            rows.append(("text",))
+            continue
+        rows.append(tuple(p["type"] if p["type"] == "text" else (p["type"], media_of(p[p["type"]] if p["type"] ==
+                                                                                     "input_audio" else
+                                                                                     p["image_url"]["url"], p["type"]))
+                          for p in content))
+    return rows
+
+
+def compare_media(name, ref_root, our_root, diffs):
+    """The media of the two tools' inputs.json: same parts per request and, where the options fix
+    them, the same formats, sizes and audio layouts (as multisets: each tool draws its own)."""
+    f = "inputs.json"
+    if not (ref_root / f).exists() or not (our_root / f).exists():
+        return
+    r = media_rows(json.loads((ref_root / f).read_text()))
+    o = media_rows(json.loads((our_root / f).read_text()))
+    if len(r) != len(o):
+        diffs.append(f"{name}:media:{f}:rows {len(r)}->{len(o)}")
+    # Widths with a stddev vary: compare the images' formats and heights, and the widths' range.
+    def fixed(rows):
+        out = []
+        for row in rows:
+            # image: (type, data URL head, height); clip: (type, format, channels, bits); the
+            # sample rate is drawn from the list given.
+            out.append(tuple(p if isinstance(p, str) else
+                             (p[0], p[1][0], *(p[1][2:] if p[0] == "image_url" else (p[1][1], p[1][3])))
+                             for p in row))
+        return sorted(out)
+    if fixed(r) != fixed(o):
+        diffs.append(f"{name}:media:{f}:{fixed(r)[:2]}->{fixed(o)[:2]}")
 
 
 def compare_templates(ref, ours, work):
@@ -620,13 +709,103 @@ def compare_process_export(ref, ours, mock_bin, work, triton=False):
     return diffs
 
 
+def compare_sessions(name, ref, ours, mock_bin, work):
+    """A session scenario (SESSIONS): see there."""
+    base = work / name
+    shutil.rmtree(base, ignore_errors=True)
+    diffs = []
+    mock = Mock(mock_bin, [])
+    try:
+        args = ["-u", mock.url, *COMMON, *SESSIONS[name]]
+        print(f"[{name}] genai-perf profile {' '.join(args)}", flush=True)
+        ref_rc, ref_out = run_tool([str(ref)], args, base / "ref")
+        our_rc, our_out = run_tool([str(ours)], args, base / "ours")
+    finally:
+        mock.stop()
+    if ref_rc != 1 or SESSION_REF_FAILURE not in ref_out:
+        diffs.append(f"{name}:run:ref:exit {ref_rc} (expected 1 with {SESSION_REF_FAILURE!r})")
+    if our_rc != 0:
+        diffs.append(f"{name}:run:ours:exit {our_rc}")
+        print(our_out[-3000:])
+    r_arts = sorted(p.name for p in (base / "ref" / "artifacts").iterdir()) if (base / "ref" / "artifacts").is_dir() else []
+    o_arts = sorted(p.name for p in (base / "ours" / "artifacts").iterdir()) if (base / "ours" / "artifacts").is_dir() else []
+    if r_arts != o_arts:
+        diffs.append(f"{name}:dir:artifacts:{r_arts}->{o_arts}")
+    if not r_arts or not o_arts or our_rc != 0:
+        return diffs
+    r_dir, o_dir = base / "ref" / "artifacts" / r_arts[0], base / "ours" / "artifacts" / o_arts[0]
+    # inputs.json: the same rows, keys, sessions (in order, ids aside), turns and delays.
+    rj, oj = json.loads((r_dir / "inputs.json").read_text()), json.loads((o_dir / "inputs.json").read_text())
+    out = []
+    tree_diff(tree(rj), tree(oj), "", out)
+    diffs += [f"{name}:key:inputs.json:{d}" for d in out]
+
+    def shape(inputs):
+        ids, rows = [], []
+        for row in inputs["data"]:
+            sid = row["session_id"][0]
+            if sid not in ids:
+                ids.append(sid)
+            rows.append((ids.index(sid), row.get("delay"), len(row["payload"][0]["messages"])))
+        return rows
+    if shape(rj) != shape(oj):
+        diffs.append(f"{name}:value:inputs.json:sessions {shape(rj)}->{shape(oj)}")
+    # Ours sent every turn once, each with the conversation so far (user and assistant messages).
+    pa = json.loads((o_dir / "profile_export.json").read_text())
+    reqs = pa["experiments"][0]["requests"]
+    if len(reqs) != len(oj["data"]):
+        diffs.append(f"{name}:pa:profile_export.json:requests {len(oj['data'])}->{len(reqs)}")
+    if pa["experiments"][0]["experiment"] != {"mode": "request_rate", "value": 0.0}:
+        diffs.append(f"{name}:pa:profile_export.json:experiment {pa['experiments'][0]['experiment']}")
+    by_session = {}
+    for r in sorted(reqs, key=lambda r: r["timestamp"]):
+        by_session.setdefault(r["request_inputs"]["session_id"], []).append(
+            [m["role"] for m in json.loads(r["request_inputs"]["payload"])["messages"]])
+    for sid, turns in by_session.items():
+        want = [["user", "assistant"] * k + ["user"] for k in range(len(turns))]
+        if turns != want:
+            diffs.append(f"{name}:pa:profile_export.json:history of {sid}: {turns}")
+    # The reference's own parser on our files: process-export-files over our run.
+    inp = base / "input" / "run"
+    inp.mkdir(parents=True)
+    for f in ("profile_export.json", "profile_export_genai_perf.json"):
+        shutil.copy2(o_dir / f, inp / f)
+    g = inp / "profile_export_genai_perf.json"
+    j = json.loads(g.read_text())
+    j["input_config"]["endpoint"].pop("backend", None)  # 0.0.16 refuses its own echo for OpenAI types
+    g.write_text(json.dumps(j, indent=2))
+    rc, out_text = run_tool([str(ref)], ["-d", str(base / "input")], base / "ref_process", "process-export-files")
+    if rc != 0:
+        diffs.append(f"{name}:run:ref-process-export-files:exit {rc}")
+        print(out_text[-3000:])
+        return diffs
+    merged = next((base / "ref_process" / "artifacts").iterdir())
+    rs = json.loads((merged / "profile_export_genai_perf.json").read_text())
+    os_ = json.loads((o_dir / "profile_export_genai_perf.json").read_text())
+    if list(rs.get("sessions", {})) != list(os_.get("sessions", {})):
+        diffs.append(f"{name}:pe:sessions {list(rs.get('sessions', {}))}->{list(os_.get('sessions', {}))}")
+    blocks = [("", rs, os_)] + [(f"sessions.{k}.", v, os_["sessions"][k])
+                                for k, v in rs.get("sessions", {}).items() if k in os_.get("sessions", {})]
+    for prefix, rb, ob in blocks:
+        for metric, stats in rb.items():
+            if metric in ("input_config", "telemetry_stats", "sessions"):
+                continue
+            for stat, rv in stats.items():
+                ov = ob.get(metric, {}).get(stat)
+                if stat == "unit":
+                    continue
+                if ov is None or abs(rv - ov) > 1e-12 * max(abs(rv), 1.0):
+                    diffs.append(f"{name}:pe:{prefix}{metric}.{stat}:{rv!r}->{ov!r}")
+    return diffs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--aiperf", required=True, type=Path, help="our aiperf binary (run as genai-perf)")
     ap.add_argument("--mock", required=True, type=Path, help="our aiperf-mock-server binary")
     ap.add_argument("--ref", type=Path, default=DEFAULT_REF)
     ap.add_argument("--scenario", action="append",
-                    choices=sorted([*SCENARIOS, *FAILING, *ANALYZE, *CONFIGS, "create_template",
+                    choices=sorted([*SCENARIOS, *FAILING, *ANALYZE, *CONFIGS, *SESSIONS, "create_template",
                                     "process_export_files", "process_export_files_triton"]))
     ap.add_argument("--keep", type=Path, help="keep both tools' directories here")
     ap.add_argument("-v", "--verbose", action="store_true")
@@ -718,8 +897,11 @@ def main():
         return key
 
     all_diffs = []
-    for name in args.scenario or [*SCENARIOS, *FAILING, *ANALYZE, *CONFIGS, "create_template",
+    for name in args.scenario or [*SCENARIOS, *FAILING, *ANALYZE, *CONFIGS, *SESSIONS, "create_template",
                                   "process_export_files", "process_export_files_triton"]:
+        if name in SESSIONS:
+            all_diffs += compare_sessions(name, args.ref, ours_bin, args.mock, work)
+            continue
         if name.startswith("process_export_files"):
             all_diffs += compare_process_export(args.ref, ours_bin, args.mock, work, name.endswith("_triton"))
             continue
