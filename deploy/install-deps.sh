@@ -10,7 +10,7 @@ PACKAGES=(
   nlohmann-json3-dev libcli11-dev
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   libpcre2-dev libutf8proc-dev libsentencepiece-dev
-  libpng-dev libjpeg62-turbo-dev libmp3lame-dev zlib1g-dev
+  libpng-dev libjpeg62-turbo-dev libmp3lame-dev zlib1g-dev libsnappy-dev libzstd-dev
   libcairo2-dev fonts-dejavu-core chromium-headless-shell
   prometheus-cpp-dev libyaml-cpp-dev libgoogle-perftools-dev
   catch2
