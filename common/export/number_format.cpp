@@ -30,6 +30,12 @@ std::string fixed2(double v) {
 
 std::string grouped2(double v) { return group_thousands(fixed2(v)); }
 
+std::string grouped_fixed(double v, int precision) {
+  char buf[352];  // DBL_MAX in %f is 309 digits
+  std::snprintf(buf, sizeof buf, "%.*f", precision, v);
+  return group_thousands(buf);
+}
+
 std::string grouped_int(int64_t n) { return group_thousands(std::to_string(n)); }
 
 std::string plain_int(double v) { return std::to_string(static_cast<int64_t>(v)); }

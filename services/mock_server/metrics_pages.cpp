@@ -1,6 +1,7 @@
 #include "metrics_pages.h"
 
 #include <cstdio>
+#include <tuple>
 
 #include "server_state.h"
 
@@ -67,6 +68,26 @@ int dcgm_instance(std::string_view path) {
 
 }  // namespace
 
+std::string render_sglang_spec_metrics(const UsageScript& script) {
+  if (script.spec_tokens <= 0) return {};
+  // SGLang's scheduler gauges under the script: a verify step accepts J drafts and emits J + 1
+  // tokens. Constant from the start (not from the traffic), so two runs scrape the same values.
+  double accepted = 0;
+  for (int j : script.spec_accepted) accepted += j;
+  accepted /= static_cast<double>(script.spec_accepted.size());
+  std::string out;
+  // Every tensor-parallel rank exposes the same values (AIPerf keeps the leader's only).
+  for (const auto& [name, value, help] : {std::tuple{"sglang:spec_accept_rate", accepted / script.spec_tokens,
+                                                     "The average acceptance rate of speculative decoding."},
+                                          std::tuple{"sglang:spec_accept_length", 1.0 + accepted,
+                                                     "The average acceptance length of speculative decoding."}}) {
+    header(out, name, "gauge", help);
+    for (const char* rank : {"0", "1"})
+      out += std::string(name) + R"({model_name="mock",pp_rank="0",tp_rank=")" + rank + "\"} " + number(value) + "\n";
+  }
+  return out;
+}
+
 std::string render_vllm_metrics(const Metrics& m, const EngineDriver* engine) {
   std::string out;
   out.reserve(4096);
@@ -123,7 +144,8 @@ std::optional<std::string> metrics_page(ServerState& state, std::string_view tar
     return state.dcgm.render(instance, tokens);
   }
   if (path == "/vllm/metrics") return render_vllm_metrics(state.metrics, state.engine.get());
-  return state.metrics.render() + render_vllm_metrics(state.metrics, state.engine.get()) + state.control.metrics_text();
+  return state.metrics.render() + render_vllm_metrics(state.metrics, state.engine.get()) +
+         render_sglang_spec_metrics(state.config.usage) + state.control.metrics_text();
 }
 
 }  // namespace aiperf::mock

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "metrics.h"
+#include "usage_script.h"
 
 namespace aiperf::mock {
 
@@ -18,6 +19,10 @@ class EngineDriver;
 // With the engine model (--engine-slots), `engine` gives running/waiting and the KV-cache use
 // (running / slots).
 std::string render_vllm_metrics(const Metrics& metrics, const EngineDriver* engine = nullptr);
+
+// SGLang's speculative-decoding gauges (sglang:spec_accept_rate, sglang:spec_accept_length) for
+// --spec-decode, labelled model_name="mock" on two tensor-parallel ranks; "" without it.
+std::string render_sglang_spec_metrics(const UsageScript& script);
 
 // Whether `path` is one of the metrics pages (so the router sends it to metrics_page()).
 bool is_metrics_path(std::string_view path);

@@ -106,10 +106,10 @@ std::string telemetry_csv_section(const std::vector<GpuSummary>& gpus);
 // reachability lines (centred over the table, as Rich titles), or "No GPU telemetry data
 // collected during the benchmarking run." and the unreachable endpoints when no GPU answered.
 // `efficiency_tables` (power_efficiency_console's) go between the panel and the GPU tables, as
-// AIPerf 0.13 prints them.
+// AIPerf 0.13 prints them, then `server_tables` (sglang_spec_decode_console's).
 std::string telemetry_console(const std::vector<GpuSummary>& gpus, const std::vector<std::string>& configured,
                               const std::vector<std::string>& successful, bool unicode_box,
-                              const std::string& efficiency_tables = "");
+                              const std::string& efficiency_tables = "", const std::string& server_tables = "");
 
 // AIPerf 0.13's "GPU Power Efficiency (NVIDIA)" table (or "(AMD)"): the energy-efficiency
 // metrics of `platform` (tags "<platform>_*" in `metrics`), by display order, value column

@@ -121,7 +121,7 @@ std::string telemetry_csv_section(const std::vector<GpuSummary>& gpus) {
 
 std::string telemetry_console(const std::vector<GpuSummary>& gpus, const std::vector<std::string>& configured,
                               const std::vector<std::string>& successful, bool unicode_box,
-                              const std::string& efficiency_tables) {
+                              const std::string& efficiency_tables, const std::string& server_tables) {
   // The platform panel comes first (AIPerf prints it ahead of every GPU section).
   std::vector<std::string> platforms;
   for (const GpuSummary& gpu : gpus)
@@ -135,8 +135,11 @@ std::string telemetry_console(const std::vector<GpuSummary>& gpus, const std::ve
                                                     "Metric semantics are platform-specific; cross-platform "
                                                     "comparisons require workload and collector validation."},
                                                    unicode_box);
-  out += "\n\n";
+  // As AIPerf 0.13's exporters space them: one blank line before the server tables, two before
+  // the others.
+  out += !server_tables.empty() && efficiency_tables.empty() ? "\n" : "\n\n";
   if (!efficiency_tables.empty()) out += efficiency_tables + "\n";
+  if (!server_tables.empty()) out += server_tables + "\n\n";
   auto reachable = [&](const std::string& url) {
     return std::find(successful.begin(), successful.end(), url) != successful.end();
   };

@@ -6,6 +6,7 @@
 #include "export/summary_json.h"
 #include "log/log.h"
 #include "server_counters.h"
+#include "sglang_spec_console.h"
 #include "util/output_paths.h"
 #include "util/version.h"
 
@@ -157,6 +158,17 @@ void TelemetryCore::finish() {
   }
 
   try {
+    // SGLang's speculative-decoding table, which AIPerf 0.13 prints after the power-efficiency
+    // tables and before the GPU ones (on its own when GPU telemetry is off).
+    std::string spec_unicode, spec_ascii;
+    if (server_ && !server_ok.empty()) {
+      spec_unicode = sglang_spec_decode_console(server_->series(), start_ns, config_.endpoint.model_names, true);
+      spec_ascii = sglang_spec_decode_console(server_->series(), start_ns, config_.endpoint.model_names, false);
+    }
+    if (!config_.telemetry.gpu_enabled && !spec_unicode.empty()) {
+      r.set_console_unicode("\n" + spec_unicode);
+      r.set_console_ascii("\n" + spec_ascii);
+    }
     if (config_.telemetry.gpu_enabled) {
       // As AIPerf 0.13: with GPU telemetry on, the summary JSON's telemetry_data, the CSV's GPU
       // header and the console's GPU part are there even when no exporter answered.
@@ -188,8 +200,8 @@ void TelemetryCore::finish() {
         efficiency_unicode += power_efficiency_console(platform, efficiency, true);
         efficiency_ascii += power_efficiency_console(platform, efficiency, false);
       }
-      r.set_console_unicode(telemetry_console(gpus, gpu_configured, gpu_ok, true, efficiency_unicode));
-      r.set_console_ascii(telemetry_console(gpus, gpu_configured, gpu_ok, false, efficiency_ascii));
+      r.set_console_unicode(telemetry_console(gpus, gpu_configured, gpu_ok, true, efficiency_unicode, spec_unicode));
+      r.set_console_ascii(telemetry_console(gpus, gpu_configured, gpu_ok, false, efficiency_ascii, spec_ascii));
     }
     if (server_) {
       server_->flush_jsonl();

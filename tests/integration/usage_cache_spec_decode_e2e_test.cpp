@@ -76,7 +76,8 @@ const std::vector<std::string> kScriptedMock{"--fast",
 }  // namespace
 
 TEST_CASE("usage cache and spec decode: streamed chat with scripted usage gives exact metrics", "[e2e]") {
-  Run r = run_against(kScriptedMock, {"--endpoint-type", "chat", "--streaming"});
+  // The mock labels its SGLang gauges model_name="mock": a second model name makes the run's.
+  Run r = run_against(kScriptedMock, {"--endpoint-type", "chat", "--streaming", "--model", "mock"});
   INFO(r.run.out << r.run.err);
   REQUIRE(r.run.exit_code == 0);
   const auto records = r.run.records();
@@ -127,6 +128,15 @@ TEST_CASE("usage cache and spec decode: streamed chat with scripted usage gives 
   CHECK(has(r.run.out, "NVIDIA AIPerf | LLM Metrics: Spec Decode"));
   CHECK(has(r.run.out, "\n  Accepted drafts per step (% of steps):  0: 50%   1: 0%   2: 25%   3: 25%\n"));
   CHECK_FALSE(has(r.run.out, "Token usage is reported but no prompt-cache read tokens were seen"));
+  // SGLang's scheduler gauges the mock exposes (drafts 2, 0, 3 of 3 accepted per step: rate 5/9,
+  // length 1 + 5/3), the leader rank's only.
+  CHECK(has(r.run.out,
+            " NVIDIA AIPerf | Server Metrics: Speculative Decoding\n"
+            "+----------------------------------------------------+\n"
+            "| Metric          | mean |  min |  max |  p50 |  p90 |\n"
+            "|-----------------+------+------+------+------+------|\n"
+            "| Accept Rate (%) | 55.6 | 55.6 | 55.6 | 55.6 | 55.6 |\n"
+            "| Accept Length   | 2.67 | 2.67 | 2.67 | 2.67 | 2.67 |\n"));
 
   // process-export-files rebuilds the summary from the records: the pooled histogram too.
   const std::string merged = r.tmp + "/merged";
