@@ -13,6 +13,7 @@
 #include "arrow_ipc.h"
 #include "dataset_error.h"
 #include "jsonl_lines.h"
+#include "parquet/parquet_reader.h"
 #include "util/uuid.h"
 
 namespace aiperf::dataset {
@@ -158,6 +159,25 @@ bool is_columnar_trace_file(const std::string& path) {
 
 bool is_parquet_file(const std::string& path) { return lower_dot_extension(path) == ".parquet"; }
 
+namespace {
+// The rows of a Parquet trace, projected to the columns AIPerf 0.13 reads (its
+// _projected_trace_columns: the KV-hint columns only without --omit-kv-hints).
+std::vector<json> read_parquet_trace(const std::string& path, const config::TraceReplayConfig& replay) {
+  parquet::ReadOptions options;
+  options.columns = {"timestamp_start_unix_ms", "prompt", "input_tokens", "output_tokens", "duration_e2e_ms",
+                     "duration_ttft_ms", "cached_tokens_reference", kProvided, kPoorMan};
+  if (!replay.omit_kv_hints) {
+    options.columns.emplace_back("total_hashes");
+    options.columns.emplace_back("block_size");
+  }
+  try {
+    return parquet::read_parquet_rows(path, options);
+  } catch (const parquet::ParquetError& e) {
+    throw DatasetFileError(e.what());
+  }
+}
+}  // namespace
+
 std::vector<int64_t> reflow_idle_gaps(const std::vector<double>& timestamps_ms, std::optional<double> cap_ms) {
   std::vector<int64_t> values;
   for (double t : timestamps_ms) values.push_back(static_cast<int64_t>(t));  // Python int(): truncation
@@ -186,13 +206,6 @@ double baseten_think_time_ms(int64_t gap_ms, int64_t prior_e2e_ms, double speedu
 }
 
 void load_baseten_trace(const config::InputConfig& in, CustomDataset& out, std::mt19937_64& rng) {
-  if (is_parquet_file(in.input_file))
-    throw DatasetFileError(
-        in.input_file + ": Parquet traces are not read natively; convert the rows to JSON Lines (same column "
-        "names, one row per line) or to an uncompressed Arrow IPC file and pass that, e.g. python3 -c \"import "
-        "json,sys,pyarrow.parquet as pq; [print(json.dumps(r)) for r in pq.read_table(sys.argv[1]).to_pylist()]\" "
-        "trace.parquet > trace.jsonl, or duckdb -c \"COPY (SELECT * FROM 'trace.parquet') TO 'trace.jsonl' "
-        "(FORMAT json)\"");
   const config::TraceReplayConfig& replay = in.trace_replay;
   const double speedup = replay.replay_speedup.value_or(1.0);
 
@@ -202,9 +215,14 @@ void load_baseten_trace(const config::InputConfig& in, CustomDataset& out, std::
     rows.push_back(parse_row(object, replay));
     for (const auto& [key, value] : object.items()) columns.insert(key);
   };
-  if (is_columnar_trace_file(in.input_file)) {
-    // Arrow IPC: every schema column is a key of every row (null where empty), as in AIPerf.
-    const auto objects = read_arrow_ipc_rows(in.input_file);
+  if (is_columnar_trace_file(in.input_file) || is_parquet_file(in.input_file)) {
+    // Arrow IPC and Parquet: every schema column is a key of every row (null where empty), as in
+    // AIPerf. From Parquet only the columns AIPerf projects are decoded (the others, which may
+    // hold types the reader refuses, are never read). The earliest timestamp is the minimum over
+    // the rows: AIPerf takes it from the row groups' statistics when all have them, which is the
+    // same value.
+    const auto objects = is_parquet_file(in.input_file) ? read_parquet_trace(in.input_file, replay)
+                                                        : read_arrow_ipc_rows(in.input_file);
     for (size_t i = 0; i < objects.size(); ++i) {
       try {
         add(objects[i]);

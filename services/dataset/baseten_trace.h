@@ -1,7 +1,6 @@
 // Baseten completion traces (custom type baseten_trace, AIPerf 0.13). AIPerf reads them from
-// Parquet or Arrow IPC; we read Arrow IPC files (.arrow, .ipc; arrow_ipc.h) and the same rows as
-// JSON Lines, one row per line with the same column names (a .parquet file is refused with the
-// conversion to use):
+// Parquet or Arrow IPC; we read both (.parquet: common/parquet; .arrow, .ipc: arrow_ipc.h) and
+// the same rows as JSON Lines, one row per line with the same column names:
 //   timestamp_start_unix_ms, prompt, input_tokens, output_tokens        (required)
 //   total_hashes, block_size, provided_session_id | poor_man_session_id, duration_e2e_ms
 // Each prompt is sent verbatim; min_tokens (recorded output length) and the KV hints
@@ -19,7 +18,7 @@ namespace aiperf::dataset {
 
 // True for Arrow IPC file names (.arrow, .ipc), read natively.
 bool is_columnar_trace_file(const std::string& path);
-// True for .parquet: detected as baseten_trace, refused by the loader with the conversion.
+// True for .parquet: detected as baseten_trace, read natively.
 bool is_parquet_file(const std::string& path);
 
 // Timestamps (ms, any order) with every gap to the next event, walking in time order (ties in

@@ -249,7 +249,7 @@ CustomDatasetType detect_custom_dataset_type(const std::string& path) {
   // Files whose first line is not JSON are recognised by name and content (AIPerf does the same).
   if (is_inputs_json_file(path)) return CustomDatasetType::kInputsJson;
   if (is_burst_gpt_csv(path)) return CustomDatasetType::kBurstGptTrace;
-  // Arrow IPC is read; Parquet is refused by the loader with the conversion to use.
+  // Arrow IPC and Parquet files are Baseten traces (the only columnar format AIPerf detects).
   if (is_columnar_trace_file(path) || is_parquet_file(path)) return CustomDatasetType::kBasetenTrace;
   CustomDatasetType detected = CustomDatasetType::kNone;
   try {

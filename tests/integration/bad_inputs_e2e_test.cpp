@@ -55,6 +55,13 @@ TEST_CASE("every bad option value or input file is refused before anything start
       {{"--request-cancellation-rate", "150"},
        "Error: --request-cancellation-rate: must be a percentage from 0 to 100, got '150'"},
       {{"--random-seed", "x"}, "Error: --random-seed: invalid value 'x'"},
+      // Video input: AIPerf's limits and refusals, and the trial encode (a codec WebM refuses).
+      {{"--video-width", "0"}, "Error: --video-width: must be an integer >= 1, got '0'"},
+      {{"--video-synth-type", "bogus"}, "Error: --video-synth-type: bogus not in {moving_shapes,grid_clock,noise}"},
+      {{"--video-width", "16", "--video-height", "16", "--video-audio-codec", "aac"},
+       "Error: --video-audio-codec 'aac' is set but --video-audio-num-channels is 0 (audio disabled)."},
+      {{"--video-width", "16", "--video-height", "16", "--video-codec", "libx264"},
+       "Error: --video-codec libx264 with --video-format webm: FFmpeg failed to create video: FFmpeg process failed"},
       {{"--trajectory-start-min-ratio", "0.9", "--trajectory-start-max-ratio", "0.1"},
        "Error: --trajectory-start-min-ratio (0.9) must be <= --trajectory-start-max-ratio (0.1)."},
       {{"--trajectory-start-min-ratio", "0.9"},

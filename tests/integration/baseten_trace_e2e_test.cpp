@@ -3,14 +3,16 @@
 // min_tokens and the KV hints per --omit-kv-hints / --no-force-min-tokens, no session history;
 // the send times in profile_export.jsonl against the replay schedule (open loop: speedup and
 // idle-gap cap; closed loop: think time after the previous answer); and the refusals (exit 2,
-// the option named, nothing written). The same fixture replayed by AIPerf 0.13 from Parquet
-// sent the same fields and the same schedule (see docs/datasets.md).
+// the option named, nothing written). The same rows from Arrow IPC and Parquet send the same
+// requests; AIPerf 0.13 replaying the Parquet file sent the same fields and the same schedule
+// (tests/compat/baseten_replay.py, docs/datasets.md).
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 
 #include "process.h"
@@ -249,13 +251,41 @@ TEST_CASE("baseten_trace from an Arrow IPC file (detected): the same requests as
   const auto s = sent(run);
   REQUIRE(s.size() == 4);
   CHECK(s[3].intended_ms == Approx(300.0).margin(1.0));  // 30 s / 100
+}
 
-  Run parquet = profile(tmp, "parquet", {"--url", "http://127.0.0.1:1", "--input-file", tmp + "/t.parquet"});
-  CHECK(parquet.exit_code == 2);  // absent file
-  std::ofstream(tmp + "/t.parquet") << "PAR1";
-  parquet = profile(tmp, "parquet2", {"--url", "http://127.0.0.1:1", "--input-file", tmp + "/t.parquet"});
-  CHECK(parquet.exit_code == 2);
-  CHECK(parquet.err.find("t.parquet: Parquet traces are not read natively; convert the rows to JSON Lines") !=
-        std::string::npos);
-  CHECK_FALSE(std::filesystem::exists(parquet.dir));
+TEST_CASE("baseten_trace from a Parquet file (detected): the same requests as from JSON Lines", "[e2e][baseten]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  const std::string rec = tmp + "/requests.jsonl";
+  MockServer mock({"--fast", "--record-requests", rec}, tmp);
+  // Two row groups, zstd: written by pyarrow (tests/data/parquet/make_fixtures.py).
+  const std::string file = std::string(AIPERF_TEST_DATA) + "/parquet/baseten_trace.parquet";
+  Run run = profile(tmp, "run", {"--url", mock.url(), "--endpoint-type", "completions", "--input-file", file,
+                                 "--fixed-schedule", "--replay-speedup", "100"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto by = bodies_by_prompt(aiperf::test::recorded_bodies(rec));
+  REQUIRE(by.size() == 4);
+  CHECK(by.at("hello a1")["hash_ids"] == json::array({11, 12}));
+  CHECK(by.at("hello a1")["block_size"] == 64);
+  CHECK(by.at("hello a2")["hash_ids"] == json::array({11, 12, 13}));
+  CHECK(by.at("hello a2")["min_tokens"] == 7);
+  CHECK(by.at("hello b1")["max_tokens"] == 1);
+  CHECK_FALSE(by.at("hello b1").contains("hash_ids"));
+  CHECK_FALSE(by.at("hello c1").contains("block_size"));
+  const auto s = sent(run);
+  REQUIRE(s.size() == 4);
+  CHECK(s[1].intended_ms == Approx(10.0).margin(1.0));   // 1 s / 100 after the earliest row (b1)
+  CHECK(s[3].intended_ms == Approx(300.0).margin(1.0));  // 30 s / 100
+
+  Run absent = profile(tmp, "parquet", {"--url", "http://127.0.0.1:1", "--input-file", tmp + "/t.parquet"});
+  CHECK(absent.exit_code == 2);
+  // A corrupt file: exit 2, the file and the problem named, nothing written.
+  std::ifstream whole(file, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(whole)), {});
+  bytes.resize(bytes.size() - 1);
+  std::ofstream(tmp + "/t.parquet", std::ios::binary) << bytes;
+  Run bad = profile(tmp, "parquet2", {"--url", "http://127.0.0.1:1", "--input-file", tmp + "/t.parquet"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("t.parquet: not a Parquet file (no PAR1 magic)") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(bad.dir));
 }

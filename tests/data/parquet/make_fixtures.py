@@ -153,6 +153,14 @@ def main():
     write("int96", pa.table({"t": pa.array([0, 1700000000123456789, None, -86400000000001], pa.timestamp("ns"))}),
           "int96_rows", use_deprecated_int96_timestamps=True)
 
+    # The Baseten trace of tests/data/datasets/baseten_trace.jsonl, as AIPerf 0.13 reads it
+    # (two row groups, zstd): the dataset tests replay it.
+    cols = ["timestamp_start_unix_ms", "prompt", "input_tokens", "output_tokens", "total_hashes", "block_size",
+            "provided_session_id", "duration_e2e_ms"]
+    with open(os.path.join(HERE, "..", "datasets", "baseten_trace.jsonl")) as f:
+        trace = [json.loads(line) for line in f if line.strip()]
+    write("baseten_trace", pa.table({c: [r.get(c) for r in trace] for c in cols}), "baseten_rows",
+          row_group_size=3, compression="zstd")
     with open(os.path.join(HERE, "fixtures.json"), "w") as f:
         json.dump(MANIFEST, f, indent=1, sort_keys=True)
         f.write("\n")

@@ -218,15 +218,14 @@ TEST_CASE("baseten_trace bad rows name file, line and field", "[dataset][baseten
              Catch::Contains("bad.jsonl:1: field 'block_size': must be an integer >= 1, got 0"));
   CHECK_THAT(load_error(R"({"timestamp_start_unix_ms": 5, "prompt": "x", "input_tokens": 1, "output_tokens": 1, "provided_session_id": 1.5})"),
              Catch::Contains("bad.jsonl:1: field 'provided_session_id': must be an integer >= 0, got 1.5"));
-  // A Parquet file is refused with the conversion to use.
+  // A file named .parquet is detected as a trace and read as Parquet.
   const std::string parquet = write_temp("t.parquet", "PAR1");
   CHECK(aiperf::config::to_string(detect_custom_dataset_type(parquet)) == "baseten_trace");
   try {
     load(input(parquet));
     FAIL("no error");
   } catch (const DatasetFileError& e) {
-    CHECK_THAT(e.what(), Catch::Contains("t.parquet: Parquet traces are not read natively"));
-    CHECK_THAT(e.what(), Catch::Contains("JSON Lines"));
+    CHECK(std::string(e.what()) == parquet + ": not a Parquet file (too short)");
   }
 }
 
@@ -286,6 +285,40 @@ TEST_CASE("baseten_trace from Arrow IPC loads as the same rows in JSON Lines", "
   }
 }
 
+TEST_CASE("baseten_trace from Parquet (two row groups, zstd) loads as the same rows in JSON Lines",
+          "[dataset][baseten][parquet]") {
+  const std::string file = std::string(AIPERF_TEST_DATA) + "/parquet/baseten_trace.parquet";
+  CHECK(aiperf::config::to_string(detect_custom_dataset_type(file)) == "baseten_trace");
+  for (bool open_loop : {true, false}) {
+    for (bool omit_kv_hints : {false, true}) {
+      auto pq = input(file);
+      auto jsonl = input(kFixture);
+      pq.trace_replay.open_loop_replay = jsonl.trace_replay.open_loop_replay = open_loop;
+      pq.trace_replay.omit_kv_hints = jsonl.trace_replay.omit_kv_hints = omit_kv_hints;
+      const CustomDataset p = load(pq), j = load(jsonl);  // same seed: same generated ids
+      REQUIRE(p.conversations.size() == 3);
+      REQUIRE(p.conversations.size() == j.conversations.size());
+      for (size_t i = 0; i < p.conversations.size(); ++i)
+        CHECK(p.conversations[i].SerializeAsString() == j.conversations[i].SerializeAsString());
+    }
+  }
+  // Rows that fail the trace's checks name the file and the row; Parquet problems the file.
+  auto error = [](const std::string& path) -> std::string {
+    try {
+      load(input(path));
+    } catch (const DatasetFileError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const std::string other = std::string(AIPERF_TEST_DATA) + "/parquet/text_zstd.parquet";
+  CHECK(error(other) == other + ": row 1: field 'timestamp_start_unix_ms': is required");
+  std::ifstream whole(file, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(whole)), {});
+  const std::string cut = write_temp("cut.parquet", bytes.substr(0, bytes.size() - 1));
+  CHECK(error(cut) == cut + ": not a Parquet file (no PAR1 magic)");
+}
+
 TEST_CASE("bad Arrow IPC files: row and field, or what is not supported", "[dataset][baseten][arrow]") {
   auto error = [](const std::string& path) -> std::string {
     try {
@@ -306,9 +339,6 @@ TEST_CASE("bad Arrow IPC files: row and field, or what is not supported", "[data
   const std::string bytes((std::istreambuf_iterator<char>(whole)), {});
   const std::string cut = write_temp("cut.arrow", bytes.substr(0, bytes.size() / 2));
   CHECK_THAT(error(cut), Catch::StartsWith(cut + ": not an Arrow IPC file"));
-  // Parquet stays refused, with the conversion.
-  const std::string parquet = write_temp("x.parquet", "PAR1");
-  CHECK_THAT(error(parquet), Catch::Contains("x.parquet: Parquet traces are not read natively"));
 }
 
 TEST_CASE("Arrow IPC: every single-byte corruption is read or refused, never a crash", "[dataset][baseten][arrow]") {
