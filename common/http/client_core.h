@@ -71,6 +71,13 @@ class ClientCore : public std::enable_shared_from_this<ClientCore> {
   DnsCache dns_;
   RequestState* inflight_ = nullptr;      // head of the in-flight list
   size_t slots_used_ = 0;                 // requests holding a connection slot
+  // A pooled connection turned out closed: from then on every reuse peeks first (a server
+  // that closes after each response would otherwise cost every request a retry).
+  bool seen_stale_ = false;
+  // Whether to peek at an idle connection before reusing it: after a stale one, or when it
+  // sat idle long enough for a server's keep-alive timeout (seconds) to have closed it. A
+  // connection reused at once skips the syscall: at most one request per client pays a retry.
+  bool peek_before_reuse(const Connection& c) const;
   std::deque<RequestState*> slot_waiters_;  // queued for a slot, oldest first
   std::vector<net::ip::address> sources_v4_, sources_v6_;  // ClientOptions::local_addresses
   size_t next_source_ = 0;

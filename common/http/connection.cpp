@@ -65,8 +65,9 @@ net::awaitable<std::tuple<error_code, size_t>> Connection::write(
   co_return co_await net::async_write(std::get<0>(stream_), parts, use_ec);
 }
 
-bool Connection::usable_when_idle() {
+bool Connection::usable_when_idle(bool peek) {
   if (buffer_.size() > 0 && !tls()) return false;  // bytes nobody asked for
+  if (!peek) return true;
   char byte;
   const ssize_t n = ::recv(socket().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
   if (n == 0) return false;                                      // FIN: closed by the server

@@ -41,9 +41,14 @@ class Connection {
   // Writes `head` then `body` completely.
   net::awaitable<std::tuple<error_code, size_t>> write(std::array<net::const_buffer, 2> parts);
 
-  // An idle kept-alive connection is still usable: the server has not closed it (FIN or RST
-  // waiting), and, over plain TCP, sent nothing unasked. One non-blocking peek, no wait.
-  bool usable_when_idle();
+  // An idle kept-alive connection is still usable: over plain TCP the server sent nothing
+  // unasked, and, with `peek`, it has not closed it (FIN or RST waiting): one non-blocking
+  // peek, no wait. Without, a closed one is found when the request is written or answered
+  // with a FIN, and retried (ClientCore's kStale).
+  bool usable_when_idle(bool peek);
+
+  // When the connection last finished a response (steady clock, ns); 0 = never.
+  int64_t idle_since_ns = 0;
 
   // Closes the socket: pending operations complete with operation_aborted. No TLS
   // close_notify: the connection is being abandoned and a shutdown could block.

@@ -96,10 +96,10 @@ net::awaitable<void> ClientCore::run(std::shared_ptr<RequestState> st) {
       if (auto held = sticky_.find(sticky_key); held != sticky_.end()) {
         conn = std::move(held->second);
         sticky_.erase(held);
-        if (!conn->usable_when_idle()) conn.reset();  // closed by the server between turns
+        if (!conn->usable_when_idle(peek_before_reuse(*conn))) conn.reset();  // closed between turns
       }
     } else if (!fresh_only) {
-      while ((conn = pool_.take(url->origin)) && !conn->usable_when_idle()) conn->close();
+      while ((conn = pool_.take(url->origin)) && !conn->usable_when_idle(peek_before_reuse(*conn))) conn->close();
     }
     const bool reused = conn != nullptr;
     Trace& trace = s.result.trace;
@@ -118,8 +118,12 @@ net::awaitable<void> ClientCore::run(std::shared_ptr<RequestState> st) {
     s.active = conn.get();
     const Outcome outcome = co_await exchange(s, *conn, *head, reused);
     s.active = nullptr;
-    if (outcome == Outcome::kStale) continue;
+    if (outcome == Outcome::kStale) {
+      seen_stale_ = true;
+      continue;
+    }
     // Pool before calling back: a follow-up request sent from `done` can take it.
+    if (outcome == Outcome::kReusable) conn->idle_since_ns = steady_now_ns();
     if (outcome == Outcome::kReusable && options_.reuse == ConnectionReuse::kPooled) {
       pool_.put(url->origin, std::move(conn));
     } else if (outcome == Outcome::kReusable && sticky && !s.options.last_of_session) {
@@ -235,6 +239,11 @@ net::awaitable<std::unique_ptr<Connection>> ClientCore::connect(RequestState& s,
     trace.tls_end_perf_ns = steady_now_ns();
   }
   co_return conn;
+}
+
+bool ClientCore::peek_before_reuse(const Connection& c) const {
+  constexpr int64_t kIdleBeforePeekNs = 1'000'000'000;  // below any server's keep-alive timeout
+  return seen_stale_ || steady_now_ns() - c.idle_since_ns >= kIdleBeforePeekNs;
 }
 
 net::awaitable<ClientCore::Outcome> ClientCore::exchange(RequestState& s, Connection& c,
