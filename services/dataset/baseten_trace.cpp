@@ -164,8 +164,9 @@ namespace {
 // _projected_trace_columns: the KV-hint columns only without --omit-kv-hints).
 std::vector<json> read_parquet_trace(const std::string& path, const config::TraceReplayConfig& replay) {
   parquet::ReadOptions options;
-  options.columns = {"timestamp_start_unix_ms", "prompt", "input_tokens", "output_tokens", "duration_e2e_ms",
-                     "duration_ttft_ms", "cached_tokens_reference", kProvided, kPoorMan};
+  options.columns = {"timestamp_start_unix_ms", "prompt",          "input_tokens",
+                     "output_tokens",           "duration_e2e_ms", "duration_ttft_ms",
+                     "cached_tokens_reference", kProvided,         kPoorMan};
   if (!replay.omit_kv_hints) {
     options.columns.emplace_back("total_hashes");
     options.columns.emplace_back("block_size");
@@ -221,8 +222,8 @@ void load_baseten_trace(const config::InputConfig& in, CustomDataset& out, std::
     // hold types the reader refuses, are never read). The earliest timestamp is the minimum over
     // the rows: AIPerf takes it from the row groups' statistics when all have them, which is the
     // same value.
-    const auto objects = is_parquet_file(in.input_file) ? read_parquet_trace(in.input_file, replay)
-                                                        : read_arrow_ipc_rows(in.input_file);
+    const auto objects =
+        is_parquet_file(in.input_file) ? read_parquet_trace(in.input_file, replay) : read_arrow_ipc_rows(in.input_file);
     for (size_t i = 0; i < objects.size(); ++i) {
       try {
         add(objects[i]);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""baseten_trace replay: the reference AIPerf 0.13 (Parquet) and ours (the same rows as JSON Lines),
-and both reading the same Arrow IPC file, each against a fresh aiperf-mock-server recording the
+"""baseten_trace replay: the reference AIPerf 0.13 and ours reading the same Parquet file (open
+loop), the reference's Parquet against ours from the same rows as JSON Lines (closed loop), and
+both reading the same Arrow IPC file, each against a fresh aiperf-mock-server recording the
 request bodies (--record-requests).
 
 Compares, for each case (open loop with --replay-speedup and --max-idle-gap-cap-seconds; closed
@@ -41,7 +42,7 @@ ARROW = REPO / "tests" / "data" / "datasets" / "baseten_trace.arrow"
 # name: (options, the reference's input, ours): "parquet" is written here, the others are fixtures.
 CASES = {
     "open_loop": (["--endpoint-type", "completions", "--replay-speedup", "10", "--max-idle-gap-cap-seconds", "0.5"],
-                  "parquet", FIXTURE),
+                  "parquet", "parquet"),
     "closed_loop": (["--endpoint-type", "completions", "--replay-speedup", "10", "--no-open-loop-replay",
                      "--omit-kv-hints"], "parquet", FIXTURE),
     "arrow": (["--endpoint-type", "completions", "--replay-speedup", "20", "--open-loop-strict"], ARROW, ARROW),
@@ -120,7 +121,8 @@ def main() -> int:
             (tmp / case / "ours").mkdir(parents=True)
             ref = run([str(opts.ref)], opts.mock, parquet if ref_input == "parquet" else ref_input, args,
                       tmp / case / "ref")
-            ours = run([str(opts.aiperf.resolve())], opts.mock, our_input, args, tmp / case / "ours")
+            ours = run([str(opts.aiperf.resolve())], opts.mock, parquet if our_input == "parquet" else our_input, args,
+                       tmp / case / "ours")
             found = compare(case, ref, ours)
             print(f"{case}: {len(ref[0])} requests, reference offsets "
                   f"{[round(x, 1) for x in offsets(ref[1])]}, ours {[round(x, 1) for x in offsets(ours[1])]}: "

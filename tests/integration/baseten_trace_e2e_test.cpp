@@ -259,8 +259,9 @@ TEST_CASE("baseten_trace from a Parquet file (detected): the same requests as fr
   MockServer mock({"--fast", "--record-requests", rec}, tmp);
   // Two row groups, zstd: written by pyarrow (tests/data/parquet/make_fixtures.py).
   const std::string file = std::string(AIPERF_TEST_DATA) + "/parquet/baseten_trace.parquet";
-  Run run = profile(tmp, "run", {"--url", mock.url(), "--endpoint-type", "completions", "--input-file", file,
-                                 "--fixed-schedule", "--replay-speedup", "100"});
+  Run run = profile(tmp, "run",
+                    {"--url", mock.url(), "--endpoint-type", "completions", "--input-file", file, "--fixed-schedule",
+                     "--replay-speedup", "100"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   const auto by = bodies_by_prompt(aiperf::test::recorded_bodies(rec));

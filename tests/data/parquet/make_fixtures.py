@@ -179,7 +179,26 @@ def main():
     with open(os.path.join(HERE, "refused.json"), "w") as f:
         json.dump(refused, f, indent=1, sort_keys=True)
         f.write("\n")
+    write_fuzz_seeds()
     print("pyarrow", pa.__version__, file=sys.stderr)
+
+
+def write_fuzz_seeds():
+    """Small seeds for tests/fuzz/parquet_fuzz.cpp (no embedded Arrow schema: a few hundred bytes
+    each), one per code path: flat dictionary + Snappy, plain v2 + GZIP, nested + ZSTD."""
+    out = os.path.join(HERE, "..", "..", "fuzz", "corpus", "parquet")
+    os.makedirs(out, exist_ok=True)
+    flat = pa.table({"i": pa.array([1, None, 3, 3], pa.int32()), "s": pa.array(["a", "b", None, "a"]),
+                     "b": pa.array([True, False, None, True])})
+    pq.write_table(flat, os.path.join(out, "flat_dict_snappy.parquet"), store_schema=False)
+    pq.write_table(flat, os.path.join(out, "flat_plain_v2_gzip.parquet"), store_schema=False,
+                   use_dictionary=False, data_page_version="2.0", compression="gzip")
+    nested = pa.table({
+        "l": pa.array([[1, None], [], None], pa.list_(pa.int64())),
+        "c": pa.array([[{"r": "u", "t": "hi"}], None, [None, {"r": None, "t": "x"}]],
+                      pa.list_(pa.struct([("r", pa.string()), ("t", pa.string())]))),
+    })
+    pq.write_table(nested, os.path.join(out, "nested_zstd.parquet"), store_schema=False, compression="zstd")
 
 
 if __name__ == "__main__":
