@@ -28,5 +28,7 @@ set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # HTTPS endpoints and Hub downloads verify certificates against the system store.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "ca-certificates")
+# --video-* runs the ffmpeg command-line tool (a run without it refuses video options, exit 2).
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "ffmpeg")
 
 include(CPack)

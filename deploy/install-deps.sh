@@ -15,6 +15,7 @@ PACKAGES=(
   prometheus-cpp-dev libyaml-cpp-dev libgoogle-perftools-dev
   catch2
   wrk curl procps tmux file iproute2 openssl
+  ffmpeg
   python3 python3-venv libb64-0d
   docker-compose dpkg-dev
 )

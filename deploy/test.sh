@@ -11,7 +11,8 @@ bash deploy/build.sh aiperf aiperf-mock-server
 # is named here instead of failing deep inside a test.
 missing=()
 for pair in ip:iproute2 ss:iproute2 ps:procps file:file openssl:openssl curl:curl wrk:wrk \
-            tmux:tmux chromium-headless-shell:chromium-headless-shell dpkg-deb:dpkg cpack:cmake timeout:coreutils python3:python3; do
+            tmux:tmux chromium-headless-shell:chromium-headless-shell dpkg-deb:dpkg cpack:cmake timeout:coreutils python3:python3 \
+            ffmpeg:ffmpeg ffprobe:ffmpeg; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair%%:*} (apt-get install ${pair#*:})")
 done
 if [ ${#missing[@]} -gt 0 ]; then
