@@ -271,7 +271,13 @@ std::vector<Problem> build_problems(const ProblemOptions& o, const DatasetLocati
   return problems;
 }
 
-std::string problem_conversation_id(const std::string& benchmark_id, size_t index) {
+std::string problem_conversation_id(const std::string& benchmark_id, std::optional<uint64_t> random_seed,
+                                    size_t index) {
+  if (random_seed) {
+    char id[32];
+    std::snprintf(id, sizeof id, "session_%06zu", index);
+    return id;
+  }
   // Two FNV-1a 64-bit hashes of (benchmark id, index), laid out as a version-4 UUID.
   auto fnv = [&](uint64_t h) {
     for (unsigned char c : benchmark_id) h = (h ^ c) * 1099511628211ULL;

@@ -3,6 +3,7 @@
 // the gold answer, the task, the token budget and any stop sequence, in the reference's order.
 // Implemented: mmlu (lighteval's prompt, balanced few-shot sampling with seed 0) and gsm8k.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,8 +45,10 @@ const std::vector<std::string>& mmlu_subjects();
 // lighteval's balanced few-shot choice over `source` rows (FewShotSampler, variance seed 0).
 std::vector<size_t> mmlu_balanced_shots(const std::vector<nlohmann::json>& source, int n_shots);
 
-// The conversation id of problem `index` in a run: derived from the run's benchmark id, so the
-// dataset service and the record processors agree on it without talking.
-std::string problem_conversation_id(const std::string& benchmark_id, size_t index);
+// The conversation id of problem `index` in a run, which the dataset service and the record
+// processors compute alike without talking: with --random-seed, AIPerf's "session_000000"
+// counter ids; without, a UUID-shaped id derived from the run's benchmark id (AIPerf draws a
+// random UUID there).
+std::string problem_conversation_id(const std::string& benchmark_id, std::optional<uint64_t> random_seed, size_t index);
 
 }  // namespace aiperf::accuracy

@@ -49,7 +49,10 @@ std::string format_graded_record(const GradedRecord& r) {
   j["actual"] = r.result.extracted_answer;
   j["explanation"] = r.result.reasoning;
   j["model_output"] = r.model_output;
-  j["model_thinking"] = r.model_thinking ? ordered_json(*r.model_thinking) : ordered_json();
+  if (r.model_thinking) j["model_thinking"] = *r.model_thinking;
+  // AIPerf writes the record with exclude_none: absent optional fields are left out.
+  for (const char* key : {"conversation_id", "x_request_id", "task"})
+    if (j[key].is_null()) j.erase(key);
   return dump(j);
 }
 

@@ -32,8 +32,8 @@ struct GradedRecord {
   std::optional<std::string> model_thinking;
 };
 
-// One accuracy_export.jsonl line (no newline): pydantic's compact JSON of AccuracyRecordsData,
-// keys in its order, non-ASCII kept as UTF-8.
+// One accuracy_export.jsonl line (no newline): pydantic's compact JSON of AccuracyRecordsData
+// (exclude_none: no null members), keys in its order, non-ASCII kept as UTF-8.
 std::string format_graded_record(const GradedRecord& r);
 
 struct TaskStats {

@@ -17,7 +17,7 @@ AccuracyGrading::AccuracyGrading(const config::RunConfig& config, const std::str
   answers_.reserve(problems.size());
   for (size_t i = 0; i < problems.size(); ++i) {
     answers_.push_back({problems[i].ground_truth, problems[i].task});
-    index_[accuracy::problem_conversation_id(config.benchmark_id, i)] = i;
+    index_[accuracy::problem_conversation_id(config.benchmark_id, config.input.random_seed, i)] = i;
   }
 }
 

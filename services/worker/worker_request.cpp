@@ -223,7 +223,10 @@ void WorkerCore::finish(uint64_t key, http::Result&& result) {
   rec.set_was_cancelled(result.cancelled);
   if (result.cancelled) rec.set_cancellation_perf_ns(result.end_perf_ns);
   rec.set_input_text(std::move(job.input_text));
-  if (!job.sent_turns.empty() && job.sent_turns.back()->has_max_tokens())
+  // An accuracy problem's token budget is a cap, not a requested length: AIPerf 0.13 reports no
+  // requested_osl (nor OSL mismatch) for --accuracy-benchmark runs.
+  if (!job.sent_turns.empty() && job.sent_turns.back()->has_max_tokens() &&
+      !(config_ && config_->accuracy.enabled()))
     rec.set_requested_osl(job.sent_turns.back()->max_tokens());
   if (auto images = endpoints::image_count(*endpoint_, job.sent_turns)) rec.set_num_images(*images);
   // AIPerf hoists the first turn's audio length (ASR requests are single-turn).

@@ -468,6 +468,35 @@ SCENARIOS = {
                  "--usage-fields", '{"cache_creation_input_tokens":4,"prompt_cache_miss_tokens":7}',
                  "--spec-decode", "3:2,0,3"],
         "env": {"AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD": "99"},
+    # Accuracy benchmarks on the fixture datasets (tests/data/accuracy): both tools read them from
+    # ./<org>/<name> in their working directory (`datasets` loads a local directory named like the
+    # repo before the Hub), and the mock answers each problem as reply_rules.jsonl scripts.
+    "accuracy_mmlu": {
+        "about": "streaming chat, --accuracy-benchmark mmlu (abstract_algebra, anatomy; 5 balanced shots), the "
+                 "mock's scripted answers: the graded records, accuracy_results.csv, the accuracy.* results",
+        "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count", "6",
+                 "--accuracy-benchmark", "mmlu", "--accuracy-tasks", "abstract_algebra,anatomy",
+                 "--extra-inputs", "temperature:0"],
+        "mock": ["--reply-rules", str(REPO / "tests" / "data" / "accuracy" / "reply_rules.jsonl")],
+        "datasets": ["lighteval/mmlu"],
+        "requests": 6,
+        "accuracy": True,
+        # Every scripted answer is one token, sent after TTFT_MS.
+        "truth": {"request_latency": TTFT_MS, "time_to_first_token": TTFT_MS, "time_to_first_output_token": TTFT_MS,
+                  **concurrency_truth(2, 6, TTFT_MS, osl=None)},
+    },
+    "accuracy_gsm8k": {
+        "about": "non-streaming completions, --accuracy-benchmark gsm8k with --accuracy-system-prompt, 8 requests "
+                 "over the 4 problems (sequential wrap), the mock's scripted answers",
+        "args": ["--endpoint-type", "completions", "--concurrency", "1", "--request-count", "8",
+                 "--accuracy-benchmark", "gsm8k", "--accuracy-system-prompt", "Be brief.",
+                 "--extra-inputs", "temperature:0"],
+        "mock": ["--reply-rules", str(REPO / "tests" / "data" / "accuracy" / "reply_rules.jsonl")],
+        "datasets": ["openai/gsm8k"],
+        "requests": 8,
+        "accuracy": True,
+        "truth": {"request_latency": TTFT_MS, **concurrency_truth(1, 8, TTFT_MS, osl=None)},
+    },
         "requests": 10,
         # Every request: 16 / 4 / 7 cache tokens; 10 tokens = the prefill's + steps of 3, 1, 4, 1 tokens
         # (2, 0, 3, then 0 of 3 drafts accepted): 4 steps, 5 of 12 drafts.
@@ -1169,6 +1198,37 @@ def main():
     ap.add_argument("--aiperf", required=True, type=Path, help="our aiperf binary")
     ap.add_argument("--mock", required=True, type=Path, help="our aiperf-mock-server binary")
     ap.add_argument("--ref", type=Path, default=DEFAULT_REF, help="reference aiperf (default %(default)s)")
+ACCURACY_FIELDS = ("task", "grader_name", "passed", "unparsed", "confidence", "expected", "actual", "explanation",
+                   "model_output", "model_thinking", "benchmark_phase")
+
+
+def accuracy_check(ref, ours, emit):
+    """The accuracy files value by value: accuracy_results.csv byte for byte, each graded record's
+    grade and texts (by session_num), and the accuracy.* results of the summary."""
+    def text(out, rel):
+        p = out.files.get(rel)
+        return p.read_bytes() if p else None
+
+    rc, oc = text(ref, "<artifact>/accuracy_results.csv"), text(ours, "<artifact>/accuracy_results.csv")
+    if rc != oc:
+        emit("accuracy:results_csv", f"accuracy_results.csv differs:\n      ref  {rc!r}\n      ours {oc!r}")
+    recs = {}
+    for who, out in (("ref", ref), ("ours", ours)):
+        p = out.files.get("<artifact>/accuracy_export.jsonl")
+        recs[who] = {r["session_num"]: r for r in read_jsonl(p)} if p else {}
+    if sorted(recs["ref"]) != sorted(recs["ours"]):
+        emit("accuracy:sessions", f"graded sessions: ref {sorted(recs['ref'])}, ours {sorted(recs['ours'])}")
+    for n in sorted(set(recs["ref"]) & set(recs["ours"])):
+        for f in ACCURACY_FIELDS:
+            rv, ov = recs["ref"][n].get(f), recs["ours"][n].get(f)
+            if rv != ov:
+                emit(f"accuracy:record:{f}", f"session {n} {f}: ref {rv!r}, ours {ov!r}")
+    rs, os_ = ref.summary() or {}, ours.summary() or {}
+    for tag in sorted({k for k in (*rs, *os_) if k.startswith("accuracy.")}):
+        if rs.get(tag) != os_.get(tag):
+            emit(f"accuracy:summary:{tag}", f"{tag}: ref {rs.get(tag)}, ours {os_.get(tag)}")
+
+
     ap.add_argument("--ref-python", type=Path, default=DEFAULT_REF_PYTHON,
                     help="the reference AIPerf's python (server-metrics estimates; default %(default)s)")
     ap.add_argument("--scenario", action="append", choices=sorted(SCENARIOS), help="run only these (repeatable)")
@@ -1190,6 +1250,17 @@ def main():
     used = set()
     names = args.scenario or list(SCENARIOS)
     if args.keep:
+        # A benchmark's datasets as ./<org>/<name> links to the fixture's snapshots, in both working
+        # directories; the reference gets a fresh HF_HOME (`datasets` caches what it prepared by name).
+        for repo in spec.get("datasets", []):
+            hub = REPO / "tests" / "data" / "accuracy" / "hub" / ("datasets--" + repo.replace("/", "--"))
+            snap = hub / "snapshots" / (hub / "refs" / "main").read_text().strip()
+            for who in ("ref", "ours"):
+                (work / who / repo).parent.mkdir(parents=True, exist_ok=True)
+                (work / who / repo).symlink_to(snap, target_is_directory=True)
+        if spec.get("datasets"):
+            ref_env["HF_HOME"] = str(work / "ref-hf-home")
+            ref_env["HF_DATASETS_OFFLINE"] = "1"
         args.keep.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix="compat-", dir=args.keep))
     else:
@@ -1202,6 +1273,8 @@ def main():
             print(f"--- {name}: {spec['about']}", flush=True)
             try:
                 diffs, times = run_scenario(name, spec, args, tmp, known)
+    if spec.get("accuracy"):
+        accuracy_check(ref, ours, emit)
             except Exception as e:  # a harness failure is a failure of the scenario
                 diffs, times = [(f"{name}:harness", f"harness error: {e!r}")], {}
             unknown, accepted = classify(diffs, known, used)

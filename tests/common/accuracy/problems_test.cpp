@@ -147,10 +147,11 @@ TEST_CASE("without a card, the conventional split file names select the data fil
 }
 
 TEST_CASE("problem conversation ids are stable per run and distinct per problem") {
-  const std::string a0 = problem_conversation_id("run-a", 0);
-  CHECK(a0 == problem_conversation_id("run-a", 0));
-  CHECK(a0 != problem_conversation_id("run-a", 1));
-  CHECK(a0 != problem_conversation_id("run-b", 0));
+  CHECK(problem_conversation_id("run-a", 42, 7) == "session_000007");
+  const std::string a0 = problem_conversation_id("run-a", std::nullopt, 0);
+  CHECK(a0 == problem_conversation_id("run-a", std::nullopt, 0));
+  CHECK(a0 != problem_conversation_id("run-a", std::nullopt, 1));
+  CHECK(a0 != problem_conversation_id("run-b", std::nullopt, 0));
   CHECK(a0.size() == 36);
   CHECK(a0[14] == '4');
 }

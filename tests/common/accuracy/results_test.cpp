@@ -34,7 +34,7 @@ TEST_CASE("a graded record is pydantic's compact JSON of AccuracyRecordsData") {
       R"({"session_num":3,"conversation_id":"c","x_request_id":"r","worker_id":"worker_1","benchmark_phase":"profiling",)"
       R"("timestamp_ns":17,"task":"anatomy","grader_name":"multiple_choice","passed":true,"unparsed":false,)"
       R"("confidence":1.0,"expected":"B","actual":"B","explanation":"first-line-of-response extracted to 'B'; )"
-      R"(ground_truth stripped to 'B'; match=True","model_output":"The answer is (B) — sure","model_thinking":null})");
+      R"(ground_truth stripped to 'B'; match=True","model_output":"The answer is (B) — sure"})");
 }
 
 TEST_CASE("summary, CSV, metrics and console table from graded lines") {
