@@ -3,6 +3,7 @@
 #include <cmath>
 #include <memory>
 
+#include <nlohmann/json.hpp>
 #include <openssl/sha.h>
 
 namespace aiperf::endpoints {
@@ -124,6 +125,36 @@ std::string apply_cache_bust(config::CacheBust target, const std::string& marker
   // The first user message: the first turn that is not the assistant's.
   for (auto& turn : turns) {
     if (turn->role() == "assistant") continue;
+    if (!turn->raw_messages().empty()) {
+      // A trace's own message array (weka_trace, dag_jsonl): its system message for a system
+      // target (when it has one), else its first user message, a string or a first text part.
+      auto messages = nlohmann::ordered_json::parse(turn->raw_messages(), nullptr, false);
+      if (!messages.is_array()) break;
+      nlohmann::ordered_json* content = nullptr;
+      for (const char* role : {"system", "user"}) {
+        if (std::string(role) == "system" && !cache_bust_is_system_target(target)) continue;
+        for (auto& m : messages) {
+          if (!m.is_object() || m.value("role", "") != role || !m.contains("content")) continue;
+          auto& c = m["content"];
+          if (c.is_string()) content = &c;
+          for (auto& part : c.is_array() ? c : nlohmann::ordered_json::array())
+            if (!content && part.is_object() && part.value("type", "") == "text" && part.contains("text") &&
+                part["text"].is_string())
+              content = &part["text"];
+          if (content) break;
+        }
+        if (content) break;
+      }
+      if (!content) break;
+      const std::string text = content->get<std::string>();
+      if (has_marker_at_edge(text, marker, prefix)) return system_message;
+      *content = prefix ? marker + text : text + marker;
+      auto copy = std::make_unique<proto::Turn>(*turn);
+      copy->set_raw_messages(messages.dump());
+      storage = std::move(copy);
+      turn = storage.get();
+      break;
+    }
     auto copy = std::make_unique<proto::Turn>(*turn);
     proto::Text* text = copy->texts_size() > 0 ? copy->mutable_texts(0) : copy->add_texts();
     if (text->contents_size() == 0) {

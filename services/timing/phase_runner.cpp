@@ -280,6 +280,7 @@ void PhaseRunner::issue(uint64_t key, int64_t intended_wall_ns) {
   credit.set_issued_at_wall_ns(sink_.wall_ns());
   credit.set_intended_send_wall_ns(intended_wall_ns);
   if (config_.url_count > 1) credit.set_url_index(s.url_index);
+  if (config_.max_tokens_override) credit.set_max_tokens_override(*config_.max_tokens_override);
   if (s.standby) credit.set_standby(true);
   if (s.next_turn == 0 && !s.fork_parent.empty()) {
     credit.set_fork_parent(s.fork_parent);

@@ -90,6 +90,7 @@ struct PhaseConfig {
   // --system-idle-gap-cap-seconds (agentic only): with nothing in flight, pending timers move
   // earlier so the next is due within this much of the moment the system went idle.
   std::optional<int64_t> system_idle_cap_ns = {};
+  std::optional<uint32_t> max_tokens_override = {};  // agentic warmup: every request asks for this many
 };
 
 // A SPAWN branch: children started when the parent's turn `after_turn` has returned.

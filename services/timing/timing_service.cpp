@@ -154,6 +154,7 @@ std::vector<PhasePlan> TimingService::build_agentic_plans(std::mt19937_64& rng) 
     warm.runner.request_count = phases.warmup.size();
     warm.runner.replay_starts = std::move(phases.warmup);
     warm.runner.system_idle_cap_ns = idle_cap;
+    warm.runner.max_tokens_override = 1;  // priming: the context matters, not the answer
     warm.grace_seconds = a.warmup_grace_period.value_or(kInfinity);
     warm.grace_after_sending = true;
     plans.push_back(std::move(warm));

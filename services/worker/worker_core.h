@@ -74,6 +74,7 @@ class WorkerCore {
     const proto::Conversation* conversation = nullptr;
     std::vector<const proto::Turn*> sent_turns;  // history (if any) + the current turn
     std::unique_ptr<proto::Turn> busted_turn;    // --cache-bust: the marked first user turn sent_turns points to
+    std::unique_ptr<proto::Turn> capped_turn;    // Credit.max_tokens_override: the turn sent_turns points to
   };
   // Credits whose conversation was asked of the dataset service, and that request's deadline.
   struct AwaitingConversation {

@@ -49,6 +49,11 @@ void WorkerCore::dispatch(InFlight job) {
     for (const proto::Turn& past : h->second) job.sent_turns.push_back(&past);
   }
   job.sent_turns.push_back(&turn);
+  if (job.credit.has_max_tokens_override()) {  // agentic warmup: a priming request
+    job.capped_turn = std::make_unique<proto::Turn>(turn);
+    job.capped_turn->set_max_tokens(job.credit.max_tokens_override());
+    job.sent_turns.back() = job.capped_turn.get();
+  }
   // --cache-bust: this session's marker on the system message or the first user message.
   const config::CacheBust bust = config_->input.prompt_shaping.cache_bust;
   const std::optional<std::string> marker =
@@ -59,7 +64,7 @@ void WorkerCore::dispatch(InFlight job) {
              : conv.system_message();
   // Without history (or a per-session marker) a turn's payload and input text are the same
   // every time: built once.
-  Prepared* cached = job.sent_turns.size() == 1 && !marker ? &prepared_[&turn] : nullptr;
+  Prepared* cached = job.sent_turns.size() == 1 && !marker && !job.capped_turn ? &prepared_[&turn] : nullptr;
   if (cached && !cached->payload.empty()) {
     job.payload = cached->payload;
     job.input_text = cached->input_text;
@@ -225,8 +230,7 @@ void WorkerCore::finish(uint64_t key, http::Result&& result) {
   rec.set_input_text(std::move(job.input_text));
   // An accuracy problem's token budget is a cap, not a requested length: AIPerf 0.13 reports no
   // requested_osl (nor OSL mismatch) for --accuracy-benchmark runs.
-  if (!job.sent_turns.empty() && job.sent_turns.back()->has_max_tokens() &&
-      !(config_ && config_->accuracy.enabled()))
+  if (!job.sent_turns.empty() && job.sent_turns.back()->has_max_tokens() && !(config_ && config_->accuracy.enabled()))
     rec.set_requested_osl(job.sent_turns.back()->max_tokens());
   if (auto images = endpoints::image_count(*endpoint_, job.sent_turns)) rec.set_num_images(*images);
   // AIPerf hoists the first turn's audio length (ASR requests are single-turn).

@@ -148,6 +148,7 @@ TEST_CASE("agentic warmup: one request per lane at its offset; the idle cap pull
   cfg.request_count = phases.warmup.size();
   cfg.replay_starts = phases.warmup;
   cfg.system_idle_cap_ns = 10 * kS;
+  cfg.max_tokens_override = 1;
   PhaseRunner runner(cfg, weka_like(), sink, std::mt19937_64(3));
   runner.start();
   sink.advance_to(0);
@@ -157,6 +158,7 @@ TEST_CASE("agentic warmup: one request per lane at its offset; the idle cap pull
   CHECK(sink.sent[0].second.num_turns() == 1);
   CHECK(sink.sent[0].second.x_correlation_id() == set.lanes[1].correlation_id);
   CHECK(sink.sent[0].second.phase() == aiperf::proto::PHASE_WARMUP);
+  CHECK(sink.sent[0].second.max_tokens_override() == 1);
 
   // It returns at 1 s: nothing in flight, trace_a's start (26.5 s) is 25.5 s away; the cap
   // leaves 10 s, so every pending timer moves 15.5 s earlier: trace_a goes at 11 s.
@@ -206,6 +208,7 @@ TEST_CASE("agentic profiling: lanes resume at their offsets, follow the delays, 
   CHECK(sink.sent[0].second.num_turns() == 4);
   CHECK(sink.sent[0].second.x_correlation_id() == set.lanes[0].correlation_id);
   CHECK(sink.sent[0].second.intended_send_wall_ns() == 1'000'000 + 500 * kMs);
+  CHECK_FALSE(sink.sent[0].second.has_max_tokens_override());
 
   // Turn 3 waits its recorded 1 s after turn 2's answer (1 s): at 2 s.
   sink.advance_to(1 * kS);

@@ -324,6 +324,42 @@ TEST_CASE("worker core: cache bust marks each session's first user message, on e
             R"("model":"m","stream":false})");
 }
 
+TEST_CASE("worker core: a trace's message array gets the cache-bust marker; an agentic warmup credit caps max tokens",
+          "[worker_core]") {
+  Worker w;
+  w.config.input.prompt_shaping.cache_bust = aiperf::config::CacheBust::kFirstTurnPrefix;
+  w.configure();
+  // A weka-like conversation: every turn carries its whole context as a message array.
+  proto::ConversationResponse resp;
+  resp.set_version(proto::PROTO_VERSION_CURRENT);
+  resp.mutable_conversation()->set_session_id("t");
+  resp.mutable_conversation()->set_self_contained_turns(true);
+  for (const char* messages : {R"([{"role":"system","content":"S"},{"role":"user","content":"A"}])",
+                               R"([{"role":"system","content":"S"},{"role":"user","content":"A"},)"
+                               R"({"role":"user","content":"B"}])"}) {
+    proto::Turn* turn = resp.mutable_conversation()->add_turns();
+    turn->set_raw_messages(messages);
+    turn->set_max_tokens(7);
+  }
+  proto::Credit warm = credit(0, "t", "lane-1", 1, 2, proto::PHASE_WARMUP);
+  warm.set_max_tokens_override(1);
+  w.credits({warm});
+  w.core.on_conversation(resp);
+  const std::string marker =
+      *endpoints::cache_bust_marker(aiperf::config::CacheBust::kFirstTurnPrefix, "bench-1", "lane-1", "t", true);
+  const std::string m = marker.substr(0, 18) + "\\n\\n";
+  REQUIRE(w.transport.sent.size() == 1);
+  CHECK(w.transport.sent[0].request.body ==
+        R"({"messages":[{"role":"system","content":"S"},{"role":"user","content":")" + m +
+            R"(A"},{"role":"user","content":"B"}],"model":"m","stream":false,"max_completion_tokens":1})");
+  // The same session in profiling: its next turn, the same marker, the turn's own max tokens.
+  w.credits({credit(1, "t", "lane-1", 1, 2)});
+  REQUIRE(w.transport.sent.size() == 2);
+  CHECK(w.transport.sent[1].request.body ==
+        R"({"messages":[{"role":"system","content":"S"},{"role":"user","content":")" + m +
+            R"(A"},{"role":"user","content":"B"}],"model":"m","stream":false,"max_completion_tokens":7})");
+}
+
 TEST_CASE("worker core: a conversation is asked once, and its credits fail after 90 s without it", "[worker_core]") {
   Worker w;
   w.credits({credit(0, "c9", "s0"), credit(1, "c9", "s1", 0, 2)});
