@@ -425,6 +425,19 @@ SCENARIOS = {
                   "request_throughput": 8 / (4 * LAT_MS / 1000.0),
                   "output_token_throughput": 8 * OSL / (4 * LAT_MS / 1000.0)},
     },
+    "video_input": {
+        "about": "non-streaming chat, --video-* (2 noise clips per request, 64x48, 4 fps, 1 s, mp4 with a stereo "
+                 "audio track): every clip of inputs.json probed with ffprobe (container, codecs, size, frame "
+                 "rate, frames, duration, audio rate and channels identical), sizes comparable, and the decoded "
+                 "frames identical (NumPy's noise stream under the same seed, the same ffmpeg)",
+        "args": ["--endpoint-type", "chat", "--concurrency", "1", "--request-count", "3", "--num-dataset-entries",
+                 "3", *SYNTHETIC, *EXACT_OSL, "--video-width", "64", "--video-height", "48", "--video-fps", "4",
+                 "--video-duration", "1", "--video-synth-type", "noise", "--video-format", "mp4",
+                 "--video-audio-num-channels", "2", "--video-batch-size", "2"],
+        "requests": 3,
+        "video": {"frames_identical": True},
+        "truth": {"request_latency": LAT_MS, **concurrency_truth(1, 3, LAT_MS)},
+    },
     "builtin_tokenizer": {
         "about": "non-streaming chat, --tokenizer builtin (o200k_base) for both tools and the mock",
         "args": ["--endpoint-type", "chat", "--concurrency", "2", "--request-count", "10",
@@ -936,6 +949,57 @@ class Output:
         return read_jsonl(p) if p else []
 
 
+def video_urls(out):
+    """Every video_url of the tool's inputs.json, in order."""
+    p = out.files.get("<artifact>/inputs.json")
+    if p is None:
+        return []
+    urls = []
+    for session in json.loads(p.read_text()).get("data", []):
+        for payload in session.get("payloads", []):
+            for message in payload.get("messages", []):
+                content = message.get("content")
+                for part in content if isinstance(content, list) else []:
+                    if part.get("type") == "video_url":
+                        urls.append(part["video_url"]["url"])
+    return urls
+
+
+def ffmpeg_of_clip(url, work, name, cmd):
+    """Runs `cmd` (ffprobe/ffmpeg arguments, "{file}" for the clip) on the clip of a data URL."""
+    import base64
+    clip = work / name
+    clip.write_bytes(base64.b64decode(url.split(",", 1)[1]))
+    return subprocess.run([a.replace("{file}", str(clip)) for a in cmd], capture_output=True, check=False).stdout
+
+
+def video_check(ref, ours, emit, spec, work):
+    """Both tools' clips decoded with ffprobe: container, codecs, size, frame rate, frame counts,
+    duration, audio sample rate and channels identical; encoded sizes within a factor of 2; with
+    frames_identical, the decoded video frames byte for byte."""
+    rv, ov = video_urls(ref), video_urls(ours)
+    if len(rv) != len(ov) or not rv:
+        emit("video:count", f"video clips in inputs.json: ref {len(rv)}, ours {len(ov)}")
+    probe = ["ffprobe", "-v", "error", "-show_entries",
+             "stream=codec_type,codec_name,width,height,pix_fmt,r_frame_rate,nb_frames,sample_rate,channels:"
+             "format=format_name,duration", "-of", "json", "{file}"]
+    decode = ["ffmpeg", "-v", "error", "-i", "{file}", "-map", "0:v", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
+    for i, (a, b) in enumerate(zip(rv, ov)):
+        if a.split(",", 1)[0] != b.split(",", 1)[0]:
+            emit(f"video:{i}:mime", f"clip {i}: ref {a.split(',', 1)[0]}, ours {b.split(',', 1)[0]}")
+        pa = json.loads(ffmpeg_of_clip(a, work, "ref_clip", probe) or b"{}")
+        pb = json.loads(ffmpeg_of_clip(b, work, "our_clip", probe) or b"{}")
+        if pa != pb or not pa.get("streams"):
+            emit(f"video:{i}:probe", f"clip {i} ffprobe:\n      ref  {pa}\n      ours {pb}")
+        if not 0.5 <= len(b) / len(a) <= 2:
+            emit(f"video:{i}:size", f"clip {i}: ref {len(a)} chars, ours {len(b)}")
+        if spec.get("frames_identical"):
+            fa = ffmpeg_of_clip(a, work, "ref_clip", decode)
+            fb = ffmpeg_of_clip(b, work, "our_clip", decode)
+            if fa != fb or not fa:
+                emit(f"video:{i}:frames", f"clip {i}: decoded frames differ ({len(fa)} vs {len(fb)} bytes)")
+
+
 def timeslice_check(out, slice_s, who, emit):
     """AIPerf 0.13's slicing rule, checked on one tool's own records: a grid anchored at the first
     profiling request start in steps of int(S * 1e9) ns (edges as float64), each record in the
@@ -1175,6 +1239,8 @@ def run_scenario(name, spec, args, tmp, known):
     if "slice_duration" in spec:
         timeslice_check(ref, spec["slice_duration"], "ref", emit)
         timeslice_check(ours, spec["slice_duration"], "ours", emit)
+    if "video" in spec:
+        video_check(ref, ours, emit, spec["video"], work)
     return diffs, times
 
 
