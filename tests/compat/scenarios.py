@@ -359,6 +359,20 @@ SCENARIOS = {
                   "request_throughput": 7 / ((7 * TTFT_MS + 67 * ITL_MS) / 1000.0),
                   "output_token_throughput": 74 / ((7 * TTFT_MS + 67 * ITL_MS) / 1000.0)},
     },
+    "agentic_replay": {
+        "about": "--scenario inferencex-agentx-mvp --unsafe-override on two weka traces (tests/data/datasets/"
+                 "weka_agentic), t* halfway through each: warmup primes one turn per lane (aligned on t*), profiling "
+                 "resumes each lane after t*, finished lanes recycle; 3.5 s",
+        "args": ["--endpoint-type", "chat", "--input-file", str(REPO / "tests" / "data" / "datasets" / "weka_agentic"),
+                 "--custom-dataset-type", "weka_trace", "--scenario", "inferencex-agentx-mvp", "--unsafe-override",
+                 "--concurrency", "2", "--trajectory-start-min-ratio", "0.5", "--trajectory-start-max-ratio", "0.5",
+                 "--benchmark-duration", "3.5"],
+        # Answers of 2 tokens (the traces' out, ignore_eos auto-filled): 220 ms. Profiling: p turn 2 at
+        # 0.5 s, its turn 3 0.9 s after the answer, then p's lane recycles (turn 0, turn 1 0.9 s later);
+        # q turn 1 at 2 s, then q's lane recycles (turn 0; turn 1 and p's next turn fall past 3.5 s).
+        "requests": 6,
+        "truth": {"time_to_first_token": TTFT_MS, "request_latency": TTFT_MS + ITL_MS},
+    },
     "outputs_json": {
         "about": "streaming chat with --export-outputs-json (outputs.json beside the usual files)",
         "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count", "10",
