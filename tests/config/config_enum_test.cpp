@@ -99,6 +99,9 @@ TEST_CASE("config enums keep their spellings on the wire") {
   check_enum<CacheBust>({"none", "system-prefix", "system-suffix", "first-turn-prefix", "first-turn-suffix",
                          "warmup-isolation-system", "warmup-isolation-first-turn"});
   check_enum<ImageSourceSampling>({"random-with-replacement", "shuffle-cycle", "sequential-cycle"});
+  check_enum<VideoSynthType>({"moving_shapes", "grid_clock", "noise"});
+  check_enum<VideoFormat>({"mp4", "webm"});
+  check_enum<VideoAudioCodec>({"aac", "libvorbis", "libopus"});
 }
 
 TEST_CASE("config enum messages name the field and the choices") {
@@ -126,6 +129,10 @@ TEST_CASE("a RunConfig round-trips its enums and refuses an unknown spelling") {
   c.input.prompt_shaping.random_corpus_style = RandomCorpusStyle::kSglang;
   c.input.prompt_shaping.cache_bust = CacheBust::kWarmupIsolationFirstTurn;
   c.input.prompt_shaping.image_source_sampling = ImageSourceSampling::kShuffleCycle;
+  c.input.video.synth_type = VideoSynthType::kGridClock;
+  c.input.video.format = VideoFormat::kMp4;
+  c.input.video.audio_codec = VideoAudioCodec::kLibopus;
+  c.input.video.width = 64;
   const json j = to_json(c);
   CHECK(j["output"]["export_level"] == "raw");
   CHECK(j["service"]["ui_type"] == "simple");
@@ -140,6 +147,11 @@ TEST_CASE("a RunConfig round-trips its enums and refuses an unknown spelling") {
   CHECK(j["input"]["prompt_shaping"]["random_corpus_style"] == "sglang");
   CHECK(j["input"]["prompt_shaping"]["cache_bust"] == "warmup-isolation-first-turn");
   CHECK(j["input"]["prompt_shaping"]["image_source_sampling"] == "shuffle-cycle");
+  CHECK(j["input"]["video"]["synth_type"] == "grid_clock");
+  CHECK(j["input"]["video"]["format"] == "mp4");
+  CHECK(j["input"]["video"]["audio_codec"] == "libopus");
+  CHECK(j["input"]["video"]["width"] == 64);
+  CHECK(j["input"]["video"]["height"].is_null());
   CHECK(to_json(run_config_from_json(j)) == j);
 
   // The defaults, as the string fields had them.
