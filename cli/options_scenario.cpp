@@ -183,6 +183,9 @@ void apply_scenario(ProfileOptions& o) {
   l.agentic_replay.cache_warmup_duration = sc.cache_warmup_duration;
   l.agentic_replay.warmup_grace_period = sc.warmup_grace_period;
   if (!sc.name) return;
+  if (sc.cache_warmup_duration)
+    AIPERF_LOG(kWarning) << "--agentic-cache-warmup-duration: the accelerated cache warmup is not implemented here; "
+                            "only the snapshot warmup runs (docs/load-modes.md)";
   if (*sc.name != kAgentx)
     throw OptionError("--scenario: Unknown scenario " + util::py_repr(*sc.name) + ". Valid scenarios: " + kAgentx);
 
