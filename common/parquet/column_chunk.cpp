@@ -294,6 +294,170 @@ void decode_dict_indices(const uint8_t* p, const uint8_t* end, size_t n, const s
   }
 }
 
+// LEB128 varint from [p, end), advancing p.
+uint64_t read_uleb(const uint8_t*& p, const uint8_t* end) {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (p >= end) throw ChunkError{"truncated DELTA header"};
+    const uint8_t b = *p++;
+    v |= static_cast<uint64_t>(b & 0x7f) << shift;
+    if ((b & 0x80) == 0) return v;
+  }
+  throw ChunkError{"varint longer than 10 bytes"};
+}
+
+int64_t read_zigzag(const uint8_t*& p, const uint8_t* end) {
+  const uint64_t v = read_uleb(p, end);
+  return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+}
+
+// `width` bits (<= 64) at bit offset `bit` of p[0..avail), least significant bit first.
+uint64_t read_bits(const uint8_t* p, size_t avail, uint64_t bit, int width) {
+  uint64_t v = 0;
+  int got = 0;
+  while (got < width) {
+    const uint64_t at = bit + static_cast<uint64_t>(got);
+    const size_t byte = static_cast<size_t>(at >> 3);
+    if (byte >= avail) throw ChunkError{"truncated DELTA miniblock"};
+    const int off = static_cast<int>(at & 7);
+    const int take = std::min(8 - off, width - got);
+    const uint64_t bits = (static_cast<uint64_t>(p[byte]) >> off) & ((uint64_t{1} << take) - 1);
+    v |= bits << got;
+    got += take;
+  }
+  return v;
+}
+
+// DELTA_BINARY_PACKED: `n` integers into out (wrapping arithmetic, as the format specifies;
+// 32-bit columns wrap at 32 bits). Returns where the encoded values end.
+const uint8_t* decode_delta_binary(const uint8_t* p, const uint8_t* end, size_t n, bool is32,
+                                   std::vector<int64_t>& out) {
+  const uint64_t block = read_uleb(p, end);
+  const uint64_t miniblocks = read_uleb(p, end);
+  const uint64_t total = read_uleb(p, end);
+  uint64_t value = static_cast<uint64_t>(read_zigzag(p, end));
+  if (block == 0 || miniblocks == 0 || block % miniblocks != 0 || (block / miniblocks) % 8 != 0 || block > (1u << 20))
+    throw ChunkError{"malformed DELTA_BINARY_PACKED header"};
+  if (total < n) throw ChunkError{"DELTA_BINARY_PACKED holds fewer values than the page declares"};
+  const uint64_t per_mini = block / miniblocks;
+  auto emit = [&](uint64_t v) {
+    out.push_back(is32 ? static_cast<int64_t>(static_cast<int32_t>(v)) : static_cast<int64_t>(v));
+  };
+  out.clear();
+  out.reserve(n);
+  if (n == 0) return p;
+  emit(value);
+  std::vector<uint8_t> widths(static_cast<size_t>(miniblocks));
+  while (out.size() < n) {
+    const auto min_delta = static_cast<uint64_t>(read_zigzag(p, end));
+    if (static_cast<uint64_t>(end - p) < miniblocks) throw ChunkError{"truncated DELTA block header"};
+    std::copy(p, p + miniblocks, widths.begin());
+    p += miniblocks;
+    for (uint64_t m = 0; m < miniblocks && out.size() < n; ++m) {
+      const int w = widths[static_cast<size_t>(m)];
+      if (w > 64) throw ChunkError{"DELTA miniblock wider than 64 bits"};
+      const size_t avail = static_cast<size_t>(end - p);
+      const uint64_t take = std::min<uint64_t>(per_mini, n - out.size());
+      for (uint64_t i = 0; i < take; ++i) {
+        value += min_delta + read_bits(p, avail, i * static_cast<uint64_t>(w), w);
+        emit(value);
+      }
+      // A miniblock takes its full width even when its values run out (the writer pads it);
+      // a writer that cut the padding of the last one is tolerated.
+      p += std::min<uint64_t>(per_mini * static_cast<uint64_t>(w) / 8, avail);
+    }
+  }
+  return p;
+}
+
+void push_int(std::vector<nlohmann::json>& out, int64_t v, const LeafDesc& leaf) {
+  if (leaf.kind == ValueKind::kUInt32) out.emplace_back(static_cast<uint32_t>(v));
+  else if (leaf.kind == ValueKind::kUInt64) out.emplace_back(static_cast<uint64_t>(v));
+  else out.emplace_back(v);
+}
+
+// Lengths (DELTA_BINARY_PACKED), checked >= 0; returns where they end.
+const uint8_t* decode_lengths(const uint8_t* p, const uint8_t* end, size_t n, std::vector<int64_t>& lengths) {
+  p = decode_delta_binary(p, end, n, true, lengths);
+  for (int64_t len : lengths)
+    if (len < 0) throw ChunkError{"negative length in a DELTA byte array"};
+  return p;
+}
+
+void check_fixed(const LeafDesc& leaf, size_t len) {
+  if (leaf.type == PhysicalType::kFixedLenByteArray && len != static_cast<size_t>(leaf.type_length))
+    throw ChunkError{"value length differs from the column's fixed length"};
+}
+
+void decode_delta(int32_t encoding, const uint8_t* p, const uint8_t* end, size_t n, const LeafDesc& leaf,
+                  std::vector<nlohmann::json>& out) {
+  if (encoding == kDeltaBinaryPacked) {
+    if (leaf.type != PhysicalType::kInt32 && leaf.type != PhysicalType::kInt64)
+      throw ChunkError{"DELTA_BINARY_PACKED outside an integer column"};
+    std::vector<int64_t> values;
+    decode_delta_binary(p, end, n, leaf.type == PhysicalType::kInt32, values);
+    for (int64_t v : values) push_int(out, v, leaf);
+    return;
+  }
+  if (leaf.type != PhysicalType::kByteArray && leaf.type != PhysicalType::kFixedLenByteArray)
+    throw ChunkError{encoding_name(encoding) + " outside a byte-array column"};
+  if (encoding == kDeltaLengthByteArray) {
+    std::vector<int64_t> lengths;
+    p = decode_lengths(p, end, n, lengths);
+    for (int64_t len : lengths) {
+      if (static_cast<uint64_t>(len) > static_cast<uint64_t>(end - p))
+        throw ChunkError{"byte array longer than its page"};
+      check_fixed(leaf, static_cast<size_t>(len));
+      push_bytes(out, reinterpret_cast<const char*>(p), static_cast<size_t>(len), leaf.kind);
+      p += len;
+    }
+    return;
+  }
+  // DELTA_BYTE_ARRAY: each value is a prefix of the previous one plus its own suffix.
+  std::vector<int64_t> prefixes, suffixes;
+  p = decode_lengths(p, end, n, prefixes);
+  p = decode_lengths(p, end, n, suffixes);
+  std::string prev, cur;
+  for (size_t i = 0; i < n; ++i) {
+    const auto pre = static_cast<uint64_t>(prefixes[i]), suf = static_cast<uint64_t>(suffixes[i]);
+    if (pre > prev.size()) throw ChunkError{"DELTA_BYTE_ARRAY prefix longer than the previous value"};
+    if (suf > static_cast<uint64_t>(end - p)) throw ChunkError{"byte array longer than its page"};
+    cur.assign(prev, 0, static_cast<size_t>(pre));
+    cur.append(reinterpret_cast<const char*>(p), static_cast<size_t>(suf));
+    p += suf;
+    check_fixed(leaf, cur.size());
+    push_bytes(out, cur.data(), cur.size(), leaf.kind);
+    prev.swap(cur);
+  }
+}
+
+// BYTE_STREAM_SPLIT: byte k of value i is at k * n + i; regathered, then decoded as PLAIN.
+void decode_byte_stream_split(const uint8_t* p, const uint8_t* end, size_t n, const LeafDesc& leaf,
+                              std::vector<nlohmann::json>& out) {
+  size_t width;
+  switch (leaf.type) {
+    case PhysicalType::kFloat:
+    case PhysicalType::kInt32:
+      width = 4;
+      break;
+    case PhysicalType::kDouble:
+    case PhysicalType::kInt64:
+      width = 8;
+      break;
+    case PhysicalType::kFixedLenByteArray:
+      width = static_cast<size_t>(leaf.type_length);
+      break;
+    default:
+      throw ChunkError{"BYTE_STREAM_SPLIT outside a fixed-width column"};
+  }
+  if (width != 0 && n > static_cast<size_t>(end - p) / width)
+    throw ChunkError{"page holds fewer values than it declares"};
+  std::vector<uint8_t> plain(n * width);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t k = 0; k < width; ++k) plain[i * width + k] = p[k * n + i];
+  decode_plain(plain.data(), plain.data() + plain.size(), n, leaf, out);
+}
+
 }  // namespace
 
 bool valid_utf8(const char* s, size_t n) {
@@ -468,6 +632,14 @@ LeafData read_column_chunk(std::string_view file, size_t data_end, const ColumnM
       case kRle:
         if (leaf.type != PhysicalType::kBoolean) throw ChunkError{"RLE values outside a boolean column"};
         decode_rle_bool(p, end, present, out.values);
+        break;
+      case kDeltaBinaryPacked:
+      case kDeltaLengthByteArray:
+      case kDeltaByteArray:
+        decode_delta(h.encoding, p, end, present, leaf, out.values);
+        break;
+      case kByteStreamSplit:
+        decode_byte_stream_split(p, end, present, leaf, out.values);
         break;
       default:
         throw ChunkError{"unsupported value " + encoding_name(h.encoding)};

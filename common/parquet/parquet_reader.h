@@ -12,7 +12,8 @@
 //    the column declares), not a date object; legacy INT96 timestamps: nanoseconds since the epoch;
 //  - LIST (3-level and legacy 2-level) and bare repeated fields: arrays; groups: objects.
 // Refused: DECIMAL, FLOAT16, INTERVAL, MAP, encrypted files, codecs other than UNCOMPRESSED,
-// SNAPPY, GZIP and ZSTD, value encodings other than PLAIN, dictionary and RLE booleans.
+// SNAPPY, GZIP and ZSTD. Value encodings: PLAIN, dictionary, RLE booleans, DELTA_BINARY_PACKED,
+// DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY and BYTE_STREAM_SPLIT (all of parquet-format's).
 #pragma once
 #include <cstdint>
 #include <stdexcept>

@@ -104,6 +104,23 @@ def text_table(n=120):
     })
 
 
+def encodings_table(n=130):
+    def nth(i, v):
+        return None if i % 11 == 5 else v
+
+    return pa.table({
+        "i32": pa.array([nth(i, (i * 7919) % 1000 - 500 if i % 50 else -(2**31)) for i in range(n)], pa.int32()),
+        "i64": pa.array([nth(i, 2**63 - 1 if i % 97 == 0 else i * i - 4000) for i in range(n)], pa.int64()),
+        "u64": pa.array([nth(i, 2**64 - 1 - i * 3) for i in range(n)], pa.uint64()),
+        "s_len": pa.array([nth(i, "len %d" % (i * i)) for i in range(n)], pa.string()),
+        "s_pre": pa.array([nth(i, "shared/prefix/%04d/%s" % (i // 3, "x" * (i % 4))) for i in range(n)], pa.string()),
+        "fixed": pa.array([nth(i, bytes([i % 256, 7, 7])) for i in range(n)], pa.binary(3)),
+        "f32": pa.array([nth(i, i / 8.0 - 3) for i in range(n)], pa.float32()),
+        "f64": pa.array([nth(i, i * 1e-3 + 1e300 * (i % 2)) for i in range(n)], pa.float64()),
+        "i32_bss": pa.array([nth(i, i * 65537 - 2**30) for i in range(n)], pa.int32()),
+    })
+
+
 def nested_table():
     conv_t = pa.list_(pa.struct([("role", pa.string()), ("content", pa.string())]))
     img_t = pa.struct([("bytes", pa.binary()), ("path", pa.string())])
@@ -150,6 +167,15 @@ def main():
           write_batch_size=8, compression="zstd")
     write("nested_legacy_names", nested, "nested_rows", use_compliant_nested_type=False)
     write("empty", text.slice(0, 0), "empty_rows")
+    # The encodings pyarrow writes only when asked (other writers use them with v2 pages).
+    enc = encodings_table()
+    encodings = {"i32": "DELTA_BINARY_PACKED", "i64": "DELTA_BINARY_PACKED", "u64": "DELTA_BINARY_PACKED",
+                 "s_len": "DELTA_LENGTH_BYTE_ARRAY", "s_pre": "DELTA_BYTE_ARRAY", "fixed": "DELTA_BYTE_ARRAY",
+                 "f32": "BYTE_STREAM_SPLIT", "f64": "BYTE_STREAM_SPLIT", "i32_bss": "BYTE_STREAM_SPLIT"}
+    write("encodings", enc, "encodings_rows", use_dictionary=False, column_encoding=encodings,
+          data_page_size=512, write_batch_size=64)
+    write("encodings_v2_snappy", enc, "encodings_rows", use_dictionary=False, column_encoding=encodings,
+          data_page_version="2.0", compression="snappy")
     write("int96", pa.table({"t": pa.array([0, 1700000000123456789, None, -86400000000001], pa.timestamp("ns"))}),
           "int96_rows", use_deprecated_int96_timestamps=True)
 
@@ -185,7 +211,8 @@ def main():
 
 def write_fuzz_seeds():
     """Small seeds for tests/fuzz/parquet_fuzz.cpp (no embedded Arrow schema: a few hundred bytes
-    each), one per code path: flat dictionary + Snappy, plain v2 + GZIP, nested + ZSTD."""
+    each), one per code path: flat dictionary + Snappy, plain v2 + GZIP, nested + ZSTD, the DELTA and
+    BYTE_STREAM_SPLIT encodings."""
     out = os.path.join(HERE, "..", "..", "fuzz", "corpus", "parquet")
     os.makedirs(out, exist_ok=True)
     flat = pa.table({"i": pa.array([1, None, 3, 3], pa.int32()), "s": pa.array(["a", "b", None, "a"]),
@@ -199,6 +226,13 @@ def write_fuzz_seeds():
                       pa.list_(pa.struct([("r", pa.string()), ("t", pa.string())]))),
     })
     pq.write_table(nested, os.path.join(out, "nested_zstd.parquet"), store_schema=False, compression="zstd")
+    pq.write_table(encodings_table(12), os.path.join(out, "delta_bss.parquet"), store_schema=False,
+                   use_dictionary=False, compression="none",
+                   column_encoding={"i32": "DELTA_BINARY_PACKED", "i64": "DELTA_BINARY_PACKED",
+                                    "u64": "DELTA_BINARY_PACKED", "s_len": "DELTA_LENGTH_BYTE_ARRAY",
+                                    "s_pre": "DELTA_BYTE_ARRAY", "fixed": "DELTA_BYTE_ARRAY",
+                                    "f32": "BYTE_STREAM_SPLIT", "f64": "BYTE_STREAM_SPLIT",
+                                    "i32_bss": "BYTE_STREAM_SPLIT"})
 
 
 if __name__ == "__main__":
