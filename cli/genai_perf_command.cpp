@@ -289,7 +289,23 @@ int run_point(const ProfileArgs& a, const fs::path& dir, const std::string& vers
   return run.engine_rc ? run.engine_rc : 1;
 }
 
+// perf_analyzer's refusal of a valid command line (perf_analyzer_refusal): GenAI-Perf exits 1 on
+// it. Ours says so before anything runs (nothing is written); --dry-run warns and goes on.
+// Returns false when the run must stop.
+bool perf_analyzer_accepts(const ProfileArgs& a) {
+  const std::string why = perf_analyzer_refusal(a);
+  if (why.empty()) return true;
+  if (a.dry_run) {
+    std::cerr << "Warning: perf_analyzer would refuse this run: " << why << "\n";
+    return true;
+  }
+  std::cerr << "error: " << why << "\nError: perf_analyzer, as GenAI-Perf 0.0.16 runs it, refuses this run; nothing "
+            << "was run\n";
+  return false;
+}
+
 int profile_with(const ProfileArgs& a, const std::string& version) {
+  if (!perf_analyzer_accepts(a)) return 1;
   const fs::path dir = artifact_directory(a);
   if (a.dry_run) {
     std::vector<std::string> args = to_aiperf_args(a, dir.string());
@@ -320,6 +336,7 @@ int run_profile(const std::vector<std::string>& words, const std::string& versio
 // One profile per sweep point, each in its own directory, then the summary CSV. A point that
 // fails stops the sweep (GenAI-Perf stops when perf_analyzer fails) and no CSV is written.
 int analyze_with(const ProfileArgs& base, const Sweep& sweep, const std::string& version) {
+  if (!perf_analyzer_accepts(base)) return 1;
   if (base.dry_run) {
     for (int64_t value : sweep.values) {
       std::vector<std::string> args = to_aiperf_args(point_args(base, sweep, value), point_directory(base, sweep, value));

@@ -436,10 +436,6 @@ class Reader {
         alone.push_back(w.option);
         alone.insert(alone.end(), w.values.begin(), w.values.end());
       }
-      // Sessions need their load and the load its sessions: each is checked with a companion.
-      const bool nonzero = w.values.size() == 1 && w.values.front() != "0";
-      if (w.option == "--num-sessions" && nonzero) alone.push_back("--session-concurrency=1");
-      if (w.option == "--session-concurrency" && nonzero) alone.push_back("--num-sessions=" + w.values.front());
       try {
         parse_profile_args(alone);
       } catch (const GenAiPerfOptionError& e) {

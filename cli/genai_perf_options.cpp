@@ -553,38 +553,29 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words, bool analy
                                output_format(a) + ".");
   // Synthetic single-turn rows carry the clips (session rows and file prompts do not).
   if (a.input_file.empty() && a.num_sessions == 0) check_audio(a);
-  // Sessions run only in perf_analyzer's session concurrency mode, which refuses what follows
-  // (its messages quoted).
-  if (a.session_concurrency) {
-    if (a.endpoint_type == "kserve")
-      throw GenAiPerfOptionError(
-          "--session-concurrency: Session concurrency mode is only supported with OpenAI "
-          "service kind.");
-    if (a.endpoint_type != "chat" && !multimodal(a))
-      throw GenAiPerfOptionError(
-          "--session-concurrency: Request body must be an object and it must have a "
-          "'messages' field that is an array (perf_analyzer's session mode sends chat "
-          "conversations: use --endpoint-type chat, multimodal or vision)");
-    if (a.num_sessions == 0)
-      throw GenAiPerfOptionError(
-          "--session-concurrency: the input data has no sessions (GenAI-Perf writes them for "
-          "--num-sessions N; payload files are not supported yet by aiperf's genai-perf "
-          "front end)");
-    if (a.num_sessions < *a.session_concurrency)
-      throw GenAiPerfOptionError("--session-concurrency: The input data file contains " +
-                                 std::to_string(a.num_sessions) +
-                                 " unique session IDs, which is fewer than the required session concurrency level "
-                                 "of " +
-                                 std::to_string(*a.session_concurrency) +
-                                 ". Please add more unique session IDs to the file or lower the session "
-                                 "concurrency level.");
-  } else if (a.num_sessions > 0) {
-    throw GenAiPerfOptionError(
-        "--num-sessions: perf_analyzer sends session rows only in its session concurrency "
-        "mode (otherwise: \"Failed to init manager inputs: The input or output 'session_id' "
-        "is not found in the model configuration\"); add --session-concurrency N");
-  }
   return a;
+}
+
+std::string perf_analyzer_refusal(const ProfileArgs& a) {
+  // Sessions run only in perf_analyzer's session concurrency mode, which refuses what follows
+  // (its messages).
+  if (a.session_concurrency) {
+    if (a.endpoint_type == "kserve") return "Session concurrency mode is only supported with OpenAI service kind.";
+    if (a.endpoint_type != "chat" && !multimodal(a))
+      return "Request body must be an object and it must have a 'messages' field that is an array. (perf_analyzer's "
+             "session concurrency mode sends chat conversations: --endpoint-type chat, multimodal or vision)";
+    if (a.num_sessions < *a.session_concurrency)
+      return "The input data file contains " + std::to_string(a.num_sessions) +
+             " unique session IDs, which is fewer than the required session concurrency level of " +
+             std::to_string(*a.session_concurrency) +
+             ". Please add more unique session IDs to the file or lower the session concurrency level." +
+             (a.num_sessions == 0 ? " (GenAI-Perf writes sessions for --num-sessions N)" : "");
+  } else if (a.num_sessions > 0) {
+    return "Failed to init manager inputs: The input or output 'session_id' is not found in the model "
+           "configuration (perf_analyzer takes GenAI-Perf's session rows only in its session concurrency mode: add "
+           "--session-concurrency N)";
+  }
+  return "";
 }
 
 bool multimodal(const ProfileArgs& a) { return a.endpoint_type == "multimodal" || a.endpoint_type == "vision"; }
@@ -644,7 +635,10 @@ std::vector<std::string> to_aiperf_args(const ProfileArgs& a, const std::string&
   // perf_analyzer's default server: HTTP, or gRPC (Triton's port 8001) for kserve, which our
   // profile sends over gRPC (a URL without a scheme becomes grpc://).
   v.insert(v.end(), {"--url", a.url.value_or(a.endpoint_type == "kserve" ? "localhost:8001" : "localhost:8000")});
-  if (a.session_concurrency) {
+  // A session run perf_analyzer refuses (perf_analyzer_refusal) is mapped as an ordinary one: it
+  // only reaches --dry-run.
+  const bool sessions = a.session_concurrency && perf_analyzer_refusal(a).empty();
+  if (sessions) {
     // perf_analyzer's session concurrency mode: every session once, at most N at a time, each
     // turn after the previous one's answer and delay, with the conversation so far. It takes
     // no request count and runs no warmup.
@@ -661,7 +655,7 @@ std::vector<std::string> to_aiperf_args(const ProfileArgs& a, const std::string&
   } else {
     v.insert(v.end(), {"--concurrency", std::to_string(a.concurrency.value_or(1))});
   }
-  if (a.session_concurrency) {
+  if (sessions) {
     // (sessions: no count, no windows)
   } else if (a.measurement_interval) {
     // Time windows: one continuous load that the front end stops once its windows are stable
@@ -672,14 +666,14 @@ std::vector<std::string> to_aiperf_args(const ProfileArgs& a, const std::string&
   } else {
     v.insert(v.end(), {"--request-count", std::to_string(request_count(a))});
   }
-  if (a.warmup_request_count > 0 && !a.session_concurrency)
+  if (a.warmup_request_count > 0 && !sessions)
     v.insert(v.end(), {"--warmup-request-count", std::to_string(a.warmup_request_count)});
   if (!a.input_file.empty()) {
     // One request per line, in file order, cycling (perf_analyzer walks its input data so).
     v.insert(v.end(), {"--input-file", a.input_file, "--custom-dataset-type", "single_turn",
                        "--dataset-sampling-strategy", "sequential"});
   } else {
-    if (!a.session_concurrency) v.insert(v.end(), {"--num-dataset-entries", std::to_string(a.num_dataset_entries)});
+    if (!sessions) v.insert(v.end(), {"--num-dataset-entries", std::to_string(a.num_dataset_entries)});
     v.insert(v.end(), {"--synthetic-input-tokens-mean", std::to_string(a.synthetic_tokens_mean),
                        "--synthetic-input-tokens-stddev", std::to_string(a.synthetic_tokens_stddev)});
     // GenAI-Perf makes images and clips for every single-turn synthetic row, but only the

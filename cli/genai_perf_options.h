@@ -109,6 +109,11 @@ std::string unsupported_reason(const std::string& option);
 // "openai" for the endpoint types we run (chat, completions, embeddings, multimodal, vision),
 // "triton" for kserve.
 std::string service_kind(const ProfileArgs& a);
+// Why perf_analyzer (as GenAI-Perf 0.0.16 drives it) would refuse this run after GenAI-Perf wrote
+// inputs.json, in its words; "" when it would not. Sessions: --num-sessions without
+// --session-concurrency, fewer sessions than the session concurrency, session concurrency with
+// kserve or a type without chat messages. The command line itself is valid (GenAI-Perf accepts it).
+std::string perf_analyzer_refusal(const ProfileArgs& a);
 // multimodal and vision: chat requests whose content lists the text, images and audio.
 bool multimodal(const ProfileArgs& a);
 // GenAI-Perf's output_format name of the endpoint type ("openai_chat_completions", ...).

@@ -217,16 +217,31 @@ TEST_CASE("genai-perf sessions: perf_analyzer's session concurrency mode on our 
   CHECK(input_config(parse_profile_args({"-m", "m", "--endpoint-type", "chat"}))["input"]["sessions"].dump() ==
         R"({"num":0,"turns":{"mean":1,"stddev":0},"turn_delay":{"mean":0,"ratio":1.0,"stddev":0}})");
 
-  refuses({"-m", "m", "--endpoint-type", "chat", "--num-sessions", "3"},
-          "--num-sessions: perf_analyzer sends session rows only in its session concurrency mode");
-  refuses({"-m", "m", "--endpoint-type", "chat", "--session-concurrency", "2"}, "the input data has no sessions");
-  refuses({"-m", "m", "--endpoint-type", "chat", "--num-sessions", "1", "--session-concurrency", "2"},
-          "The input data file contains 1 unique session IDs, which is fewer than the required session concurrency "
-          "level of 2.");
-  refuses({"-m", "m", "--num-sessions", "2", "--session-concurrency", "2"},
-          "Session concurrency mode is only supported with OpenAI service kind.");
-  refuses({"-m", "m", "--endpoint-type", "completions", "--num-sessions", "2", "--session-concurrency", "2"},
-          "'messages' field");
+  // What perf_analyzer refuses is a valid GenAI-Perf command line: parsed, then refused before
+  // the run (perf_analyzer's words).
+  const auto pa_refusal = [](const Words& w) { return perf_analyzer_refusal(parse_profile_args(w)); };
+  CHECK(pa_refusal({"-m", "m", "--endpoint-type", "chat"}).empty());
+  CHECK(perf_analyzer_refusal(a).empty());
+  CHECK(
+      pa_refusal({"-m", "m", "--endpoint-type", "chat", "--num-sessions", "3"})
+          .rfind(
+              "Failed to init manager inputs: The input or output 'session_id' is not found in the model configuration",
+              0) == 0);
+  CHECK(pa_refusal({"-m", "m", "--endpoint-type", "chat", "--session-concurrency", "2"})
+            .rfind("The input data file contains 0 unique session IDs", 0) == 0);
+  CHECK(pa_refusal({"-m", "m", "--endpoint-type", "chat", "--num-sessions", "1", "--session-concurrency", "2"}) ==
+        "The input data file contains 1 unique session IDs, which is fewer than the required session concurrency "
+        "level of 2. Please add more unique session IDs to the file or lower the session concurrency level.");
+  CHECK(pa_refusal({"-m", "m", "--num-sessions", "2", "--session-concurrency", "2"}) ==
+        "Session concurrency mode is only supported with OpenAI service kind.");
+  CHECK(pa_refusal({"-m", "m", "--endpoint-type", "completions", "--num-sessions", "2", "--session-concurrency", "2"})
+            .rfind("Request body must be an object and it must have a 'messages' field that is an array.", 0) == 0);
+  // Such a run maps as an ordinary one (for --dry-run only): no sessions.
+  const Words refused = to_aiperf_args(parse_profile_args({"-m", "m", "--endpoint-type", "chat", "--num-sessions", "1",
+                                                           "--session-concurrency", "2", "--concurrency", "3"}),
+                                       "D");
+  CHECK_FALSE(has(refused, "--conversation-num"));
+  CHECK(after(refused, "--concurrency") == "3");
   refuses({"-m", "m", "--endpoint-type", "chat", "--num-sessions", "-1"},
           "argument --num-sessions: User Config: -1 exceeds lower bounds ({'lower': 0})");
   // 0 is GenAI-Perf's "unset": the default stays.
