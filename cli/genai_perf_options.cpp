@@ -539,16 +539,18 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words, bool analy
   if (seen.count("--backend") && a.endpoint_type != "kserve")
     throw GenAiPerfOptionError("argument --backend: The backend should only be used with the following combination: "
                                "'service_kind: triton' & 'type: kserve'");
-  // Our kserve requests carry TensorRT-LLM's tensors; vLLM's backend takes other ones.
-  if (a.endpoint_type == "kserve" && a.backend == "vllm")
-    throw GenAiPerfOptionError("--backend vllm: " + kLater + "; supported: tensorrtllm");
+  // vLLM's backend takes the limit in sampling_parameters; its deterministic min_tokens is not
+  // written there yet.
+  if (a.endpoint_type == "kserve" && a.backend == "vllm" && a.output_tokens_deterministic && a.output_tokens_mean)
+    throw GenAiPerfOptionError("--output-tokens-mean-deterministic with --backend vllm: " + kLater +
+                               " (min_tokens in sampling_parameters); it is supported with tensorrtllm");
   if (a.output_tokens_deterministic && a.endpoint_type != "kserve")
     throw GenAiPerfOptionError("argument --output-tokens-mean-deterministic: only supported with Triton or "
                                "TensorRT-LLM Engine service kinds");
   if (a.output_tokens_stddev > 0 && !a.output_tokens_mean)
     throw GenAiPerfOptionError("argument --output-tokens-stddev: If output tokens stddev is set, mean must also be set");
   // GenAI-Perf's chat converter (chat, multimodal, vision) takes one text per request.
-  if ((a.endpoint_type == "chat" || multimodal(a)) && a.batch_size_text != 1)
+  if ((a.endpoint_type == "chat" || multimodal(a) || a.endpoint_type == "kserve") && a.batch_size_text != 1)
     throw GenAiPerfOptionError("--batch-size-text: The --batch-size-text flag is not supported for " +
                                output_format(a) + ".");
   // Synthetic single-turn rows carry the clips (session rows and file prompts do not).
@@ -630,6 +632,7 @@ std::vector<std::string> to_aiperf_args(const ProfileArgs& a, const std::string&
   if (a.models.size() > 1) v.insert(v.end(), {"--model-selection-strategy", a.model_selection_strategy});
   // multimodal and vision are chat requests whose content lists the text, images and audio.
   v.insert(v.end(), {"--endpoint-type", multimodal(a) ? "chat" : a.endpoint_type, "--genai-perf-payloads"});
+  if (a.endpoint_type == "kserve" && a.backend == "vllm") v.push_back("--kserve-vllm");  // vLLM's tensors
   if (!a.custom_endpoint.empty()) v.insert(v.end(), {"--endpoint", a.custom_endpoint});
   if (a.streaming) v.push_back("--streaming");
   // perf_analyzer's default server: HTTP, or gRPC (Triton's port 8001) for kserve, which our

@@ -138,6 +138,28 @@ std::string conflicting_phase_type(const ProfileOptions& o) {
   return o.load.arrival_smoothness ? "gamma" : "poisson";
 }
 
+// AIPerf's AIPERF_AGENTX_* settings: the context-overflow substrings (a JSON list of strings)
+// and the rate above which a scenario run is invalid (0 to 1).
+void read_agentx_environment(config::AgenticReplayConfig& a) {
+  if (const char* v = std::getenv("AIPERF_AGENTX_CONTEXT_OVERFLOW_SUBSTRINGS"); v && *v) {
+    const auto list = nlohmann::json::parse(v, nullptr, false);
+    bool ok = list.is_array();
+    for (const auto& item : ok ? list : nlohmann::json::array()) ok = ok && item.is_string();
+    if (!ok)
+      throw OptionError(
+          std::string("AIPERF_AGENTX_CONTEXT_OVERFLOW_SUBSTRINGS: must be a JSON list of strings, got '") + v + "'");
+    a.context_overflow_substrings = list.get<std::vector<std::string>>();
+  }
+  if (const char* v = std::getenv("AIPERF_AGENTX_CONTEXT_OVERFLOW_RATE_LIMIT"); v && *v) {
+    char* end = nullptr;
+    const double rate = std::strtod(v, &end);
+    if (!end || *end != '\0' || !(rate >= 0 && rate <= 1))
+      throw OptionError(std::string("AIPERF_AGENTX_CONTEXT_OVERFLOW_RATE_LIMIT: must be a number from 0 to 1, got '") +
+                        v + "'");
+    a.context_overflow_rate_limit = rate;
+  }
+}
+
 }  // namespace
 
 void add_scenario_options(CLI::App& app, ProfileOptions& o) {
@@ -183,6 +205,7 @@ void apply_scenario(ProfileOptions& o) {
   l.agentic_replay.cache_warmup_duration = sc.cache_warmup_duration;
   l.agentic_replay.warmup_grace_period = sc.warmup_grace_period;
   if (!sc.name) return;
+  read_agentx_environment(l.agentic_replay);
   if (sc.cache_warmup_duration)
     AIPERF_LOG(kWarning) << "--agentic-cache-warmup-duration: the accelerated cache warmup is not implemented here; "
                             "only the snapshot warmup runs (docs/load-modes.md)";

@@ -5,6 +5,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config/json_optional.h"
@@ -19,11 +20,33 @@ struct AgenticReplayConfig {
   std::optional<double> system_idle_gap_cap_seconds;
   std::optional<double> cache_warmup_duration;  // --agentic-cache-warmup-duration (> 0)
   std::optional<double> warmup_grace_period;    // --agentic-warmup-grace-period (unset = wait)
+  // An error answer whose message holds one of these (any case) is a context overflow
+  // (AIPERF_AGENTX_CONTEXT_OVERFLOW_SUBSTRINGS, a JSON list): it ends its lane's session, and
+  // more than `context_overflow_rate_limit` of the answers (AIPERF_AGENTX_CONTEXT_OVERFLOW_RATE_LIMIT)
+  // makes a scenario run invalid.
+  std::vector<std::string> context_overflow_substrings = {"context length", "maximum context",
+                                                          "context_length_exceeded", "prompt is too long"};
+  double context_overflow_rate_limit = 0.01;
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AgenticReplayConfig, enabled, trajectory_start_min_ratio,
                                                 trajectory_start_max_ratio, system_idle_gap_cap_seconds,
-                                                cache_warmup_duration, warmup_grace_period)
+                                                cache_warmup_duration, warmup_grace_period, context_overflow_substrings,
+                                                context_overflow_rate_limit)
+
+// AIPerf's is_context_overflow_response: `text` (an error message or body) holds one of
+// `substrings`, compared without regard to ASCII case; none with an empty list.
+inline bool is_context_overflow(std::string_view text, const std::vector<std::string>& substrings) {
+  auto lower = [](std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    return out;
+  };
+  const std::string haystack = lower(text);
+  for (const std::string& needle : substrings)
+    if (!needle.empty() && haystack.find(lower(needle)) != std::string::npos) return true;
+  return false;
+}
 
 // What --scenario decided (AIPerf's ScenarioOutcome): empty name = no scenario.
 struct ScenarioOutcome {

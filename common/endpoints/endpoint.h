@@ -66,6 +66,7 @@ struct PayloadOptions {
   bool per_chunk_usage = false;
   // GenAI-Perf 0.0.16's bodies: no stream_options added, a completions prompt always a list.
   bool genai_perf = false;
+  bool kserve_vllm = false;                      // kserve: Triton's vLLM backend tensors (kserve_payload)
   const nlohmann::json* extra_inputs = nullptr;  // object merged last (overrides)
 };
 

@@ -74,13 +74,22 @@ void set_input(ordered_json& inputs, const std::string& name, const nlohmann::js
 
 }  // namespace
 
-ordered_json kserve_payload(const proto::Turn& turn, bool streaming, const nlohmann::json* extra_inputs) {
+ordered_json kserve_payload(const proto::Turn& turn, bool streaming, const nlohmann::json* extra_inputs, bool vllm) {
   std::string text_input;
   for (const std::string& t : turn_texts(turn)) text_input += (text_input.empty() ? "" : " ") + t;
   ordered_json inputs = ordered_json::array();
   inputs.push_back(tensor("text_input", text_input));
-  inputs.push_back(tensor("max_tokens", turn.has_max_tokens() ? turn.max_tokens() : kDefaultMaxTokens));
-  if (streaming) inputs.push_back(tensor("stream", true));
+  if (vllm) {
+    // GenAI-Perf's vLLM converter: the prompt left out of the answer, the limit as a string.
+    inputs.push_back(tensor("exclude_input_in_output", true));
+    if (streaming) inputs.push_back(tensor("stream", true));
+    if (turn.has_max_tokens())
+      inputs.push_back(
+          tensor("sampling_parameters", ordered_json{{"max_tokens", std::to_string(turn.max_tokens())}}.dump()));
+  } else {
+    inputs.push_back(tensor("max_tokens", turn.has_max_tokens() ? turn.max_tokens() : kDefaultMaxTokens));
+    if (streaming) inputs.push_back(tensor("stream", true));
+  }
   // As GenAI-Perf: every extra input is one more tensor (replacing one of the same name).
   if (extra_inputs && extra_inputs->is_object()) {
     for (auto it = extra_inputs->begin(); it != extra_inputs->end(); ++it) set_input(inputs, it.key(), it.value());

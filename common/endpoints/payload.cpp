@@ -291,7 +291,8 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
   if (!last.raw_payload().empty()) return last.raw_payload();
   const std::string& model = last.model().empty() ? options.model : last.model();
   if (info.type == "huggingface_generate") return tgi_generate_payload(last, options.extra_inputs).dump();
-  if (info.type == "kserve") return kserve_payload(last, options.streaming, options.extra_inputs).dump();
+  if (info.type == "kserve")
+    return kserve_payload(last, options.streaming, options.extra_inputs, options.kserve_vllm).dump();
   if (info.type == "template") return template_payload(turns, model, options.streaming, options.extra_inputs).dump();
   if (info.type == "raw") {
     // raw formats nothing: only raw_payload / inputs_json turns (sent verbatim above) can be sent.

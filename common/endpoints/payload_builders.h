@@ -45,7 +45,11 @@ nlohmann::ordered_json triton_generate_payload(const proto::Turn& turn, bool str
 // kserve (KServe v2 inference, TensorRT-LLM's inputs as GenAI-Perf sends them): {"inputs": [
 // text_input BYTES (texts joined by " "), max_tokens INT32 (the turn's, else 256), stream BOOL
 // (streaming only), then one tensor per extra input]}, every tensor of shape [1, 1].
-nlohmann::ordered_json kserve_payload(const proto::Turn& turn, bool streaming, const nlohmann::json* extra_inputs);
+// `vllm`: Triton's vLLM backend (GenAI-Perf's --backend vllm): text_input, exclude_input_in_output
+// true, stream when streaming, and the token limit in sampling_parameters, a JSON string
+// ({"max_tokens": "N"}, strings as GenAI-Perf writes them; only when the turn has one).
+nlohmann::ordered_json kserve_payload(const proto::Turn& turn, bool streaming, const nlohmann::json* extra_inputs,
+                                      bool vllm = false);
 
 // responses (OpenAI Responses API, spec §5.5): {"input": [items], "model", "stream",
 // "instructions"? (system message), "max_output_tokens"?, "tools"?}. Items are

@@ -1,7 +1,7 @@
 // Reads a response's `usage` block in every vendor spelling AIPerf 0.13's Usage accepts
 // (usage_fields.h: OpenAI chat/completions and Responses, Anthropic, DeepSeek, Gemini's
 // usageMetadata, Bedrock, Cohere's meta/tokens envelopes, Mistral, watsonx), with the small JSON
-// helpers the response parsers share. Private to the endpoints library.
+// helpers the response parsers share. Used by the endpoints library and `aiperf chat`.
 #pragma once
 #include <cstdint>
 #include <optional>

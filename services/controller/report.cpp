@@ -39,11 +39,22 @@ int write_report(const config::RunConfig& config, const proto::ProfileResults& r
   info.start_ns = results.start_ns();
   info.end_ns = results.end_ns();
   info.telemetry_data_json = telemetry.telemetry_data_json();
-  // A --scenario run: the lock's verdict, and a cancelled run is never a valid submission
-  // (AIPerf's compute_submission_outcome; context-overflow responses are not classified here).
+  // A --scenario run: the lock's verdict; more context overflows than the limit, or a cancelled
+  // run, make it invalid (AIPerf's compute_submission_outcome).
   if (const config::ScenarioOutcome& sc = config.loadgen.scenario; !sc.name.empty()) {
     bool valid = sc.submission_valid;
     std::vector<std::string> reasons = sc.submission_invalid_reasons;
+    // Context overflows: error answers naming the context limit, over every answer.
+    const auto& agentic = config.loadgen.agentic_replay;
+    uint64_t overflows = 0;
+    for (const auto& e : results.error_summary())
+      if (config::is_context_overflow(e.error_details().message(), agentic.context_overflow_substrings))
+        overflows += e.count();
+    if (results.completed() > 0 && static_cast<double>(overflows) / static_cast<double>(results.completed()) >
+                                       agentic.context_overflow_rate_limit) {
+      valid = false;
+      reasons.emplace_back("context_overflow_rate_exceeded");
+    }
     if (results.was_cancelled()) {
       valid = false;
       if (std::find(reasons.begin(), reasons.end(), "run_cancelled") == reasons.end())

@@ -102,6 +102,11 @@ void add_mock_options(CLI::App& app, MockConfig& config) {
           ->capture_default_str(),
       "ERROR_RATE");
   env(app.add_option_function<uint64_t>(
+          "--max-context", [&config](const uint64_t& n) { config.max_context = n; },
+          "Answer a generation request whose prompt + max tokens exceed N tokens with vLLM's HTTP 400 "
+          "maximum-context-length error"),
+      "MAX_CONTEXT");
+  env(app.add_option_function<uint64_t>(
           "--random-seed", [&config](const uint64_t& seed) { config.random_seed = seed; },
           "Seed for reproducible error and fault injection"),
       "RANDOM_SEED");

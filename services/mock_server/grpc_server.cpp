@@ -3,6 +3,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <deque>
 #include <mutex>
 #include <optional>
@@ -14,6 +15,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+
+#include <nlohmann/json.hpp>
 
 #include "kserve.grpc.pb.h"
 #include "server_state.h"
@@ -124,6 +127,23 @@ Plan make_plan(const ModelInferRequest& req, const ServerState& state, bool stre
   };
   want.max_tokens = bounded("max_tokens");
   want.min_tokens = bounded("min_tokens");
+  // Triton's vLLM backend takes its limits in sampling_parameters, a JSON string whose values
+  // may be strings ({"max_tokens": "8"}, as GenAI-Perf writes them).
+  if (const int i = find_input(req, "sampling_parameters"); i >= 0) {
+    const std::vector<std::string> texts = bytes_input(req, i);
+    const nlohmann::json p = texts.empty() ? nlohmann::json() : nlohmann::json::parse(texts.front(), nullptr, false);
+    const auto limit = [&p](const char* key) -> std::optional<int> {
+      if (!p.is_object() || !p.contains(key)) return std::nullopt;
+      const nlohmann::json& v = p[key];
+      long long n = -1;
+      if (v.is_number_integer()) n = v.get<long long>();
+      if (v.is_string()) n = std::strtoll(v.get<std::string>().c_str(), nullptr, 10);
+      if (n < 0 || n > 1'000'000) return std::nullopt;
+      return static_cast<int>(n);
+    };
+    if (const auto m = limit("max_tokens")) want.max_tokens = m;
+    if (const auto m = limit("min_tokens")) want.min_tokens = m;
+  }
   if (const int i = find_input(req, "ignore_eos"); i >= 0) want.ignore_eos = bool_input(req, i);
   if (const int i = find_input(req, "stream"); i >= 0) plan.stream = streaming_rpc && bool_input(req, i);
   const OutputPlan out = plan_output(want, tally.tokens(), tally.hash());

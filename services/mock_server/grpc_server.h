@@ -3,7 +3,8 @@
 // token schedule as the HTTP APIs (ttft, then one token per itl; lengths by token_budget.h).
 //
 // A request carries text_input (BYTES) and optionally max_tokens (INT32/INT64), min_tokens,
-// ignore_eos (BOOL) and stream (BOOL), typed or raw contents. ModelInfer answers once, with the
+// ignore_eos (BOOL) and stream (BOOL), typed or raw contents, or the limits in vLLM's
+// sampling_parameters (a BYTES JSON string, values numbers or strings). ModelInfer answers once, with the
 // whole text, at ttft + (n - 1) itl; ModelStreamInfer with stream true answers one response per
 // token (its text), the last marked triton_final_response, else one whole response; either ends
 // the stream once the client has closed its side and every request was answered. Outputs are

@@ -43,6 +43,9 @@ struct MockConfig {
   double ranking_base_latency_ms = 10.0;
   double ranking_per_passage_latency_ms = 1.0;
   double error_rate_percent = 0.0;
+  // --max-context N: a generation request whose prompt + max tokens exceed N gets vLLM's HTTP 400
+  // "maximum context length" answer (AIPerf's agentic replay classifies it as a context overflow).
+  std::optional<uint64_t> max_context;
   std::optional<uint64_t> random_seed;  // set => error and fault injection are reproducible
   // --fault KIND[:PERCENT] (fault_injector.h) and the faults' parameters.
   std::vector<FaultSpec> faults;

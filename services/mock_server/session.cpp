@@ -3,6 +3,7 @@
 #include "llama_timings.h"
 #include "metrics_pages.h"
 
+#include <algorithm>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/read.hpp>
 #include <cstdio>
@@ -111,6 +112,18 @@ void Session::handle_generation(Api api, bool stream) {
   if (auto* bad = std::get_if<BadRequest>(&parsed))
     return respond_error(400, bad->message, "invalid_request_error");
   if (state_.errors.should_fail()) return respond_error(500, "injected error (--error-rate)", "server_error");
+  if (const auto limit = state_.config.max_context) {
+    const auto& g = std::get<GenerationRequest>(parsed);
+    const uint64_t asked = static_cast<uint64_t>(std::max(0, g.prompt_tokens)) + std::max(0, g.output_tokens);
+    if (asked > *limit)
+      return respond_error(400,
+                           "This model's maximum context length is " + std::to_string(*limit) +
+                               " tokens. However, you requested " + std::to_string(asked) + " tokens (" +
+                               std::to_string(g.prompt_tokens) + " in the messages, " +
+                               std::to_string(g.output_tokens) +
+                               " in the completion). Please reduce the length of the messages or completion.",
+                           "BadRequestError");
+  }
   fault_ = state_.faults.draw();
   if (fault_ && answer_with_fault()) return;
   GenerationRequest& gen = std::get<GenerationRequest>(parsed);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "config/agentic_replay_config.h"
 #include "shiftable_timers.h"
 #include "user_centric_plan.h"
 #include "util/uuid.h"
@@ -384,7 +385,15 @@ void PhaseRunner::on_return(const proto::CreditReturn& ret) {
   if (ret.has_error()) ++stats_.errors;
   if (auto s = sessions_.find(key); s != sessions_.end()) {
     s->second.turn_in_flight = false;
-    next_turn_after_return(key);
+    // Agentic replay: past the model's context, every later turn (a longer prompt) would fail
+    // too; the lane moves on to a fresh session instead.
+    if (!config_.overflow_substrings.empty() && ret.has_error() && s->second.next_turn < s->second.turns &&
+        config::is_context_overflow(ret.error(), config_.overflow_substrings)) {
+      ++stats_.context_overflows;
+      end_session(key);
+    } else {
+      next_turn_after_return(key);
+    }
   }
   drain_ready();
   fill_slots();

@@ -91,6 +91,9 @@ struct PhaseConfig {
   // earlier so the next is due within this much of the moment the system went idle.
   std::optional<int64_t> system_idle_cap_ns = {};
   std::optional<uint32_t> max_tokens_override = {};  // agentic warmup: every request asks for this many
+  // Agentic profiling: an error answer holding one of these (config::is_context_overflow) ends its
+  // session before its last turn, so the lane recycles (AIPerf's terminal context overflow).
+  std::vector<std::string> overflow_substrings = {};
 };
 
 // A SPAWN branch: children started when the parent's turn `after_turn` has returned.
@@ -140,8 +143,9 @@ struct PhaseStats {
   bool sending_complete = false;
   bool complete = false;
   bool timeout_triggered = false;
-  uint64_t idle_jumps = 0;      // agentic: times the idle cap moved the pending timers
-  int64_t idle_skipped_ns = 0;  // and by how much in all
+  uint64_t idle_jumps = 0;         // agentic: times the idle cap moved the pending timers
+  int64_t idle_skipped_ns = 0;     // and by how much in all
+  uint64_t context_overflows = 0;  // agentic: sessions ended early by a context-overflow answer
 };
 
 class PhaseRunner {

@@ -167,6 +167,7 @@ std::vector<PhasePlan> TimingService::build_agentic_plans(std::mt19937_64& rng) 
   prof.runner.replay_starts = std::move(phases.profiling);
   prof.runner.sampler_skip = set.draws;
   prof.runner.system_idle_cap_ns = idle_cap;
+  prof.runner.overflow_substrings = a.context_overflow_substrings;
   prof.runner.sampling = parse_sampling(sampling_);
   prof.runner.request_count = l.request_count;
   if (l.benchmark_duration) prof.runner.duration_ns = static_cast<int64_t>(*l.benchmark_duration * kSecond);
@@ -450,6 +451,9 @@ void TimingService::after_change() {
     AIPERF_LOG(kInfo) << "Global system-idle cap summary: limit=" << *rc.system_idle_cap_ns / 1e9
                       << "s, jumps=" << st.idle_jumps << ", skipped=" << st.idle_skipped_ns / 1e9 << "s";
   }
+  if (st.context_overflows > 0)
+    AIPERF_LOG(kInfo) << "Agentic replay: " << st.context_overflows
+                      << " session(s) ended early by a context-overflow answer (their lanes moved on)";
   if (runner_->config().phase == proto::PHASE_PROFILING && profiler_) {
     // Stopped before the phase is reported complete, so the run cannot end with the stop in
     // flight; the phase still ends when its last return came.

@@ -255,9 +255,8 @@ TEST_CASE("genai-perf config: errors name file, line and key", "[genai_perf]") {
   CHECK(e3 == p3 + ":5: input.num_dataset_entries: argument --num-dataset-entries: invalid int value: 'lots'");
   auto [p4, e4] = err("audio.yaml", "model_names: m\ninput:\n  audio:\n    num_channels: 3\n");
   CHECK(e4 == p4 + ":4: input.audio.num_channels: argument --audio-num-channels: invalid choice: 3 (choose from 1, 2)");
-  auto [p5, e5] = err("kserve.yaml", "model_names: m\nendpoint:\n  type: kserve\n  backend: vllm\n");
-  CHECK(e5 == p5 + ":4: endpoint.backend: --backend vllm: not supported yet by aiperf's genai-perf front end; "
-                   "supported: tensorrtllm");
+  CHECK(read_config(write("kserve.yaml", "model_names: m\nendpoint:\n  type: kserve\n  backend: vllm\n")).words ==
+        Words{"--model=m", "--endpoint-type=kserve", "--backend=vllm"});
   auto [p6, e6] = err("sweep.yaml", "model_names: m\nanalyze:\n  batch_size:\n    start: 1\n");
   CHECK(e6 == p6 + ":3: analyze.batch_size: batch_size is not a valid analyze parameter");
   auto [p7, e7] = err("stim.yaml", "model_names: m\nperf_analyzer:\n  stimulus: {fixed_schedule: 2}\n");

@@ -173,7 +173,15 @@ TEST_CASE("genai-perf options: prefixes, = values, and refusals naming the optio
     }
   };
   CHECK(parse_profile_args({"-m", "m"}).endpoint_type == "kserve");  // GenAI-Perf's default: Triton over gRPC
-  refuses({"-m", "m", "--backend", "vllm"}, "--backend vllm: not supported yet by aiperf's genai-perf front end");
+  // --backend vllm: Triton's vLLM backend tensors (the engine's hidden --kserve-vllm).
+  const ProfileArgs vllm = parse_profile_args({"-m", "m", "--backend", "vllm"});
+  CHECK(artifact_directory(vllm) == "artifacts/m-triton-vllm-concurrency1");
+  CHECK(input_config(vllm)["endpoint"]["output_format"] == "vllm");
+  const Words vllm_args = to_aiperf_args(vllm, "D");
+  CHECK(std::find(vllm_args.begin(), vllm_args.end(), "--kserve-vllm") != vllm_args.end());
+  refuses({"-m", "m", "--backend", "vllm", "--osl", "5", "--output-tokens-mean-deterministic"},
+          "--output-tokens-mean-deterministic with --backend vllm: not supported yet");
+  refuses({"-m", "m", "-b", "2"}, "The --batch-size-text flag is not supported for tensorrtllm.");
   refuses({"-m", "m", "--endpoint-type", "chat", "--measurement-interval", "1000", "--request-count", "5"},
           "argument --request-count/--num-requests: not allowed with argument --measurement-interval/-p");
   refuses({"-m", "m", "--endpoint-type", "chat", "--enable-checkpointing", "--fixed-schedule", "f"},

@@ -178,6 +178,42 @@ TEST_CASE("agentic replay: burst phase starts, and the idle cap pulls pending tu
   CHECK(log.compare(last, 56, "Global system-idle cap summary: limit=0.3s, jumps=0, ski") != 0);
 }
 
+TEST_CASE("agentic replay: a context-overflow answer ends the lane's session; the run is marked invalid",
+          "[e2e][agentic]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  // The mock refuses prompts + max tokens above 30 of its tokens with vLLM's 400: trace_p's call 2
+  // is over, its calls 0 and 1 and trace_q's are not.
+  MockServer mock({"--fast", "--max-context", "30"}, tmp);
+  auto args = scenario_args(mock.url());
+  args.insert(args.end(), {"--benchmark-duration", "3"});
+  Run run = aiperf::test::run_named(tmp, "run", args);
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto r = records(run);
+  REQUIRE(r.size() >= 3);
+  // p's call 2 fails; its session ends there (no call 3 ever), and the lane starts trace_p at
+  // call 0 at once, as a new session.
+  CHECK(r[0].conv == "trace_p");
+  CHECK(r[0].turn == 2);
+  CHECK(r[1].conv == "trace_p");
+  CHECK(r[1].turn == 0);
+  CHECK(r[1].session != r[0].session);
+  CHECK(r[1].start_ms - r[0].end_ms < 100);
+  for (const Rec& x : r) CHECK_FALSE((x.conv == "trace_p" && x.turn == 3));
+  size_t overflows = 0;
+  for (const auto& rec : run.records())
+    if (rec.contains("error")) {
+      CHECK(rec["error"]["message"].get<std::string>().find("maximum context length is 30 tokens") !=
+            std::string::npos);
+      ++overflows;
+    }
+  CHECK(overflows >= 1);
+  CHECK(run.summary()["metadata"] == json::parse(R"({"scenario": "inferencex-agentx-mvp", "submission_valid": false,
+                        "submission_invalid_reasons": ["unsafe_override", "context_overflow_rate_exceeded"]})"));
+  const std::string log = read_file(run.dir + "/logs/aiperf.log");
+  CHECK(log.find("session(s) ended early by a context-overflow answer") != std::string::npos);
+}
+
 TEST_CASE("agentic replay: the scenario lock's refusals exit 2 and write nothing", "[e2e][agentic]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   struct Case {

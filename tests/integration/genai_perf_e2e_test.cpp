@@ -259,10 +259,13 @@ TEST_CASE("genai-perf profile --generate-plots writes GenAI-Perf's five plots as
 
 TEST_CASE("genai-perf refuses what it cannot honour yet: exit 2, nothing written", "[e2e][genai_perf]") {
   const std::string tmp = aiperf::test::make_temp_dir();
-  // kserve (the default) sends TensorRT-LLM's tensors; vLLM's backend takes others.
-  const Run vllm = genai_perf(tmp, {"-m", "m", "--backend", "vllm", "--artifact-dir", tmp + "/arts"}, "vllm");
+  // vLLM's deterministic lengths (min_tokens in sampling_parameters) are not written yet.
+  const Run vllm = genai_perf(tmp,
+                              {"-m", "m", "--backend", "vllm", "--output-tokens-mean", "5",
+                               "--output-tokens-mean-deterministic", "--artifact-dir", tmp + "/arts"},
+                              "vllm");
   CHECK(vllm.exit_code == 2);
-  CHECK(vllm.err.find("--backend vllm: not supported yet by aiperf's genai-perf front end; supported: tensorrtllm") !=
+  CHECK(vllm.err.find("--output-tokens-mean-deterministic with --backend vllm: not supported yet") !=
         std::string::npos);
   const Run windows = genai_perf(tmp,
                                  {"-m", "m", "--endpoint-type", "chat", "--measurement-interval", "500",

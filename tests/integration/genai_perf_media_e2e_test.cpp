@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 #include <thread>
@@ -300,4 +301,43 @@ TEST_CASE("genai-perf media and session refusals: GenAI-Perf's (exit 2) and perf
   CHECK(dry.exit_code == 0);
   CHECK(dry.err.find("Warning: perf_analyzer would refuse this run: Failed to init manager inputs") !=
         std::string::npos);
+}
+
+TEST_CASE("genai-perf --backend vllm: Triton's vLLM tensors over gRPC, the limit in sampling_parameters",
+          "[e2e][genai_perf]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  MockServer mock({"--grpc-port", "0", "--ttft", "20", "--itl", "5"}, tmp);
+  std::smatch m;
+  const std::string mock_out = mock.process().out();
+  REQUIRE(std::regex_search(mock_out, m, std::regex(R"(gRPC listening on grpc://([^\s]+))")));
+  const Run r = genai_perf(tmp,
+                           {"-m", "vllm_model", "--backend", "vllm", "--streaming", "-u", m[1], "--concurrency", "2",
+                            "--request-count", "4", "--synthetic-input-tokens-mean", "16", "--output-tokens-mean", "6",
+                            "--tokenizer", "gpt2", "--artifact-dir", tmp + "/arts"},
+                           "vllm");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string dir = tmp + "/arts/vllm_model-triton-vllm-concurrency2";
+  const json stats = json::parse(read_file(dir + "/profile_export_genai_perf.json"));
+  CHECK(stats["request_count"]["avg"] == 4.0);
+  for (const char* s : {"avg", "min", "max"}) {
+    CHECK(stats["input_sequence_length"][s] == 16.0);
+    CHECK(stats["output_sequence_length"][s] == 6.0);  // the mock honours sampling_parameters' max_tokens
+  }
+  CHECK(stats["input_config"]["endpoint"]["backend"] == "vllm");
+  CHECK(stats["input_config"]["endpoint"]["output_format"] == "vllm");
+  const json pa = json::parse(read_file(dir + "/profile_export.json"));
+  REQUIRE(pa["experiments"][0]["requests"].size() == 4);
+  for (const json& q : pa["experiments"][0]["requests"]) {
+    CHECK(q["response_outputs"].size() == 6);  // streamed: one response per token
+    const json inputs = json::parse(q["request_inputs"]["payload"].get<std::string>())["inputs"];
+    REQUIRE(inputs.size() == 4);
+    CHECK(inputs[0]["name"] == "text_input");
+    CHECK(inputs[1] ==
+          json::parse(R"({"name":"exclude_input_in_output","datatype":"BOOL","shape":[1,1],"data":[true]})"));
+    CHECK(inputs[2] == json::parse(R"({"name":"stream","datatype":"BOOL","shape":[1,1],"data":[true]})"));
+    CHECK(inputs[3] ==
+          json::parse(
+              R"({"name":"sampling_parameters","datatype":"BYTES","shape":[1,1],"data":["{\"max_tokens\":\"6\"}"]})"));
+  }
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "agentic_replay.h"
+#include "config/agentic_replay_config.h"
 #include "fake_credit_sink.h"
 #include "phase_runner.h"
 #include "shiftable_timers.h"
@@ -274,6 +275,60 @@ TEST_CASE("agentic profiling: lanes resume at their offsets, follow the delays, 
   REQUIRE(sink.sent.size() == 9);
   CHECK(sink.sent[8].second.turn_index() == 1);
   CHECK(sink.sent[8].second.x_correlation_id() == sink.sent[6].second.x_correlation_id());
+}
+
+TEST_CASE("agentic profiling: a context-overflow answer ends the lane's session, another error does not") {
+  const auto set = halfway(weka_like());
+  AgenticPhases phases = plan_agentic_phases(set.lanes, AgenticOptions{});
+  FakeSink sink;
+  PhaseConfig cfg;
+  cfg.agentic = true;
+  cfg.recycle = true;
+  cfg.concurrency = 2;
+  cfg.duration_ns = 100 * kS;
+  cfg.replay_starts = phases.profiling;
+  cfg.sampler_skip = set.draws;
+  cfg.sampling = Sampling::kSequential;
+  cfg.overflow_substrings = aiperf::config::AgenticReplayConfig{}.context_overflow_substrings;
+  PhaseRunner runner(cfg, weka_like(), sink, std::mt19937_64(4));
+  runner.start();
+  sink.advance_to(500 * kMs);
+  REQUIRE(sink.sent.size() == 1);  // trace_a turn 2 of 4
+  // A 500 on turn 2: turn 3 still goes, 1 s after.
+  sink.advance_to(600 * kMs);
+  auto failed = sink.ret(0);
+  failed.set_error("Internal Server Error");
+  runner.on_return(failed);
+  sink.advance_to(1600 * kMs);
+  REQUIRE(sink.sent.size() == 2);
+  CHECK(sink.sent[1].second.turn_index() == 3);
+  // A context overflow on the last turn changes nothing (the session ends anyway)...
+  auto last = sink.ret(1);
+  last.set_error("This model's MAXIMUM CONTEXT length is 8 tokens");
+  runner.on_return(last);
+  CHECK(runner.stats().context_overflows == 0);
+  REQUIRE(sink.sent.size() == 3);  // the recycled lane: trace_a turn 0
+  CHECK(sink.sent[2].second.turn_index() == 0);
+  // ...on an earlier turn it ends the session: the lane starts the next trace at once.
+  sink.advance_to(1700 * kMs);
+  auto overflow = sink.ret(2);
+  overflow.set_error(R"({"error":{"message":"prompt is too long: 9000 tokens > 8192 maximum"}})");
+  runner.on_return(overflow);
+  CHECK(runner.stats().context_overflows == 1);
+  REQUIRE(sink.sent.size() == 4);
+  CHECK(sink.sent[3].second.conversation_id() == "trace_b");
+  CHECK(sink.sent[3].second.turn_index() == 0);
+  CHECK(sink.sent[3].second.x_correlation_id() != sink.sent[2].second.x_correlation_id());
+  sink.advance_to(3 * kS);
+  CHECK(sink.sent.size() == 4);  // trace_a's turn 1 never goes
+}
+
+TEST_CASE("context overflow: AIPerf's substrings, any case") {
+  const auto& subs = aiperf::config::AgenticReplayConfig{}.context_overflow_substrings;
+  CHECK(aiperf::config::is_context_overflow("Error code: context_length_exceeded", subs));
+  CHECK(aiperf::config::is_context_overflow("exceeds the Context Length", subs));
+  CHECK_FALSE(aiperf::config::is_context_overflow("rate limited", subs));
+  CHECK_FALSE(aiperf::config::is_context_overflow("context length", {}));
 }
 
 TEST_CASE("shiftable timers: a shift keeps order and spacing, never goes before now") {
