@@ -1,5 +1,8 @@
 #include "synthetic_dataset.h"
 
+#include <algorithm>
+#include <thread>
+
 #include "image_source.h"
 #include "range_ratio.h"
 #include "seq_dist.h"
@@ -32,6 +35,25 @@ void select_model(const config::RunConfig& config, size_t turn_counter, std::mt1
                        ? std::uniform_int_distribution<size_t>(0, models.size() - 1)(rng)
                        : turn_counter % models.size();
   turn.set_model(models[m]);
+}
+
+}  // namespace
+
+namespace {
+
+// The clips of every turn's video batch, in dataset order, encoded together (several ffmpeg runs
+// at once when the clips differ).
+void fill_videos(std::vector<proto::Conversation>& conversations, VideoSource& source) {
+  size_t count = 0;
+  for (const proto::Conversation& conv : conversations)
+    for (const proto::Turn& turn : conv.turns())
+      for (const proto::Text& batch : turn.videos()) count += static_cast<size_t>(batch.contents_size());
+  std::vector<std::string> clips = source.take(count, std::max(1u, std::min(4u, std::thread::hardware_concurrency())));
+  size_t next = 0;
+  for (proto::Conversation& conv : conversations)
+    for (proto::Turn& turn : *conv.mutable_turns())
+      for (proto::Text& batch : *turn.mutable_videos())
+        for (std::string& content : *batch.mutable_contents()) content = std::move(clips[next++]);
 }
 
 }  // namespace
@@ -157,8 +179,8 @@ std::vector<proto::Conversation> synthesize_conversations(const config::RunConfi
       if (video_source) {
         proto::Text* videos = turn->add_videos();
         videos->set_name("video_url");
-        for (uint32_t b = 0; b < in.video.batch_size; ++b)
-          if (std::string url = video_source->next(); !url.empty()) videos->add_contents(std::move(url));
+        if (in.video.encodes())  // AIPerf leaves a clip without frames out
+          for (uint32_t b = 0; b < in.video.batch_size; ++b) videos->add_contents();  // filled in below
       }
       if (pair) {
         turn->set_max_tokens(pair->second);
@@ -172,6 +194,7 @@ std::vector<proto::Conversation> synthesize_conversations(const config::RunConfi
     }
     out.push_back(std::move(conv));
   }
+  if (video_source) fill_videos(out, *video_source);
   return out;
 }
 

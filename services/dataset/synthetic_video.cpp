@@ -9,12 +9,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 #include "base64.h"
 #include "synthetic_dataset.h"
@@ -303,24 +306,83 @@ std::string VideoSource::next() {
   return make();
 }
 
-std::string VideoSource::make() {
+RgbImage VideoSource::draw(uint32_t frame) {
   const uint32_t w = video_.width.value_or(0), h = video_.height.value_or(0), total = video_.frame_count();
-  const std::string wav = video_.audio_channels > 0 ? video_audio_wav(video_, audio_rng_) : "";
-  auto to_bytes = [](RgbImage img) { return std::string(img.pixels.begin(), img.pixels.end()); };
-  FrameSource frames;
   switch (video_.synth_type) {
     case config::VideoSynthType::kMovingShapes:
-      frames = [&](uint32_t i) { return to_bytes(draw_moving_shapes_frame(w, h, i, total)); };
-      break;
+      return draw_moving_shapes_frame(w, h, frame, total);
     case config::VideoSynthType::kGridClock:
-      frames = [&](uint32_t i) { return to_bytes(draw_grid_clock_frame(w, h, i, total)); };
-      break;
+      return draw_grid_clock_frame(w, h, frame, total);
     case config::VideoSynthType::kNoise:
-      frames = [&](uint32_t) { return to_bytes(draw_noise_frame(w, h, noise_)); };
-      break;
+      return draw_noise_frame(w, h, noise_);
   }
+  return {};
+}
+
+std::string VideoSource::make() {
+  const std::string wav = video_.audio_channels > 0 ? video_audio_wav(video_, audio_rng_) : "";
   ++encodes_;
-  return video_data_url(video_.format, encode_video(video_, frames, total, wav));
+  return video_data_url(video_.format, encode_video(
+                                           video_,
+                                           [this](uint32_t f) {
+                                             const RgbImage img = draw(f);
+                                             return std::string(img.pixels.begin(), img.pixels.end());
+                                           },
+                                           video_.frame_count(), wav));
+}
+
+}  // namespace aiperf::dataset
+
+namespace aiperf::dataset {
+
+std::vector<std::string> VideoSource::take(size_t count, unsigned threads) {
+  std::vector<std::string> out(count);
+  if (count == 0 || video_.frame_count() == 0) return out;
+  if (!varies_) {
+    const std::string clip = next();
+    for (std::string& c : out) c = clip;
+    return out;
+  }
+  const uint32_t w = video_.width.value_or(0), h = video_.height.value_or(0), total = video_.frame_count();
+  const size_t frame_bytes = static_cast<size_t>(w) * h * 3;
+  std::mutex draw_mu;  // clips are drawn one at a time, in order: the noise and audio streams stay AIPerf's
+  size_t next_clip = 0;
+  std::exception_ptr error;
+  auto worker = [&] {
+    for (;;) {
+      size_t index;
+      std::string raw, wav;
+      {
+        std::lock_guard lock(draw_mu);
+        if (next_clip == count || error) return;
+        index = next_clip++;
+        wav = video_.audio_channels > 0 ? video_audio_wav(video_, audio_rng_) : "";
+        raw.reserve(frame_bytes * total);
+        for (uint32_t f = 0; f < total; ++f) {
+          const RgbImage img = draw(f);
+          raw.append(img.pixels.begin(), img.pixels.end());
+        }
+        ++encodes_;
+      }
+      try {
+        out[index] = video_data_url(
+            video_.format,
+            encode_video(
+                video_, [&](uint32_t f) { return raw.substr(f * frame_bytes, frame_bytes); }, total, wav));
+      } catch (...) {
+        std::lock_guard lock(draw_mu);
+        if (!error) error = std::current_exception();
+        return;
+      }
+    }
+  };
+  const unsigned n = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(count)));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < n; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+  return out;
 }
 
 }  // namespace aiperf::dataset

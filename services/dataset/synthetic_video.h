@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "config/video_config.h"
+#include "image_codec.h"
 #include "numpy_rng.h"
 
 namespace aiperf::dataset {
@@ -67,11 +68,16 @@ class VideoSource {
  public:
   VideoSource(const config::VideoConfig& video, const std::optional<uint64_t>& seed);
   std::string next();
+  // The next `count` clips, as `count` calls of next() return them, with up to `threads` ffmpeg
+  // runs at once when the clips differ (each clip's frames and audio still drawn in order, whole,
+  // before its encode: `threads` raw clips in memory at most). Rethrows the first failure.
+  std::vector<std::string> take(size_t count, unsigned threads);
   // ffmpeg runs so far (tests: one per distinct clip).
   uint32_t encodes() const { return encodes_; }
 
  private:
   std::string make();
+  RgbImage draw(uint32_t frame);  // frame `frame` of the next clip (noise: the stream's next)
 
   config::VideoConfig video_;
   bool varies_;

@@ -351,6 +351,15 @@ TEST_CASE("VideoSource: one encode for identical clips, one per clip for noise",
   for (const std::string& clip : clips) decoded_clips.insert(decode_rgb(clip));
   CHECK(decoded_clips.count(decode_rgb(again.next())) == 1);  // the seed fixes the stream
 
+  // take(): the same clips as that many next() calls, encoded two at a time.
+  VideoSource parallel(v, 42), sequential(v, 42);
+  const std::vector<std::string> taken = parallel.take(3, 2);
+  REQUIRE(taken.size() == 3);
+  CHECK(parallel.encodes() == 3);
+  for (const std::string& clip : taken) CHECK(decode_rgb(clip) == decode_rgb(sequential.next()));
+  CHECK(shapes.take(2, 2) == std::vector<std::string>{first, first});
+  CHECK(shapes.encodes() == 1);
+
   v.duration = 0.25;  // int(0.25 * 2) = 0 frames: AIPerf sends no clip
   VideoSource empty(v, 42);
   CHECK(empty.next().empty());
