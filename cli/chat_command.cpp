@@ -46,7 +46,8 @@ double chat_env_seconds(const char* name, double fallback) {
   if (!v || !*v) return fallback;
   char* end = nullptr;
   const double s = std::strtod(v, &end);
-  if (*end != '\0' || !(s > 0)) throw std::invalid_argument(std::string(name) + " must be a number > 0, got '" + v + "'");
+  if (*end != '\0' || !(s > 0))
+    throw std::invalid_argument(std::string(name) + " must be a number > 0, got '" + v + "'");
   return s;
 }
 
@@ -59,7 +60,9 @@ void chat_on_interrupt(int) {
 class Chat {
  public:
   Chat(const ChatArgs& args, tok::TokenizerPtr tokenizer)
-      : args_(args), url_(chat::chat_completions_url(args.url)), tokenizer_(std::move(tokenizer)),
+      : args_(args),
+        url_(chat::chat_completions_url(args.url)),
+        tokenizer_(std::move(tokenizer)),
         connect_s_(chat_env_seconds("AIPERF_CHAT_CONNECT_TIMEOUT", 10.0)),
         read_s_(chat_env_seconds("AIPERF_CHAT_READ_TIMEOUT", 300.0)) {
     const char* env_key = std::getenv("OPENAI_API_KEY");
@@ -93,7 +96,8 @@ class Chat {
     // Fails fast on an unreachable server, never cuts a long generation: connect_s_ until the
     // request is written, then read_s_ between chunks.
     auto arm = [&](double seconds, const std::string& what) {
-      watchdog.expires_after(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(seconds)));
+      watchdog.expires_after(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(seconds)));
       watchdog.async_wait([&, what](const boost::system::error_code& ec) {
         if (ec) return;
         timeout = what;
@@ -115,9 +119,7 @@ class Chat {
     };
     http::SendOptions opts;
     opts.timeout_seconds = 1e9;  // the watchdog's deadlines instead
-    opts.on_request_sent = [&](int64_t) {
-      arm(read_s_, "Timeout on reading data from socket");
-    };
+    opts.on_request_sent = [&](int64_t) { arm(read_s_, "Timeout on reading data from socket"); };
     opts.on_chunk = [&](int64_t perf_ns, const std::string& data) {
       parser.feed(data, perf_ns, on_event);
       if (!sse_error) arm(read_s_, "Timeout on reading data from socket");
@@ -236,7 +238,8 @@ std::function<int()> add_chat_command(CLI::App& app) {
           tok::resolve_tokenizer_path(args->tokenizer.value_or(args->model), "main", true, env), env.tokenizer_cache);
       chat = std::make_unique<Chat>(*args, std::move(tokenizer));
     } catch (const tok::TokenizerError& e) {
-      std::cerr << chat_error_panel("Failed to load tokenizer '" + args->tokenizer.value_or(args->model) + "': " + e.what());
+      std::cerr << chat_error_panel("Failed to load tokenizer '" + args->tokenizer.value_or(args->model) +
+                                    "': " + e.what());
       return 1;
     } catch (const std::exception& e) {
       std::cerr << chat_error_panel(e.what());

@@ -35,9 +35,9 @@ struct TurnStats {
   std::optional<double> ttft_ns, latency_ns;  // to the first / last content chunk
   std::optional<int64_t> osl;                 // output + reasoning tokens
   std::optional<int64_t> reasoning_tokens;
-  std::optional<double> itl_ns;               // (latency - ttft) / (osl - 1), from 2 tokens on
-  std::optional<int64_t> isl;                 // the server's prompt_tokens
-  std::optional<int64_t> cache_read;          // its prompt-cache reads
+  std::optional<double> itl_ns;       // (latency - ttft) / (osl - 1), from 2 tokens on
+  std::optional<int64_t> isl;         // the server's prompt_tokens
+  std::optional<int64_t> cache_read;  // its prompt-cache reads
 };
 
 // `output_tokens` / `reasoning_tokens`: the client's counts of the reply's texts (unset when

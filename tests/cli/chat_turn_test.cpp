@@ -20,8 +20,9 @@ TEST_CASE("chat: content and reasoning pieces with their times, the last usage k
   CHECK(add_chunk(r, R"({"choices":[{"delta":{"reasoning":"m"}}]})", 15).second == "m");
   CHECK(add_chunk(r, R"({"choices":[{"delta":{"content":"Hi"}}]})", 20).first == "Hi");
   CHECK(add_chunk(r, "[DONE]", 25) == std::pair<std::string, std::string>{});
-  CHECK(add_chunk(r, R"({"choices":[],"usage":{"prompt_tokens":40,"completion_tokens":3,)"
-                     R"("prompt_tokens_details":{"cached_tokens":30}}})",
+  CHECK(add_chunk(r,
+                  R"({"choices":[],"usage":{"prompt_tokens":40,"completion_tokens":3,)"
+                  R"("prompt_tokens_details":{"cached_tokens":30}}})",
                   30) == std::pair<std::string, std::string>{});
   CHECK(r.piece_ns == std::vector<int64_t>{10, 15, 20});
   CHECK(r.content == "Hi");

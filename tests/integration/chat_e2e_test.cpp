@@ -41,18 +41,18 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 TEST_CASE("aiperf chat --quick: one streamed reply, then its stats", "[e2e]") {
   const std::string tmp = make_temp_dir();
   // 40 ms TTFT and 5 ms ITL; the server reports up to 16 cached prompt tokens.
-  MockServer mock({"--ttft", "40", "--itl", "5", "--usage-cached-tokens", "16", "--record-requests",
-                   tmp + "/requests.jsonl"},
-                  tmp);
+  MockServer mock(
+      {"--ttft", "40", "--itl", "5", "--usage-cached-tokens", "16", "--record-requests", tmp + "/requests.jsonl"}, tmp);
   const ChatRun r = run_chat(tmp, {"-m", "mock", "-u", mock.url(), "-q", "hello there", "--system-prompt", "be brief",
                                    "--api-key", "sk-test"});
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   std::smatch m;
-  REQUIRE(std::regex_search(r.out, m,
-                            std::regex(R"(\nTTFT: ([0-9.]+) ms\nTPS:  ([0-9.]+) tokens/s \(([0-9]+) tokens in ([0-9.]+)s\)\n)"
-                                       R"(ITL:  ([0-9.]+) ms/token \(decode ([0-9.]+) tokens/s\)\nCache: ([0-9]+)/([0-9]+) prompt )"
-                                       R"(tokens cached \(([0-9.]+)%\)\n$)")));
+  REQUIRE(std::regex_search(
+      r.out, m,
+      std::regex(R"(\nTTFT: ([0-9.]+) ms\nTPS:  ([0-9.]+) tokens/s \(([0-9]+) tokens in ([0-9.]+)s\)\n)"
+                 R"(ITL:  ([0-9.]+) ms/token \(decode ([0-9.]+) tokens/s\)\nCache: ([0-9]+)/([0-9]+) prompt )"
+                 R"(tokens cached \(([0-9.]+)%\)\n$)")));
   CHECK(std::stod(m[1]) >= 40.0);
   CHECK(std::stod(m[5]) == Approx(5.0).margin(1.5));  // the mock's ITL, as AIPerf's metric
   CHECK(std::stod(m[6]) == Approx(1000.0 / std::stod(m[5])).epsilon(0.01));
@@ -67,7 +67,7 @@ TEST_CASE("aiperf chat --quick: one streamed reply, then its stats", "[e2e]") {
   const auto bodies = recorded_bodies(tmp + "/requests.jsonl");
   REQUIRE(bodies.size() == 1);
   CHECK(bodies[0]["messages"] == nlohmann::json::parse(R"([{"role":"system","content":"be brief"},)"
-                                                      R"({"role":"user","content":"hello there"}])"));
+                                                       R"({"role":"user","content":"hello there"}])"));
   CHECK(bodies[0]["model"] == "mock");
   CHECK(bodies[0]["stream"] == true);
   CHECK(bodies[0]["stream_options"] == nlohmann::json::parse(R"({"include_usage":true})"));
