@@ -524,8 +524,6 @@ LeafData read_column_chunk(std::string_view file, size_t data_end, const ColumnM
   const auto total = static_cast<size_t>(meta.num_values);
 
   LeafData out;
-  if (leaf.max_def > 0) out.def.reserve(total);
-  if (leaf.max_rep > 0) out.rep.reserve(total);
   std::vector<nlohmann::json> dict;
   bool have_dict = false;
 
@@ -619,7 +617,9 @@ LeafData read_column_chunk(std::string_view file, size_t data_end, const ColumnM
       for (size_t i = 0; i < n; ++i) present += def[i] == leaf.max_def;
     }
     out.count += n;
-    out.values.reserve(out.values.size() + present);
+    // Grown geometrically (an exact reserve per page would copy the values once per page).
+    if (out.values.capacity() < out.values.size() + present)
+      out.values.reserve(std::max(out.values.size() + present, 2 * out.values.capacity()));
     switch (h.encoding) {
       case kPlain:
         decode_plain(p, end, present, leaf, out.values);

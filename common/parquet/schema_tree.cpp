@@ -61,6 +61,10 @@ struct Builder {
   // status is `rep` (a repeated element read as a list's element is required).
   FieldNode build(const SchemaElement& e, Repetition rep, int parent_def, int parent_rep,
                   const std::string& parent_path, int depth) {
+    // Names become JSON keys: they must be UTF-8 like any string value.
+    if (!valid_utf8(e.name.data(), e.name.size()))
+      throw SchemaError{"a column name is not valid UTF-8" +
+                        (parent_path.empty() ? std::string() : " (under " + parent_path + ")")};
     const std::string path = parent_path.empty() ? e.name : parent_path + "." + e.name;
     if (depth > kMaxNesting || parent_def >= kMaxNesting) throw SchemaError{"column " + path + ": nested too deeply"};
     if (rep == Repetition::kRepeated) {
