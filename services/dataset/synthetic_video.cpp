@@ -82,6 +82,9 @@ struct FfmpegChild {
 };
 
 void spawn_ffmpeg(const std::vector<std::string>& args, FfmpegChild& child) {
+  // A missing executable is named here (posix_spawn may report it only as exit status 127).
+  if (args[0].find('/') != std::string::npos && ::access(args[0].c_str(), X_OK) != 0)
+    throw VideoEncodeError("cannot run " + args[0] + ": " + std::strerror(errno));
   int sv[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
     throw VideoEncodeError(std::string("socketpair: ") + std::strerror(errno));
