@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "chat_template_overhead.h"
 #include "accuracy_dataset.h"
+#include "chat_template_overhead.h"
 #include "corpus.h"
 #include "custom_dataset.h"
 #include "endpoints/endpoint.h"
@@ -82,7 +82,6 @@ void set_output_lengths(std::vector<proto::Conversation>& conversations, const c
 Dataset build_dataset(const config::RunConfig& config) {
   Dataset out;
   const auto& in = config.input;
-  if (!in.public_dataset.empty()) {  // sharegpt, the only public dataset
   if (config.accuracy.enabled()) {  // the benchmark's problems, in order (AIPerf: sequential only)
     std::mt19937_64 rng = make_rng(config);
     out.conversations = accuracy_conversations(config);
@@ -90,6 +89,7 @@ Dataset build_dataset(const config::RunConfig& config) {
     out.sampling_strategy = "sequential";
     return out;
   }
+  if (!in.public_dataset.empty()) {  // sharegpt, the only public dataset
     std::mt19937_64 rng = make_rng(config);
     auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path, config.tokenizer.cache_dir);
     out.conversations = sharegpt_conversations(read_sharegpt(in.public_dataset_file), *tokenizer,

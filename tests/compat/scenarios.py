@@ -482,19 +482,6 @@ SCENARIOS = {
         "requests": 10,
         "truth": {"request_latency": LAT_MS, **concurrency_truth(2, 10, LAT_MS)},
     },
-    "usage_cache_spec_decode": {
-        "about": "streaming chat, concurrency 2, the mock scripting prompt-cache usage (cached_tokens 16, "
-                 "Anthropic's cache_creation_input_tokens 4, DeepSeek's prompt_cache_miss_tokens 7) and vLLM's "
-                 "per-request spec-decode stats (k 3, steps accepting 2, 0, 3 drafts): the usage cache and "
-                 "spec-decode metrics, the pooled histogram, each record's spec_decode_acceptance; "
-                 "AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD 99 for both (no request is that far off: 0 "
-                 "discrepancies, where the default threshold counts what each tool's own prompt text gives)",
-        "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count", "10",
-                 *SYNTHETIC, *EXACT_OSL],
-        "mock": ["--usage-cached-tokens", "16",
-                 "--usage-fields", '{"cache_creation_input_tokens":4,"prompt_cache_miss_tokens":7}',
-                 "--spec-decode", "3:2,0,3"],
-        "env": {"AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD": "99"},
     # Accuracy benchmarks on the fixture datasets (tests/data/accuracy): both tools read them from
     # ./<org>/<name> in their working directory (`datasets` loads a local directory named like the
     # repo before the Hub), and the mock answers each problem as reply_rules.jsonl scripts.
@@ -524,6 +511,19 @@ SCENARIOS = {
         "accuracy": True,
         "truth": {"request_latency": TTFT_MS, **concurrency_truth(1, 8, TTFT_MS, osl=None)},
     },
+    "usage_cache_spec_decode": {
+        "about": "streaming chat, concurrency 2, the mock scripting prompt-cache usage (cached_tokens 16, "
+                 "Anthropic's cache_creation_input_tokens 4, DeepSeek's prompt_cache_miss_tokens 7) and vLLM's "
+                 "per-request spec-decode stats (k 3, steps accepting 2, 0, 3 drafts): the usage cache and "
+                 "spec-decode metrics, the pooled histogram, each record's spec_decode_acceptance; "
+                 "AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD 99 for both (no request is that far off: 0 "
+                 "discrepancies, where the default threshold counts what each tool's own prompt text gives)",
+        "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "2", "--request-count", "10",
+                 *SYNTHETIC, *EXACT_OSL],
+        "mock": ["--usage-cached-tokens", "16",
+                 "--usage-fields", '{"cache_creation_input_tokens":4,"prompt_cache_miss_tokens":7}',
+                 "--spec-decode", "3:2,0,3"],
+        "env": {"AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD": "99"},
         "requests": 10,
         # Every request: 16 / 4 / 7 cache tokens; 10 tokens = the prefill's + steps of 3, 1, 4, 1 tokens
         # (2, 0, 3, then 0 of 3 drafts accepted): 4 steps, 5 of 12 drafts.
@@ -1212,6 +1212,37 @@ def compare_outputs(ref, ours, emit, truth):
 # ------------------------------------------------------------------------------------------------
 
 
+ACCURACY_FIELDS = ("task", "grader_name", "passed", "unparsed", "confidence", "expected", "actual", "explanation",
+                   "model_output", "model_thinking", "benchmark_phase")
+
+
+def accuracy_check(ref, ours, emit):
+    """The accuracy files value by value: accuracy_results.csv byte for byte, each graded record's
+    grade and texts (by session_num), and the accuracy.* results of the summary."""
+    def text(out, rel):
+        p = out.files.get(rel)
+        return p.read_bytes() if p else None
+
+    rc, oc = text(ref, "<artifact>/accuracy_results.csv"), text(ours, "<artifact>/accuracy_results.csv")
+    if rc != oc:
+        emit("accuracy:results_csv", f"accuracy_results.csv differs:\n      ref  {rc!r}\n      ours {oc!r}")
+    recs = {}
+    for who, out in (("ref", ref), ("ours", ours)):
+        p = out.files.get("<artifact>/accuracy_export.jsonl")
+        recs[who] = {r["session_num"]: r for r in read_jsonl(p)} if p else {}
+    if sorted(recs["ref"]) != sorted(recs["ours"]):
+        emit("accuracy:sessions", f"graded sessions: ref {sorted(recs['ref'])}, ours {sorted(recs['ours'])}")
+    for n in sorted(set(recs["ref"]) & set(recs["ours"])):
+        for f in ACCURACY_FIELDS:
+            rv, ov = recs["ref"][n].get(f), recs["ours"][n].get(f)
+            if rv != ov:
+                emit(f"accuracy:record:{f}", f"session {n} {f}: ref {rv!r}, ours {ov!r}")
+    rs, os_ = ref.summary() or {}, ours.summary() or {}
+    for tag in sorted({k for k in (*rs, *os_) if k.startswith("accuracy.")}):
+        if rs.get(tag) != os_.get(tag):
+            emit(f"accuracy:summary:{tag}", f"{tag}: ref {rs.get(tag)}, ours {os_.get(tag)}")
+
+
 def run_scenario(name, spec, args, tmp, known):
     diffs = []
 
@@ -1233,6 +1264,17 @@ def run_scenario(name, spec, args, tmp, known):
         # local directory; online it loads the directory without touching the network.
         ref_env.pop("HF_HUB_OFFLINE", None)
         ref_env.pop("TRANSFORMERS_OFFLINE", None)
+        # A benchmark's datasets as ./<org>/<name> links to the fixture's snapshots, in both working
+        # directories; the reference gets a fresh HF_HOME (`datasets` caches what it prepared by name).
+        for repo in spec.get("datasets", []):
+            hub = REPO / "tests" / "data" / "accuracy" / "hub" / ("datasets--" + repo.replace("/", "--"))
+            snap = hub / "snapshots" / (hub / "refs" / "main").read_text().strip()
+            for who in ("ref", "ours"):
+                (work / who / repo).parent.mkdir(parents=True, exist_ok=True)
+                (work / who / repo).symlink_to(snap, target_is_directory=True)
+        if spec.get("datasets"):
+            ref_env["HF_HOME"] = str(work / "ref-hf-home")
+            ref_env["HF_DATASETS_OFFLINE"] = "1"
         rc_ref, times["ref"] = run_tool(args.ref, tool_args, work / "ref", ref_env)
         rc_ours, times["ours"] = run_tool(args.aiperf, tool_args, work / "ours", {**os.environ, **spec.get("env", {})})
     finally:
@@ -1245,6 +1287,8 @@ def run_scenario(name, spec, args, tmp, known):
     served_check(ref, spec["requests"], "ref", emit)
     served_check(ours, spec["requests"], "ours", emit)
     compare_outputs(ref, ours, emit, spec.get("truth", {}))
+    if spec.get("accuracy"):
+        accuracy_check(ref, ours, emit)
     if "energy_concurrency" in spec:
         energy_check(ref, spec["energy_concurrency"], "ref", emit)
         energy_check(ours, spec["energy_concurrency"], "ours", emit)
@@ -1278,37 +1322,6 @@ def main():
     ap.add_argument("--aiperf", required=True, type=Path, help="our aiperf binary")
     ap.add_argument("--mock", required=True, type=Path, help="our aiperf-mock-server binary")
     ap.add_argument("--ref", type=Path, default=DEFAULT_REF, help="reference aiperf (default %(default)s)")
-ACCURACY_FIELDS = ("task", "grader_name", "passed", "unparsed", "confidence", "expected", "actual", "explanation",
-                   "model_output", "model_thinking", "benchmark_phase")
-
-
-def accuracy_check(ref, ours, emit):
-    """The accuracy files value by value: accuracy_results.csv byte for byte, each graded record's
-    grade and texts (by session_num), and the accuracy.* results of the summary."""
-    def text(out, rel):
-        p = out.files.get(rel)
-        return p.read_bytes() if p else None
-
-    rc, oc = text(ref, "<artifact>/accuracy_results.csv"), text(ours, "<artifact>/accuracy_results.csv")
-    if rc != oc:
-        emit("accuracy:results_csv", f"accuracy_results.csv differs:\n      ref  {rc!r}\n      ours {oc!r}")
-    recs = {}
-    for who, out in (("ref", ref), ("ours", ours)):
-        p = out.files.get("<artifact>/accuracy_export.jsonl")
-        recs[who] = {r["session_num"]: r for r in read_jsonl(p)} if p else {}
-    if sorted(recs["ref"]) != sorted(recs["ours"]):
-        emit("accuracy:sessions", f"graded sessions: ref {sorted(recs['ref'])}, ours {sorted(recs['ours'])}")
-    for n in sorted(set(recs["ref"]) & set(recs["ours"])):
-        for f in ACCURACY_FIELDS:
-            rv, ov = recs["ref"][n].get(f), recs["ours"][n].get(f)
-            if rv != ov:
-                emit(f"accuracy:record:{f}", f"session {n} {f}: ref {rv!r}, ours {ov!r}")
-    rs, os_ = ref.summary() or {}, ours.summary() or {}
-    for tag in sorted({k for k in (*rs, *os_) if k.startswith("accuracy.")}):
-        if rs.get(tag) != os_.get(tag):
-            emit(f"accuracy:summary:{tag}", f"{tag}: ref {rs.get(tag)}, ours {os_.get(tag)}")
-
-
     ap.add_argument("--ref-python", type=Path, default=DEFAULT_REF_PYTHON,
                     help="the reference AIPerf's python (server-metrics estimates; default %(default)s)")
     ap.add_argument("--scenario", action="append", choices=sorted(SCENARIOS), help="run only these (repeatable)")
@@ -1330,17 +1343,6 @@ def accuracy_check(ref, ours, emit):
     used = set()
     names = args.scenario or list(SCENARIOS)
     if args.keep:
-        # A benchmark's datasets as ./<org>/<name> links to the fixture's snapshots, in both working
-        # directories; the reference gets a fresh HF_HOME (`datasets` caches what it prepared by name).
-        for repo in spec.get("datasets", []):
-            hub = REPO / "tests" / "data" / "accuracy" / "hub" / ("datasets--" + repo.replace("/", "--"))
-            snap = hub / "snapshots" / (hub / "refs" / "main").read_text().strip()
-            for who in ("ref", "ours"):
-                (work / who / repo).parent.mkdir(parents=True, exist_ok=True)
-                (work / who / repo).symlink_to(snap, target_is_directory=True)
-        if spec.get("datasets"):
-            ref_env["HF_HOME"] = str(work / "ref-hf-home")
-            ref_env["HF_DATASETS_OFFLINE"] = "1"
         args.keep.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix="compat-", dir=args.keep))
     else:
@@ -1353,8 +1355,6 @@ def accuracy_check(ref, ours, emit):
             print(f"--- {name}: {spec['about']}", flush=True)
             try:
                 diffs, times = run_scenario(name, spec, args, tmp, known)
-    if spec.get("accuracy"):
-        accuracy_check(ref, ours, emit)
             except Exception as e:  # a harness failure is a failure of the scenario
                 diffs, times = [(f"{name}:harness", f"harness error: {e!r}")], {}
             unknown, accepted = classify(diffs, known, used)
