@@ -143,6 +143,12 @@ void finalize_accuracy_options(ProfileOptions& o) {
   try {
     problems = accuracy::build_problems(a);
   } catch (const accuracy::DatasetError& e) {
+    // A dry run reads nothing it would have to fetch (as for a Hub tokenizer): noted instead.
+    if (o.dry_run) {
+      o.dry_run_notes.push_back("--accuracy-benchmark " + *a.benchmark + ": " + e.what() +
+                                " (a run needs it there; not checked)");
+      return;
+    }
     throw OptionError("--accuracy-benchmark " + *a.benchmark + ": " + e.what());
   } catch (const std::invalid_argument& e) {
     throw OptionError(e.what());

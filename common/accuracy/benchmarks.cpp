@@ -12,7 +12,7 @@ constexpr std::string_view kNeedsLighteval =
 const std::vector<BenchmarkInfo>& benchmarks() {
   static const std::vector<BenchmarkInfo> kAll = {
       {"mmlu", "multiple_choice", 5, false, "", ""},
-      {"mmlu_pro", "mmlu_pro", 5, true, "", "is not implemented in this native aiperf yet"},
+      {"mmlu_pro", "mmlu_pro", 5, true, "", ""},
       {"aime", "math", 8, true, "Please reason step by step, and put your final answer within \\boxed{}.",
        "is not implemented in this native aiperf yet"},
       {"hellaswag", "exact_match", 10, false, "",

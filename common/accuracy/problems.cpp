@@ -203,6 +203,87 @@ std::vector<Problem> mmlu_problems(const ProblemOptions& o, const DatasetLocatio
   return out;
 }
 
+const std::vector<std::string>& mmlu_pro_categories() {
+  static const std::vector<std::string> kCategories = {
+      "biology", "business", "chemistry", "computer science", "economics", "engineering", "health",
+      "history", "law",      "math",      "philosophy",       "physics",   "psychology",  "other"};
+  return kCategories;
+}
+
+// TIGER-AI-Lab's evaluate_from_api.py example: the options without "N/A", lettered A-J.
+std::string mmlu_pro_example(const std::string& question, const json& options, std::string cot) {
+  if (cot.empty()) cot = "Let's think step by step.";
+  if (cot.rfind("A: ", 0) == 0) cot = cot.substr(3);
+  std::string s = "Question: " + question + "\nOptions: ";
+  size_t i = 0;
+  for (const auto& opt : options) {
+    if (!opt.is_string() || opt.get<std::string>() == "N/A") continue;
+    if (i >= 10) break;
+    s += std::string(1, static_cast<char>('A' + i++)) + ". " + opt.get<std::string>() + "\n";
+  }
+  return s + "Answer: " + cot + "\n\n";
+}
+
+std::string answer_text(const json& row, const std::string& label) {
+  const json& a = row.contains("answer") ? row["answer"] : json();
+  if (a.is_string()) return a.get<std::string>();
+  if (a.is_number()) return a.dump();
+  throw DatasetError(label + ": a row has no field 'answer'");
+}
+
+std::vector<Problem> mmlu_pro_problems(const ProblemOptions& o, const DatasetLocation& where) {
+  std::vector<std::string> categories;
+  if (o.tasks.empty() || std::find(o.tasks.begin(), o.tasks.end(), "all") != o.tasks.end()) {
+    categories = mmlu_pro_categories();
+  } else {
+    for (const auto& t : o.tasks) {
+      if (std::find(mmlu_pro_categories().begin(), mmlu_pro_categories().end(), t) == mmlu_pro_categories().end()) {
+        std::string all;
+        for (const auto& c : mmlu_pro_categories()) all += (all.empty() ? "" : ", ") + c;
+        throw std::invalid_argument("Unknown MMLU-Pro category '" + t + "'. Valid categories: " + all + ".");
+      }
+      categories.push_back(t);
+    }
+  }
+  const std::string repo = "TIGER-Lab/MMLU-Pro", label = repo;
+  std::map<std::string, std::vector<json>> shots_by_category;
+  for (auto& row : load_rows(repo, "", "validation", where))
+    shots_by_category[field_string(row, "category", label)].push_back(std::move(row));
+  std::vector<Problem> out;
+  for (const json& row : load_rows(repo, "", "test", where)) {
+    const std::string category = field_string(row, "category", label);
+    if (std::find(categories.begin(), categories.end(), category) == categories.end()) continue;
+    if (!row.contains("options") || !row["options"].is_array())
+      throw DatasetError(label + ": a row has no list field 'options'");
+    std::string prompt = "The following are multiple choice questions (with answers) about " + category +
+                         (o.enable_cot ? ". Think step by step and then output the answer in the format of \"The "
+                                         "answer is (X)\" at the end.\n\n"
+                                       : ".\n\n");
+    const auto& shots = shots_by_category[category];
+    for (size_t i = 0; i < shots.size() && i < static_cast<size_t>(std::max(o.n_shots, 0)); ++i) {
+      const json& ex = shots[i];
+      const std::string ex_answer = o.enable_cot ? field_string(ex, "cot_content", label) : answer_text(ex, label);
+      prompt += mmlu_pro_example(field_string(ex, "question", label), ex.value("options", json::array()), ex_answer);
+    }
+    if (o.enable_cot) {
+      prompt += mmlu_pro_example(field_string(row, "question", label), row["options"], "");
+    } else {
+      // The bare "Answer: " trailer (AIPerf's non-CoT variant): no primer.
+      std::string example = mmlu_pro_example(field_string(row, "question", label), row["options"], "-");
+      example.resize(example.size() - std::string("-\n\n").size());
+      prompt += example + "\n\n";
+    }
+    Problem p;
+    p.prompt = prompt;
+    p.messages = ordered_json::array({{{"role", "user"}, {"content", prompt}}});
+    p.ground_truth = answer_text(row, label);
+    p.task = category;
+    p.generation_size = 4000;
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 std::vector<Problem> gsm8k_problems(const DatasetLocation& where) {
   std::vector<Problem> out;
   const std::string label = "openai/gsm8k (config main, split test)";
@@ -260,6 +341,7 @@ std::vector<Problem> build_problems(const ProblemOptions& o, const DatasetLocati
   std::vector<Problem> problems;
   if (o.benchmark == "mmlu") problems = mmlu_problems(o, where);
   else if (o.benchmark == "gsm8k") problems = gsm8k_problems(where);
+  else if (o.benchmark == "mmlu_pro") problems = mmlu_pro_problems(o, where);
   else throw std::invalid_argument("--accuracy-benchmark " + o.benchmark + " is not supported by this native aiperf");
   // The reference's loader: the system prompt leads the messages and the flat prompt.
   if (!o.system_prompt.empty()) {

@@ -1,7 +1,8 @@
 // The problems of an accuracy benchmark as AIPerf 0.13 builds them (aiperf/accuracy/benchmarks/
 // and dataset/loader/accuracy_dataset_loader.py): the prompt for completions, the chat messages,
 // the gold answer, the task, the token budget and any stop sequence, in the reference's order.
-// Implemented: mmlu (lighteval's prompt, balanced few-shot sampling with seed 0) and gsm8k.
+// Implemented: mmlu (lighteval's prompt, balanced few-shot sampling with seed 0), mmlu_pro
+// (TIGER-AI-Lab's evaluate_from_api.py prompt, validation-split CoT shots) and gsm8k.
 #pragma once
 #include <optional>
 #include <string>

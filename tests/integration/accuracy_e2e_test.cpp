@@ -123,6 +123,32 @@ TEST_CASE("accuracy gsm8k over completions from ./openai/gsm8k, wrapping over th
   CHECK(run.err.find("without temperature=0 in --extra-inputs") != std::string::npos);
 }
 
+TEST_CASE("accuracy mmlu_pro over chat: 5 CoT shots per category, the A-J cascade", "[e2e]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  ScopedEnv hub("HF_HUB_CACHE", kHub);
+  MockServer mock({"--fast", "--reply-rules", kData + "/reply_rules.jsonl"}, tmp);
+  const auto run = profile(
+      tmp, {"--url", mock.url(), "--endpoint-type", "chat", "--request-count", "4", "--accuracy-benchmark", "mmlu-pro",
+            "--accuracy-tasks", "math", "--accuracy-tasks", "computer science", "--random-seed", "3"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(read_file(run.dir + "/accuracy_results.csv") ==
+        "task,correct,total,unparsed,accuracy\r\n"
+        "OVERALL,3,4,1,0.7500\r\n"
+        "computer science,2,2,1,1.0000\r\n"
+        "math,1,2,0,0.5000\r\n");
+  const auto graded = run.lines("accuracy_export.jsonl");
+  REQUIRE(graded.size() == 4);
+  CHECK(graded[0]["conversation_id"] == "session_000000");
+  CHECK(graded[1]["actual"] == "B");
+  CHECK(graded[3]["explanation"] == "extracted 'D' (fallback); ground_truth 'D'; match=True");
+  const json first = run.inputs()["data"][0]["payloads"][0];
+  CHECK(first["max_completion_tokens"] == 4000);
+  CHECK_FALSE(first.contains("stop"));
+  const std::string prompt = first["messages"][0]["content"];
+  CHECK(prompt.find("Answer: Let's think step by step. It is B. The answer is (B).\n\n") != std::string::npos);
+}
+
 TEST_CASE("accuracy options are refused as AIPerf refuses them, and what is not run here is refused", "[e2e]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   ScopedEnv hub("HF_HUB_CACHE", kHub);

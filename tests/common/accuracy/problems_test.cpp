@@ -60,6 +60,23 @@ TEST_CASE("gsm8k problems from the fixture cache") {
   check_same(build_problems(o, {"", kHub}), expected("gsm8k"));
 }
 
+TEST_CASE("mmlu_pro problems: TIGER-AI-Lab's prompt with CoT shots from validation, and without CoT") {
+  ProblemOptions o;
+  o.benchmark = "mmlu_pro";
+  o.n_shots = 5;
+  o.enable_cot = true;
+  check_same(build_problems(o, {"", kHub}), expected("mmlu_pro_default"));
+  o.tasks = {"computer science"};
+  o.n_shots = 2;
+  o.enable_cot = false;
+  check_same(build_problems(o, {"", kHub}), expected("mmlu_pro_cs_2shot_nocot"));
+  o.tasks = {"cooking"};
+  CHECK_THROWS_WITH(build_problems(o, {"", kHub}),
+                    "Unknown MMLU-Pro category 'cooking'. Valid categories: biology, business, chemistry, computer "
+                    "science, economics, engineering, health, history, law, math, philosophy, physics, psychology, "
+                    "other.");
+}
+
 TEST_CASE("the system prompt leads the messages and the flat prompt") {
   ProblemOptions o;
   o.benchmark = "gsm8k";

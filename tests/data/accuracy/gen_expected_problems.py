@@ -1,10 +1,11 @@
 """Writes expected_problems.json: the problems AIPerf 0.13's benchmark loaders build from the
 fixture (tests/data/accuracy/hub), for problems_test.cpp. Run from a directory holding
-lighteval/mmlu and openai/gsm8k as links to the fixture's snapshots (`datasets` loads a local
+lighteval/mmlu, openai/gsm8k and TIGER-Lab/MMLU-Pro as links to the fixture's snapshots (`datasets` loads a local
 directory named like the repo), with the reference's venv Python."""
 import asyncio, json, sys
 from aiperf.accuracy.benchmarks.mmlu import MMLUBenchmark
 from aiperf.accuracy.benchmarks.gsm8k import GSM8KBenchmark
+from aiperf.accuracy.benchmarks.mmlu_pro import MMLUProBenchmark
 
 out = {}
 for key, cls, kw in [
@@ -12,6 +13,8 @@ for key, cls, kw in [
     ("mmlu_anatomy_2shot_cot", MMLUBenchmark, dict(tasks=["anatomy"], n_shots=2, enable_cot=True)),
     ("mmlu_0shot", MMLUBenchmark, dict(tasks=["abstract_algebra"], n_shots=0, enable_cot=False)),
     ("gsm8k", GSM8KBenchmark, dict(tasks=None, n_shots=0, enable_cot=False)),
+    ("mmlu_pro_default", MMLUProBenchmark, dict(tasks=None, n_shots=5, enable_cot=True)),
+    ("mmlu_pro_cs_2shot_nocot", MMLUProBenchmark, dict(tasks=["computer science"], n_shots=2, enable_cot=False)),
 ]:
     b = cls(run=None)
     if cls is MMLUBenchmark and kw["tasks"] is None:

@@ -79,6 +79,33 @@ for subject, (test_answers, dev_answers) in subjects.items():
     write(mmlu, f"{subject}/validation-00000-of-00001.parquet", rows(subject, f"V{tag}", [0]), mmlu_schema)
 card(mmlu, [(s, ["test", "dev", "validation"]) for s in subjects])
 
+# TIGER-Lab/MMLU-Pro: the default config (test, validation), 10 options with "N/A" padding,
+# letter answers, CoT examples in the validation split; two categories, one with a space.
+pro = snapshot("TIGER-Lab/MMLU-Pro")
+pro_schema = pa.schema([("question_id", pa.int64()), ("question", pa.string()), ("options", pa.list_(pa.string())),
+                        ("answer", pa.string()), ("answer_index", pa.int64()), ("cot_content", pa.string()),
+                        ("category", pa.string()), ("src", pa.string())])
+
+
+def pro_rows(prefix, category, answers, cot):
+    out = []
+    for i, a in enumerate(answers):
+        opts = [f"{prefix}{i} option {c}" for c in "ABCDEFG"] + ["N/A", "N/A", "N/A"]
+        out.append({"question_id": i, "question": f"{prefix}{i} question in {category}?", "options": opts,
+                    "answer": "ABCDEFG"[a], "answer_index": a,
+                    "cot_content": f"A: Let's think step by step. It is {'ABCDEFG'[a]}. The answer is ({'ABCDEFG'[a]})."
+                    if cot else "", "category": category, "src": "fixture"})
+    return out
+
+
+write(pro, "data/test-00000-of-00001.parquet",
+      pro_rows("PMA", "math", [2, 6], False) + pro_rows("PCS", "computer science", [0, 3], False), pro_schema)
+write(pro, "data/validation-00000-of-00001.parquet",
+      pro_rows("VMA", "math", [1, 4, 0], True) + pro_rows("VCS", "computer science", [5], True), pro_schema)
+with open(os.path.join(pro, "README.md"), "w") as f:
+    f.write("---\nconfigs:\n- config_name: default\n  data_files:\n  - split: test\n    path: data/test-*\n"
+            "  - split: validation\n    path: data/validation-*\n---\n\nTest fixture (aiperf C++).\n")
+
 # The mock's answers (services/mock_server/reply_rules.h): matched in the request body.
 rules = [
     # gsm8k: right with "####", right by the last-number fallback, wrong, no number.
@@ -93,6 +120,11 @@ rules = [
     {"match": "QAN0 question", "reply": "A\nbecause"},
     {"match": "QAN1 question", "reply": "no idea"},
     {"match": "QAN2 question", "reply": "Let me see. Answer: C"},
+    # mmlu_pro (gold: PMA0 C, PMA1 G, PCS0 A, PCS1 D).
+    {"match": "PMA0 question", "reply": "Step one... The answer is (C)."},
+    {"match": "PMA1 question", "reply": "The answer is (B)"},
+    {"match": "PCS0 question", "reply": "A"},
+    {"match": "PCS1 question", "reply": "I pick D"},
 ]
 with open(os.path.join(HERE, "reply_rules.jsonl"), "w") as f:
     for r in rules:
