@@ -72,6 +72,7 @@ def _search(option: str, value: list[str] | None = None, more: list[str] | None 
 
 
 _ACCURACY = ["--accuracy-benchmark", "mmlu"]
+_AGENTX = ["--input-file", "{tmp}/weka.jsonl", "--custom-dataset-type", "weka_trace", "--unsafe-override"]
 _BASETEN = ["--input-file", "{tmp}/baseten.jsonl", "--custom-dataset-type", "baseten_trace"]
 _MULTI_RUN = ["--num-profile-runs", "3"]
 _TRACE = ["--input-file", "{tmp}/mooncake.jsonl", "--custom-dataset-type", "mooncake_trace"]
@@ -106,6 +107,9 @@ SAMPLES: dict[str, tuple[list[str] | None, list[str]]] = {
     "--trace-session-sample-ratio": (["0.5"], _BASETEN),
     "--ignore-trace-delays": (None, ["--input-file", "{tmp}/mooncake.jsonl", "--custom-dataset-type", "mooncake_trace"]),
     "--use-think-time-only": (None, ["--input-file", "{tmp}/weka.jsonl", "--custom-dataset-type", "weka_trace"]),
+    # The scenario refuses any other name and, on a local weka_trace, runs only with --unsafe-override
+    # (a synthetic dataset it refuses outright); the cache warmup (below) needs the scenario.
+    "--scenario": (["inferencex-agentx-mvp"], _AGENTX),
     # Fixed schedule: replays a trace's timestamps.
     "--fixed-schedule": (None, _TRACE),
     "--no-fixed-schedule": (None, _TRACE),
@@ -145,7 +149,7 @@ SAMPLES: dict[str, tuple[list[str] | None, list[str]]] = {
     "--arrival-smoothness": (["1.5"], ["--request-rate", "5", "--arrival-pattern", "gamma"]),
     "--request-rate-ramp-duration": (["2"], ["--request-rate", "5"]),
     "--request-rate-series": (["{tmp}/rate_series.json"], []),
-    "--agentic-cache-warmup-duration": (["5"], ["--scenario", "inferencex-agentx-mvp"]),
+    "--agentic-cache-warmup-duration": (["5"], ["--scenario", "inferencex-agentx-mvp", *_AGENTX]),
     "--warmup-arrival-pattern": (["constant"], ["--warmup-request-count", "5", "--warmup-request-rate", "2"]),
     "--warmup-grace-period": (["5"], ["--warmup-duration", "5"]),
     "--user-centric-rate": (["1"], ["--num-users", "2", "--session-turns-mean", "2"]),
