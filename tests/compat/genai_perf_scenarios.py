@@ -24,6 +24,14 @@ without --artifact-dir (so GenAI-Perf's directory naming is compared too), then 
           value reshapes) runs up to twice more; only the metrics off every time count.
   run     exit status 0 for both (1 for both in FAILING scenarios, which must also both print
           perf_analyzer's failure lines: message)
+  media   inputs.json's content parts per request (multimodal, vision, chat with media options):
+          their types, each image's format and height (PNG/JPEG header), each clip's format,
+          channels and bits (WAV header), compared as multisets (each tool draws its own)
+
+`SESSIONS` scenarios (perf_analyzer's session concurrency mode, which the reference's
+perf_analyzer 2.51 lacks) compare inputs.json's session rows with the reference's, check ours
+sent every turn once with its history, and have the reference's process-export-files read our
+run: its statistics and per-session statistics must equal ours (see SESSIONS).
 
 `config` scenarios (CONFIGS) edit the reference's template and run `genai-perf config -f` with
 it, compared as the others. `analyze` scenarios (ANALYZE) run `genai-perf analyze <args>` with both tools and compare each
