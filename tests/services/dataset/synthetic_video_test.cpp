@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -70,9 +71,29 @@ std::string decode_rgb(const std::string& data_url) {
   return out;
 }
 
+// A private TMPDIR for this process (encode_video's scratch directories go there), so that
+// counting them is not disturbed by other tests running at the same time.
+const fs::path& private_tmp() {
+  struct Dir {
+    fs::path path;
+    Dir() {
+      std::string tmpl = (fs::temp_directory_path() / "synthetic_video_test_XXXXXX").string();
+      if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+      path = tmpl;
+      ::setenv("TMPDIR", tmpl.c_str(), 1);
+    }
+    ~Dir() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  };
+  static const Dir dir;
+  return dir.path;
+}
+
 size_t scratch_dirs() {
   size_t n = 0;
-  for (const auto& e : fs::directory_iterator(fs::temp_directory_path()))
+  for (const auto& e : fs::directory_iterator(private_tmp()))
     if (e.path().filename().string().rfind("aiperf_video_", 0) == 0) ++n;
   return n;
 }
@@ -272,6 +293,7 @@ TEST_CASE("noise frames: NumPy's integers(0, 256, (h, w, 3), uint8) from one str
 
 TEST_CASE("encode_video: webm and mp4 with an audio track decode to the requested parameters", "[dataset][video]") {
   const size_t dirs_before = scratch_dirs();
+  REQUIRE(dirs_before == 0);
   config::VideoConfig v = tiny();
   const std::string webm = encode_video(
       v, [&](uint32_t i) { return black_frames(v, i); }, 4, "");
