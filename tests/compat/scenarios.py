@@ -499,6 +499,18 @@ SCENARIOS = {
         "truth": {"request_latency": TTFT_MS, "time_to_first_token": TTFT_MS, "time_to_first_output_token": TTFT_MS,
                   **concurrency_truth(2, 6, TTFT_MS, osl=None)},
     },
+    "accuracy_mmlu_pro": {
+        "about": "non-streaming chat, --accuracy-benchmark mmlu_pro (math and computer science; 5 CoT shots from "
+                 "validation), the mock's scripted answers graded by the A-J cascade",
+        "args": ["--endpoint-type", "chat", "--concurrency", "1", "--request-count", "4",
+                 "--accuracy-benchmark", "mmlu_pro", "--accuracy-tasks", "math,computer science",
+                 "--extra-inputs", "temperature:0"],
+        "mock": ["--reply-rules", str(REPO / "tests" / "data" / "accuracy" / "reply_rules.jsonl")],
+        "datasets": ["TIGER-Lab/MMLU-Pro"],
+        "requests": 4,
+        "accuracy": True,
+        "truth": {"request_latency": TTFT_MS, **concurrency_truth(1, 4, TTFT_MS, osl=None)},
+    },
     "accuracy_gsm8k": {
         "about": "non-streaming completions, --accuracy-benchmark gsm8k with --accuracy-system-prompt, 8 requests "
                  "over the 4 problems (sequential wrap), the mock's scripted answers",
