@@ -372,6 +372,7 @@ SCENARIOS = {
         # q turn 1 at 2 s, then q's lane recycles (turn 0; turn 1 and p's next turn fall past 3.5 s).
         "requests": 6,
         "truth": {"time_to_first_token": TTFT_MS, "request_latency": TTFT_MS + ITL_MS},
+        "schedule_ms": 50,  # the same sends in the same order, each within 50 ms of the reference's
     },
     "outputs_json": {
         "about": "streaming chat with --export-outputs-json (outputs.json beside the usual files)",
@@ -1167,6 +1168,27 @@ def energy_check(out, concurrency, who, emit):
             emit(f"energy:{who}:formula:nvidia_{name}", f"{who}: nvidia_{name} {got[name]!r}, formula gives {want!r}")
 
 
+def schedule_check(ref, ours, tolerance_ms, emit):
+    """Both tools sent the same profiling requests in the same order (conversation, turn; the same
+    session where one tool's turns share one), each at the same offset from the first within
+    `tolerance_ms`: AGENTIC_REPLAY's resumes, waits and recycled sessions."""
+    def sends(out):
+        recs = [r["metadata"] for r in out.records() if r["metadata"].get("benchmark_phase", "profiling") == "profiling"]
+        recs.sort(key=lambda m: m["request_start_ns"])
+        t0 = recs[0]["request_start_ns"] if recs else 0
+        sessions = {}
+        return [(m["conversation_id"], m["turn_index"], sessions.setdefault(m["x_correlation_id"], len(sessions)),
+                 (m["request_start_ns"] - t0) / 1e6) for m in recs]
+    r, o = sends(ref), sends(ours)
+    if [x[:3] for x in r] != [x[:3] for x in o]:
+        emit("schedule:order", f"sends (conversation, turn, session): ref {[x[:3] for x in r]}, ours {[x[:3] for x in o]}")
+        return
+    for (conv, turn, _, rt), (_, _, _, ot) in zip(r, o):
+        if abs(rt - ot) > tolerance_ms:
+            emit(f"schedule:{conv}:{turn}", f"{conv} turn {turn} sent at ref {rt:.1f} ms, ours {ot:.1f} ms "
+                 f"(from the first send; needs {tolerance_ms} ms)")
+
+
 def served_check(out, expected, who, emit):
     s = out.summary()
     if s is None:
@@ -1299,6 +1321,8 @@ def run_scenario(name, spec, args, tmp, known):
     served_check(ref, spec["requests"], "ref", emit)
     served_check(ours, spec["requests"], "ours", emit)
     compare_outputs(ref, ours, emit, spec.get("truth", {}))
+    if "schedule_ms" in spec:
+        schedule_check(ref, ours, spec["schedule_ms"], emit)
     if spec.get("accuracy"):
         accuracy_check(ref, ours, emit)
     if "energy_concurrency" in spec:
