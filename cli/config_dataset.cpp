@@ -103,6 +103,8 @@ void Walker::dataset(const YAML::Node& d, const std::string& path) {
       cache_bust(v, p);
     } else if (k == "images" && type == "synthetic") {
       images(v, p);
+    } else if (k == "video" && type == "synthetic") {
+      video(v, p);
     } else {
       unknown(it->first, p, k);
     }
@@ -215,6 +217,54 @@ void Walker::images(const YAML::Node& v, const std::string& path) {
   if (!width) set("--image-width-mean", "512", v, join(path, "width"));
   if (!height) set("--image-height-mean", "512", v, join(path, "height"));
   set("--image-format", format, *format_node, join(path, "format"));
+}
+
+void Walker::video(const YAML::Node& v, const std::string& path) {
+  require_map(v, path);
+  std::string batch = "0";  // the schema's default, unlike the command line's 1
+  std::optional<YAML::Node> batch_node;
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    const std::string k = snake(it->first.Scalar());
+    const std::string p = join(path, it->first.Scalar());
+    const YAML::Node x = it->second;
+    if (null(x)) continue;
+    if (k == "batch_size") {
+      batch = integer_text(x, p, 0);
+      batch_node.emplace(x);
+    } else if (k == "duration") {
+      set("--video-duration", number_text(x, p, true), x, p);
+    } else if (k == "fps" || k == "width" || k == "height") {
+      set("--video-" + k, integer_text(x, p, 1), x, p);
+    } else if (k == "synth_type") {
+      set("--video-synth-type", choice(x, p, {"moving_shapes", "grid_clock", "noise"}), x, p);
+    } else if (k == "format") {
+      set("--video-format", choice(x, p, {"mp4", "webm"}), x, p);
+    } else if (k == "codec") {
+      set("--video-codec", str(x, p), x, p);
+    } else if (k == "audio") {
+      require_map(x, p);
+      for (auto a = x.begin(); a != x.end(); ++a) {
+        const std::string ak = snake(a->first.Scalar());
+        const std::string ap = join(p, a->first.Scalar());
+        const YAML::Node y = a->second;
+        if (null(y)) continue;
+        if (ak == "sample_rate") {
+          set("--video-audio-sample-rate", number_text(y, ap, true), y, ap);  // kHz
+        } else if (ak == "channels") {
+          set("--video-audio-num-channels", integer_text(y, ap, 0), y, ap);
+        } else if (ak == "codec") {
+          set("--video-audio-codec", choice(y, ap, {"aac", "libvorbis", "libopus"}), y, ap);
+        } else if (ak == "depth") {
+          set("--video-audio-depth", choice(y, ap, {"8", "16", "24", "32"}), y, ap);
+        } else {
+          unknown(a->first, ap, ak);
+        }
+      }
+    } else {
+      unknown(it->first, p, k);
+    }
+  }
+  set("--video-batch-size", batch, batch_node ? *batch_node : v, join(path, "batch_size"));
 }
 
 void Walker::network_latency(const YAML::Node& v, const std::string& path) {

@@ -64,6 +64,10 @@ class Walker : NodeReader {
   // a block without them still means what it means to the reference.
   void images(const YAML::Node& v, const std::string& path);
 
+  // VideoConfig (and its audio block): each key to its --video-* option; batch_size defaults to
+  // the schema's 0 (no clips), not the command line's 1.
+  void video(const YAML::Node& v, const std::string& path);
+
   // NetworkLatencyConfig: nothing unless enabled; mean_ms (no probes) wins over ping_interval,
   // which the reference ignores then.
   void network_latency(const YAML::Node& v, const std::string& path);

@@ -390,6 +390,26 @@ TEST_CASE("config file: system prompt, corpus, cache bust and range ratio become
         "cfg.yaml:6: benchmark.dataset.prompts.isl: unknown key (not in AIPerf 0.13's config schema)");
 }
 
+TEST_CASE("config file: a video block gives its --video-* options, batch size 0 by default", "[config_file]") {
+  // clang-format off
+  CHECK(args_of(with("", "", "", "    video:\n      width: 64\n      height: 48\n      fps: 2\n      duration: 0.5\n"
+                                 "      synthType: grid_clock\n      format: MP4\n      codec: libvpx\n"
+                                 "      audio: {sampleRate: 16, channels: 1, codec: libopus, depth: 24}\n")) ==
+        head_plus({"--video-width", "64", "--video-height", "48", "--video-fps", "2", "--video-duration", "0.5",
+                   "--video-synth-type", "grid_clock", "--video-format", "mp4", "--video-codec", "libvpx",
+                   "--video-audio-sample-rate", "16", "--video-audio-num-channels", "1", "--video-audio-codec",
+                   "libopus", "--video-audio-depth", "24", "--video-batch-size", "0", "--isl", "512", "--osl", "128",
+                   "--concurrency", "8", "--request-count", "100"}));
+  // clang-format on
+  CHECK(args_of(with("", "", "", "    video: {batch_size: 2, width: 8, height: 8}\n")) ==
+        head_plus({"--video-width", "8", "--video-height", "8", "--video-batch-size", "2", "--isl", "512", "--osl",
+                   "128", "--concurrency", "8", "--request-count", "100"}));
+  CHECK(error_of(with("", "", "", "    video: {synth_type: spiral}\n")) ==
+        "cfg.yaml:9: benchmark.dataset.video.synth_type: 'spiral' is not one of: moving_shapes, grid_clock, noise");
+  CHECK(error_of(with("", "", "", "    video: {fps: 0}\n")) ==
+        "cfg.yaml:9: benchmark.dataset.video.fps: must be >= 1, got 0");
+}
+
 TEST_CASE("config file: an images block gives every image option, with the schema's defaults", "[config_file]") {
   CHECK(args_of(with("", "", "", "    images:\n      batchSize: 2\n      width: {mean: 64, stddev: 8}\n"
                                  "      source: assets\n      sourceSampling: shuffle_cycle\n")) ==
