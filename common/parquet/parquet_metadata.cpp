@@ -40,7 +40,7 @@ void decode_logical_type(ThriftReader& r, SchemaElement& e) {
     if (id != logical::kInteger) return false;
     for_each_field(r, [&](int16_t fid, ThriftType ft) {
       if (fid == 1 && ft == ThriftType::kByte) {
-        e.int_bit_width = r.read_i8();
+        e.int_bit_width = static_cast<uint8_t>(r.read_i8());  // 8, 16, 32 or 64
         return true;
       }
       if (fid == 2 && is_bool(ft)) {
