@@ -245,7 +245,8 @@ std::vector<Problem> mmlu_pro_problems(const ProblemOptions& o, const DatasetLoc
       categories.push_back(t);
     }
   }
-  const std::string repo = "TIGER-Lab/MMLU-Pro", label = repo;
+  const std::string repo = "TIGER-Lab/MMLU-Pro";
+  const std::string& label = repo;
   std::map<std::string, std::vector<json>> shots_by_category;
   for (auto& row : load_rows(repo, "", "validation", where))
     shots_by_category[field_string(row, "category", label)].push_back(std::move(row));

@@ -2,6 +2,7 @@
 // few-shot examples they pick are the reference's: seeding from an int (init_by_array), the
 // Mersenne Twister words, getrandbits(k <= 32), randrange(n) and shuffle.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -16,8 +17,8 @@ class PyRandom {
   uint64_t randbelow(uint64_t n);  // n >= 1, n < 2**32
   template <class T>
   void shuffle(std::vector<T>& x) {
-    for (size_t i = x.size(); i-- > 1;) {
-      const size_t j = static_cast<size_t>(randbelow(i + 1));
+    for (std::size_t i = x.size(); i-- > 1;) {
+      const auto j = static_cast<std::size_t>(randbelow(i + 1));
       std::swap(x[i], x[j]);
     }
   }

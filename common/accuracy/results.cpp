@@ -240,7 +240,7 @@ Summary merge_fragments(const std::string& fragments_dir, const std::string& jso
     texts.push_back(std::move(l.text));
   }
   util::write_file_atomically(jsonl_target, body);
-  const Summary s = summarize(texts);
+  Summary s = summarize(texts);
   util::write_file_atomically(csv_target, format_results_csv(s));
   fs::remove_all(fragments_dir, ec);
   return s;
