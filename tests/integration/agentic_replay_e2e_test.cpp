@@ -178,7 +178,7 @@ TEST_CASE("agentic replay: burst phase starts, and the idle cap pulls pending tu
   CHECK(log.compare(last, 56, "Global system-idle cap summary: limit=0.3s, jumps=0, ski") != 0);
 }
 
-TEST_CASE("agentic replay: a context-overflow answer ends the lane's session; the run is marked invalid",
+TEST_CASE("agentic replay: a context-overflow answer ends the lane's session and the run is marked invalid",
           "[e2e][agentic]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   // The mock refuses prompts + max tokens above 30 of its tokens with vLLM's 400: trace_p's call 2

@@ -104,7 +104,7 @@ TEST_CASE("trajectories: a trace without timestamps splits by turn count, a sing
   }
 }
 
-TEST_CASE("phase starts: warmup aligned on t*, profiling at each lane's offset; burst; the trace idle cap") {
+TEST_CASE("phase starts: warmup aligned on t*, profiling at each lane's offset, burst, the trace idle cap") {
   const auto set = halfway(weka_like());
   AgenticPhases spread = plan_agentic_phases(set.lanes, AgenticOptions{});
   REQUIRE(spread.warmup.size() == 2);
@@ -139,7 +139,7 @@ TEST_CASE("phase starts: warmup aligned on t*, profiling at each lane's offset; 
   CHECK(c.profiling[1].offset_ns == 10000 * kMs);  // the leading idle capped at 10 s
 }
 
-TEST_CASE("agentic warmup: one request per lane at its offset; the idle cap pulls the next one in") {
+TEST_CASE("agentic warmup: one request per lane at its offset, and the idle cap pulls the next one in") {
   const auto set = halfway(weka_like());
   AgenticPhases phases = plan_agentic_phases(set.lanes, AgenticOptions{});
   FakeSink sink;

@@ -324,7 +324,7 @@ TEST_CASE("worker core: cache bust marks each session's first user message, on e
             R"("model":"m","stream":false})");
 }
 
-TEST_CASE("worker core: a trace's message array gets the cache-bust marker; an agentic warmup credit caps max tokens",
+TEST_CASE("worker core: a trace's message array gets the cache-bust marker, an agentic warmup credit caps max tokens",
           "[worker_core]") {
   Worker w;
   w.config.input.prompt_shaping.cache_bust = aiperf::config::CacheBust::kFirstTurnPrefix;
