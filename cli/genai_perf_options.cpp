@@ -633,6 +633,7 @@ std::vector<std::string> to_aiperf_args(const ProfileArgs& a, const std::string&
   // multimodal and vision are chat requests whose content lists the text, images and audio.
   v.insert(v.end(), {"--endpoint-type", multimodal(a) ? "chat" : a.endpoint_type, "--genai-perf-payloads"});
   if (a.endpoint_type == "kserve" && a.backend == "vllm") v.push_back("--kserve-vllm");  // vLLM's tensors
+  if (multimodal(a)) v.push_back("--chat-content-parts");  // a lone text as a one-part list too
   if (!a.custom_endpoint.empty()) v.insert(v.end(), {"--endpoint", a.custom_endpoint});
   if (a.streaming) v.push_back("--streaming");
   // perf_analyzer's default server: HTTP, or gRPC (Triton's port 8001) for kserve, which our

@@ -57,7 +57,8 @@ void add_control_options(CLI::App& app, ProfileOptions& o) {
                                    "Relative path of profiler stop (default /stop_profile)")->group(g);
   // Not a user option: the genai-perf front end asks for GenAI-Perf's request bodies (hidden).
   app.add_flag("--genai-perf-payloads", e.genai_perf_payloads)->group("");
-  app.add_flag("--kserve-vllm", e.kserve_vllm)->group("");  // the front end's --backend vllm (hidden)
+  app.add_flag("--kserve-vllm", e.kserve_vllm)->group("");                // the front end's --backend vllm (hidden)
+  app.add_flag("--chat-content-parts", e.chat_content_parts)->group("");  // its multimodal type (hidden)
   app.add_flag("--per-chunk-usage", e.per_chunk_usage,
                "Ask for usage on every streamed chunk (stream_options.continuous_usage_stats)")->group(g);
   add_enum_option(app, "--request-content-type", e.request_content_type,

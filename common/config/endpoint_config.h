@@ -87,16 +87,22 @@ struct EndpointConfig {
   // kserve: the tensors of Triton's vLLM backend (GenAI-Perf's --backend vllm) instead of
   // TensorRT-LLM's (the genai-perf front end).
   bool kserve_vllm = false;
+  // chat: every message's content as a list of parts, a lone text too (GenAI-Perf's multimodal
+  // converter; the genai-perf front end).
+  bool chat_content_parts = false;
   bool download_video_content = false;          // video_generation: GET the video once the job completes
   double video_poll_interval_seconds = 0.1;     // AIPERF_HTTP_VIDEO_POLL_INTERVAL (0.001 to 10)
 };
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(
-    EndpointConfig, model_names, model_selection_strategy, custom_endpoint, type, streaming, urls, timeout_seconds,
-    api_key, use_legacy_max_tokens, use_server_token_count, connection_reuse_strategy, service_kind, local_addresses,
-    connection_limit, verify_tls, wait_for_model_timeout, wait_for_model_mode, wait_for_model_interval, reset_kv_cache,
-    reset_kv_cache_timeout_seconds, reset_kv_cache_path, server_profiler, server_profiler_timeout_seconds,
-    server_profiler_start_path, server_profiler_stop_path, session_header, request_content_type, uuid_and_strip,
-    per_chunk_usage, genai_perf_payloads, kserve_vllm, download_video_content, video_poll_interval_seconds)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EndpointConfig, model_names, model_selection_strategy, custom_endpoint,
+                                                type, streaming, urls, timeout_seconds, api_key, use_legacy_max_tokens,
+                                                use_server_token_count, connection_reuse_strategy, service_kind,
+                                                local_addresses, connection_limit, verify_tls, wait_for_model_timeout,
+                                                wait_for_model_mode, wait_for_model_interval, reset_kv_cache,
+                                                reset_kv_cache_timeout_seconds, reset_kv_cache_path, server_profiler,
+                                                server_profiler_timeout_seconds, server_profiler_start_path,
+                                                server_profiler_stop_path, session_header, request_content_type,
+                                                uuid_and_strip, per_chunk_usage, genai_perf_payloads, kserve_vllm,
+                                                chat_content_parts, download_video_content, video_poll_interval_seconds)
 
 }  // namespace aiperf::config

@@ -67,6 +67,7 @@ struct PayloadOptions {
   // GenAI-Perf 0.0.16's bodies: no stream_options added, a completions prompt always a list.
   bool genai_perf = false;
   bool kserve_vllm = false;                      // kserve: Triton's vLLM backend tensors (kserve_payload)
+  bool chat_content_parts = false;               // chat: content always a list of parts (GenAI-Perf's multimodal)
   const nlohmann::json* extra_inputs = nullptr;  // object merged last (overrides)
 };
 

@@ -36,12 +36,14 @@ ordered_json audio_part(const std::string& content) {
 }
 
 // One chat message per turn, role and content only (AIPerf 0.13 sends no "name", whatever the
-// text's name): a single text without media is sent as plain content; anything else as a list
-// of parts (text, then images, audio, video), empties skipped.
-ordered_json chat_message(const proto::Turn& turn) {
+// text's name): a single text without media is sent as plain content (unless `as_parts`: a user
+// turn's content is then always a list, as GenAI-Perf's multimodal converter writes it); anything
+// else as a list of parts (text, then images, audio, video), empties skipped.
+ordered_json chat_message(const proto::Turn& turn, bool as_parts = false) {
   ordered_json message;
   message["role"] = turn.role().empty() ? "user" : turn.role();
-  if (turn.texts_size() == 1 && turn.texts(0).contents_size() == 1 && !has_media(turn)) {
+  const bool list = as_parts && message["role"] == "user";
+  if (turn.texts_size() == 1 && turn.texts(0).contents_size() == 1 && !has_media(turn) && !list) {
     message["content"] = turn.texts(0).contents(0);
     return message;
   }
@@ -63,9 +65,8 @@ ordered_json chat_message(const proto::Turn& turn) {
   return message;
 }
 
-ordered_json chat_payload(const std::vector<const proto::Turn*>& turns,
-                          const std::string& system_message,
-                          const std::string& user_context_message) {
+ordered_json chat_payload(const std::vector<const proto::Turn*>& turns, const std::string& system_message,
+                          const std::string& user_context_message, bool as_parts = false) {
   ordered_json messages = ordered_json::array();
   if (!system_message.empty()) {
     messages.push_back({{"role", "system"}, {"content", system_message}});
@@ -81,7 +82,7 @@ ordered_json chat_payload(const std::vector<const proto::Turn*>& turns,
   }
   for (const proto::Turn* turn : turns) {
     if (!turn->raw_messages_delta()) {
-      messages.push_back(chat_message(*turn));
+      messages.push_back(chat_message(*turn, as_parts));
       continue;
     }
     for (auto& m : ordered_json::parse(turn->raw_messages())) messages.push_back(std::move(m));  // dag_jsonl deltas
@@ -327,8 +328,8 @@ std::string build_payload(const EndpointInfo& info, const PayloadOptions& option
   }
   const bool chat = info.type == "chat";
 
-  ordered_json payload =
-      chat ? chat_payload(turns, system_message, user_context_message) : completions_payload(last, options.genai_perf);
+  ordered_json payload = chat ? chat_payload(turns, system_message, user_context_message, options.chat_content_parts)
+                              : completions_payload(last, options.genai_perf);
   payload["model"] = model;
   payload["stream"] = options.streaming;
   // Chat: the latest tools of the conversation, before the token limit (AIPerf 0.13's order).

@@ -141,6 +141,7 @@ void write_inputs_json(const std::string& path, const config::RunConfig& config,
   opts.per_chunk_usage = config.endpoint.per_chunk_usage;  // the bodies as the worker sends them
   opts.genai_perf = config.endpoint.genai_perf_payloads;
   opts.kserve_vllm = config.endpoint.kserve_vllm;
+  opts.chat_content_parts = config.endpoint.chat_content_parts;
   opts.extra_inputs = &config.input.extra_inputs;
 
   nlohmann::ordered_json data = nlohmann::ordered_json::array();

@@ -45,6 +45,7 @@ void WorkerCore::dispatch(InFlight job) {
   popts.per_chunk_usage = ep.per_chunk_usage;
   popts.genai_perf = ep.genai_perf_payloads;
   popts.kserve_vllm = ep.kserve_vllm;
+  popts.chat_content_parts = ep.chat_content_parts;
   popts.extra_inputs = &config_->input.extra_inputs;
   if (auto h = history_.find(job.credit.x_correlation_id()); h != history_.end()) {
     for (const proto::Turn& past : h->second) job.sent_turns.push_back(&past);

@@ -77,6 +77,7 @@ TEST_CASE("genai-perf multimodal: images and audio go to the engine's chat reque
   CHECK(after(args, "--endpoint-type") == "chat");
   CHECK(has(args, "--genai-perf-payloads"));
   CHECK(has(args, "--use-legacy-max-tokens"));  // GenAI-Perf's chat converter sends max_tokens
+  CHECK(has(args, "--chat-content-parts"));     // its multimodal content is always a list
   const Words image{"--image-width-mean",    "32", "--image-width-stddev", "4",    "--image-height-mean", "24",
                     "--image-height-stddev", "0",  "--image-format",       "jpeg", "--batch-size-image",  "2"};
   const Words audio{"--audio-length-mean", "1.5",  "--audio-length-stddev", "0.5",       "--audio-format",       "wav",

@@ -172,6 +172,24 @@ TEST_CASE("genai-perf multimodal: every request carries its text, two PNG images
   REQUIRE(all.size() == 8);
   const std::vector<json> chat_bodies(all.begin() + 6, all.end());
   for (const json& b : chat_bodies) CHECK(b["messages"][0]["content"].is_string());
+
+  // multimodal without media: the text as a one-part list, as GenAI-Perf's multimodal converter
+  // writes it (the mock's bodies 9 and 10).
+  const Run t =
+      genai_perf(tmp,
+                 {"-m", "m", "--endpoint-type", "multimodal", "-u", mock.url(), "--request-count", "2",
+                  "--synthetic-input-tokens-mean", "12", "--tokenizer", "gpt2", "--artifact-dir", tmp + "/text"},
+                 "text");
+  INFO(t.out << t.err);
+  REQUIRE(t.exit_code == 0);
+  const auto more = bodies_once(rec, 10);
+  REQUIRE(more.size() == 10);
+  for (size_t i = 8; i < 10; ++i) {
+    const json& content = more[i]["messages"][0]["content"];
+    REQUIRE(content.is_array());
+    REQUIRE(content.size() == 1);
+    CHECK(content[0]["type"] == "text");
+  }
 }
 
 TEST_CASE("genai-perf sessions: each session's turns once, in order, with the history; GenAI-Perf's files",
