@@ -239,6 +239,15 @@ int main(int argc, char** argv) {
   try {
     if (!sweep_lists.parameters.empty())
       sweep_points = aiperf::cli::sweep::expand(sweep_lists.parameters, profile.multi_run.sweep_type);
+    // A scenario locks one configuration: AIPerf refuses a sweep of it (a warning with --unsafe-override).
+    if (!sweep_lists.parameters.empty() && profile.scenario.name) {
+      const std::string message = "scenario '" + *profile.scenario.name +
+                                  "' does not support parameter sweeps; a scenario locks one fixed configuration, so "
+                                  "a sweep would multiply it into diverging runs. Pass a single value for each swept "
+                                  "flag (e.g. one --concurrency value, not a list) or drop the sweep / --scenario.";
+      if (!profile.scenario.unsafe_override) throw aiperf::cli::OptionError("--scenario: " + message);
+      AIPERF_LOG(kWarning) << "Scenario violation (override active): " << message;
+    }
     // The command echoed on the console is the one typed (`-f FILE`, not what the file set).
     config = aiperf::cli::build_run_config(profile, std::vector<std::string>(argv, argv + argc));
   } catch (const aiperf::control::ReadinessTimeout& e) {

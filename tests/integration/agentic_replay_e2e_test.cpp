@@ -236,6 +236,10 @@ TEST_CASE("agentic replay: the scenario lock's refusals exit 2 and write nothing
        "--arrival-pattern / --user-centric-rate / --fixed-schedule (or declare a rate-shaped phase) alongside "
        "--scenario)\n  - extra_inputs.ignore_eos: got False, required True (scenario 'inferencex-agentx-mvp' "
        "requires ignore_eos=true)"},
+      {{"--scenario", "inferencex-agentx-mvp", "--input-file", kTraces, "--custom-dataset-type", "weka_trace",
+        "--concurrency", "1,2"},
+       "Error: --scenario: scenario 'inferencex-agentx-mvp' does not support parameter sweeps; a scenario locks one "
+       "fixed configuration"},
       {{"--agentic-cache-warmup-duration", "5"},
        "Error: --agentic-cache-warmup-duration requires the agentic_replay timing mode (set today by --scenario "
        "inferencex-agentx-mvp); the profiling phase(s) are not agentic_replay."},
