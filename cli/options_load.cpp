@@ -55,17 +55,21 @@ void add_load_options(CLI::App& app, ProfileOptions& o) {
   const auto ratio = number_check(0, false, 1, "a number from 0 to 1");
   add_optional(app, "--trajectory-start-min-ratio", r.trajectory_start_min_ratio,
                "Agentic replay only: lowest start point t* in each trace, as a fraction of its duration (default 0.25)")
-      ->check(ratio)->group(g);
-  add_optional(app, "--trajectory-start-max-ratio", r.trajectory_start_max_ratio,
-               "Agentic replay only: highest start point t* in each trace, as a fraction of its duration (default 0.75)")
-      ->check(ratio)->group(g);
+      ->check(ratio)
+      ->group(g);
+  add_optional(
+      app, "--trajectory-start-max-ratio", r.trajectory_start_max_ratio,
+      "Agentic replay only: highest start point t* in each trace, as a fraction of its duration (default 0.75)")
+      ->check(ratio)
+      ->group(g);
   add_optional(app, "--trace-idle-gap-cap-seconds", o.config.input.agentic_trace.trace_idle_gap_cap_seconds,
                "weka_trace: gaps between request starts within a trace shortened to this (seconds)")
       ->check(kNonNegative)
       ->group(g);
   add_optional(app, "--system-idle-gap-cap-seconds", r.system_idle_gap_cap,
                "Agentic replay only: with nothing in flight, the next request comes within this many seconds")
-      ->check(kNonNegative)->group(g);
+      ->check(kNonNegative)
+      ->group(g);
   add_network_latency_options(app, o);
   add_scenario_options(app, o);
   const char* u = "User-Centric Rate";

@@ -70,17 +70,17 @@ struct LoadConfig {
   // --failed-request-threshold: cancel the run once errors / records of the profiling phase
   // exceed this ratio, after max(concurrency, 10) records (the records service checks it).
   std::optional<double> failed_request_threshold;
-  bool burst_phase_starts = false;                     // agentic replay: phase starts in bursts
-  AgenticReplayConfig agentic_replay;                  // --scenario's timing mode
-  ScenarioOutcome scenario;                            // --scenario, --unsafe-override
+  bool burst_phase_starts = false;     // agentic replay: phase starts in bursts
+  AgenticReplayConfig agentic_replay;  // --scenario's timing mode
+  ScenarioOutcome scenario;            // --scenario, --unsafe-override
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LoadConfig, concurrency, request_count, warmup_request_count,
                                                 benchmark_duration, benchmark_grace_period, request_rate,
-                                                user_centric_rate, num_users, arrival_pattern, conversation_num, profiling, warmup,
-                                                warmup_duration, num_warmup_sessions, warmup_grace_period,
-                                                request_cancellation_rate, request_cancellation_delay,
-                                                failed_request_threshold, burst_phase_starts, agentic_replay,
-                                                scenario)
+                                                user_centric_rate, num_users, arrival_pattern, conversation_num,
+                                                profiling, warmup, warmup_duration, num_warmup_sessions,
+                                                warmup_grace_period, request_cancellation_rate,
+                                                request_cancellation_delay, failed_request_threshold,
+                                                burst_phase_starts, agentic_replay, scenario)
 
 }  // namespace aiperf::config
