@@ -100,6 +100,7 @@ void spawn_ffmpeg(const std::vector<std::string>& args, FfmpegChild& child) {
   posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_adddup2(&fa, ep[1], 2);
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   // An absolute path (the CLI resolved it on PATH) is run as is; a bare name is looked up.

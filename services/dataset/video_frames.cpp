@@ -172,6 +172,7 @@ double python_float_mod(double a, double b) {
 RgbImage draw_moving_shapes_frame(uint32_t width, uint32_t height, uint32_t index, uint32_t total) {
   VideoCanvas canvas(width, height, {0, 0, 0});
   const double w = width, h = height, n = std::max<uint32_t>(total, 1), f = index;
+  const uint32_t half_w = width / 2, half_h = height / 2;  // integer halves, as AIPerf's //
   struct Shape {
     bool circle;
     VideoRgb colour;
@@ -179,8 +180,8 @@ RgbImage draw_moving_shapes_frame(uint32_t width, uint32_t height, uint32_t inde
     double x, y, dx, dy;
   };
   const Shape shapes[] = {
-      {true, {255, 0, 0}, 30, 0, static_cast<double>(height / 2), w / n * 2, 0},
-      {false, {0, 255, 0}, 25, static_cast<double>(width / 2), 0, 0, h / n * 2},
+      {true, {255, 0, 0}, 30, 0, static_cast<double>(half_h), w / n * 2, 0},
+      {false, {0, 255, 0}, 25, static_cast<double>(half_w), 0, 0, h / n * 2},
       {true, {0, 0, 255}, 20, w, h, -w / n * 1.5, -h / n * 1.5},
   };
   for (const Shape& s : shapes) {
@@ -197,8 +198,9 @@ RgbImage draw_grid_clock_frame(uint32_t width, uint32_t height, uint32_t index, 
   const VideoRgb grid{64, 64, 64};
   for (uint32_t x = 0; x < width; x += 32) canvas.line(x, 0, x, height, grid, 1);
   for (uint32_t y = 0; y < height; y += 32) canvas.line(0, y, width, y, grid, 1);
-  const double cx = width / 2, cy = height / 2;  // integer halves, as AIPerf's //
-  const double radius = std::min(width, height) / 4;
+  const uint32_t half_w = width / 2, half_h = height / 2, quarter = std::min(width, height) / 4;  // AIPerf's //
+  const double cx = half_w, cy = half_h;
+  const double radius = quarter;
   const double angle = static_cast<double>(index) / std::max<uint32_t>(total, 1) * 2 * std::numbers::pi;
   const double hour = angle / 12;
   canvas.line(cx, cy, cx + radius * 0.6 * std::cos(hour - std::numbers::pi / 2),
