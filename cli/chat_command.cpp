@@ -80,8 +80,6 @@ class Chat {
     for (const json& m : history) messages.push_back(m);
     messages.push_back({{"role", "user"}, {"content", message}});
 
-    boost::asio::io_context io;
-    http::HttpClient client(io, {});
     http::Request req;
     req.url = url_;
     req.headers = headers_;
@@ -91,7 +89,7 @@ class Chat {
     sse::SseParser parser;
     std::optional<std::string> sse_error;
     std::optional<std::string> timeout;
-    boost::asio::steady_timer watchdog(io);
+    boost::asio::steady_timer watchdog(io_);
     http::CancelHandlePtr handle;
     // Fails fast on an unreachable server, never cuts a long generation: connect_s_ until the
     // request is written, then read_s_ between chunks.
@@ -126,11 +124,12 @@ class Chat {
     };
     http::Result result;
     arm(connect_s_, "Connection timeout to host " + url_);
-    handle = client.send(std::move(req), std::move(opts), [&](http::Result&& r) {
+    handle = client_.send(std::move(req), std::move(opts), [&](http::Result&& r) {
       result = std::move(r);
       watchdog.cancel();
     });
-    io.run();
+    io_.restart();
+    io_.run();
     if (!result.error && !sse_error) parser.finish(steady_now_ns(), on_event);
     if (sse_error) throw ChatTurnError(*sse_error);
     if (timeout) throw ChatTurnError(*timeout);
@@ -168,6 +167,9 @@ class Chat {
   double connect_s_, read_s_;
   http::Headers headers_;
   json system_;
+  // One client for the session: turns reuse its kept-alive connection, as aiohttp's session does.
+  boost::asio::io_context io_;
+  http::HttpClient client_{io_, {}};
 };
 
 // AIPerf's error panel: "╭─ Error running aiperf chat ─...╮", the message wrapped at 76
