@@ -33,6 +33,9 @@ bash tests/compat/setup.sh || exit 1
 
 failed=()
 section() { printf '\n==== %s ====\n' "$1"; }
+# Everything printed is also kept, so the end can repeat the failing lines: CI shows only the tail.
+log="$(mktemp /tmp/aiperf-compat-log.XXXXXX)"
+exec > >(tee "$log") 2>&1
 
 section "option coverage (ours of the reference's)"
 python3 tests/compat/options.py --aiperf "$build/bin/aiperf" --check-doc docs/compatibility.md || failed+=(options)
@@ -59,6 +62,8 @@ fi
 
 echo
 if [ ${#failed[@]} -gt 0 ]; then
+  echo "==== what failed (repeated from above) ===="
+  grep -A1 -E '^ *(DIFF|FAIL|Traceback|error|Error)|: FAIL |FAILED|not accepted' "$log" | grep -v '^compat: FAILED' | head -60
   echo "compat: FAILED: ${failed[*]}"
   exit 1
 fi
