@@ -5,6 +5,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "accuracy/math_grader.h"
 #include "accuracy/py_regex.h"
 
 namespace aiperf::accuracy {
@@ -193,6 +194,7 @@ GradingResult grade(std::string_view grader, std::string_view response, std::str
   if (grader == "multiple_choice") return grade_multiple_choice(response, ground_truth);
   if (grader == "lighteval_gsm8k") return grade_gsm8k(response, ground_truth);
   if (grader == "mmlu_pro") return grade_mmlu_pro(response, ground_truth);
+  if (grader == "math") return grade_math(response, ground_truth);
   throw std::invalid_argument("accuracy grader '" + std::string(grader) + "' is not supported");
 }
 

@@ -1,5 +1,5 @@
 // The deterministic graders of AIPerf 0.13 (aiperf/accuracy/graders/): exact_match,
-// multiple_choice, lighteval_gsm8k and mmlu_pro, with the same answer extraction, the same
+// multiple_choice, lighteval_gsm8k, mmlu_pro and math (math_grader.h), with the same answer extraction, the same
 // correct/unparsed decisions and the same explanation strings. Pure functions of the response
 // text and the ground truth; thread-safe.
 #pragma once

@@ -1,5 +1,7 @@
 #include "accuracy/hf_dataset.h"
 
+#include "accuracy/csv_rows.h"
+
 #include <fnmatch.h>
 
 #include <algorithm>
@@ -197,6 +199,18 @@ std::vector<std::string> find_files(const std::string& root, const std::string& 
     for (const auto& f : files)
       if (f.rfind(prefix, 0) == 0 && is_data_file(f) && conventional_split_file(f.substr(prefix.size()), split))
         out.push_back(f);
+    // `datasets` puts every data file in "train" when none is named for a split
+    // (Maxwell-Jia/AIME_2024's lone aime_2024_problems.parquet).
+    if (out.empty() && split == "train") {
+      bool any_split_named = false;
+      for (const auto& f : files)
+        for (const char* s : {"train", "test", "validation", "valid", "dev", "eval"})
+          any_split_named = any_split_named || (f.rfind(prefix, 0) == 0 && is_data_file(f) &&
+                                                conventional_split_file(f.substr(prefix.size()), s));
+      if (!any_split_named)
+        for (const auto& f : files)
+          if (f.rfind(prefix, 0) == 0 && is_data_file(f)) out.push_back(f);
+    }
   }
   if (out.empty() && throw_missing)
     throw DatasetError(describe(repo, config, split) + ": no data files for split '" + split + "' in " + root);
@@ -294,7 +308,9 @@ std::vector<json> read_rows_file(const std::string& path) {
     }
     return rows;
   }
-  throw DatasetError(path + ": this file format is not read by this native aiperf (Parquet, JSON Lines and JSON are)");
+  if (ends_with(".csv")) return read_csv_rows(path);
+  throw DatasetError(path +
+                     ": this file format is not read by this native aiperf (Parquet, JSON Lines, JSON and CSV are)");
 }
 
 std::vector<json> load_rows(const std::string& repo, const std::string& config, const std::string& split,

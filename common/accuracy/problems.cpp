@@ -7,6 +7,7 @@
 
 #include "accuracy/benchmarks.h"
 #include "accuracy/py_random.h"
+#include "accuracy/recipe_problems.h"
 
 namespace aiperf::accuracy {
 
@@ -343,6 +344,10 @@ std::vector<Problem> build_problems(const ProblemOptions& o, const DatasetLocati
   if (o.benchmark == "mmlu") problems = mmlu_problems(o, where);
   else if (o.benchmark == "gsm8k") problems = gsm8k_problems(where);
   else if (o.benchmark == "mmlu_pro") problems = mmlu_pro_problems(o, where);
+  else if (o.benchmark == "aime") problems = aime_problems(o, where);
+  else if (o.benchmark == "aime24" || o.benchmark == "aime25") problems = aime_year_problems(o.benchmark, where);
+  else if (o.benchmark == "math_500") problems = math500_problems(where);
+  else if (o.benchmark == "gpqa_diamond") problems = gpqa_diamond_problems(where);
   else throw std::invalid_argument("--accuracy-benchmark " + o.benchmark + " is not supported by this native aiperf");
   // The reference's loader: the system prompt leads the messages and the flat prompt.
   if (!o.system_prompt.empty()) {

@@ -59,6 +59,34 @@ std::vector<PyMatch> PyRegex::find_all(std::string_view subject) const {
   return out;
 }
 
+std::string PyRegex::sub(std::string_view subject, std::string_view tmpl) const {
+  std::string out;
+  size_t last = 0;
+  for (const PyMatch& m : find_all(subject)) {
+    out.append(subject.substr(last, m.begin - last));
+    for (size_t i = 0; i < tmpl.size(); ++i) {
+      if (tmpl[i] == '\\' && i + 1 < tmpl.size()) {
+        const char n = tmpl[i + 1];
+        if (n >= '0' && n <= '9') {
+          const auto g = static_cast<size_t>(n - '0');
+          if (g < m.groups.size() && m.groups[g]) out += *m.groups[g];
+          ++i;
+          continue;
+        }
+        if (n == '\\') {
+          out += '\\';
+          ++i;
+          continue;
+        }
+      }
+      out += tmpl[i];
+    }
+    last = m.end;
+  }
+  out.append(subject.substr(last));
+  return out;
+}
+
 namespace {
 
 // Length of the Python-whitespace character at s[i] (0 when it is not one).

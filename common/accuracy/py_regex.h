@@ -31,6 +31,10 @@ class PyRegex {
   std::optional<PyMatch> search(std::string_view subject, size_t start = 0) const;
   // re.finditer: every non-overlapping match, left to right.
   std::vector<PyMatch> find_all(std::string_view subject) const;
+  // re.sub(pattern, template, subject): every non-overlapping match replaced by `tmpl`, in which
+  // a backslash and a digit N stand for group N (empty when it did not take part) and two
+  // backslashes for one (what Python's template does with r"\1" and r"\\").
+  std::string sub(std::string_view subject, std::string_view tmpl) const;
 
  private:
   pcre2_code* code_ = nullptr;

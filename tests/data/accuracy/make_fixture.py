@@ -1,6 +1,8 @@
-"""Builds tests/data/accuracy/hub: a tiny HuggingFace Hub cache holding openai/gsm8k and
-lighteval/mmlu in the Hub's own layout (README.md card with `configs:`, Parquet data files per
-config and split), and reply_rules.jsonl, the mock's scripted answers for the e2e test.
+"""Builds tests/data/accuracy/hub: a tiny HuggingFace Hub cache holding openai/gsm8k,
+lighteval/mmlu, TIGER-Lab/MMLU-Pro, Maxwell-Jia/AIME_2024, HuggingFaceH4/aime_2024,
+yentinglin/aime_2025, HuggingFaceH4/MATH-500 and Idavidrein/gpqa in the Hub's own layouts
+(README.md card with or without `configs:`; Parquet, JSON Lines or CSV data files), and
+reply_rules.jsonl, the mock's scripted answers for the e2e tests and the compat scenarios.
 
 Run with a Python that has pyarrow (the reference's venv):
   ~/.cache/aiperf-compat/aiperf-0.13.0/bin/python tests/data/accuracy/make_fixture.py
@@ -106,6 +108,79 @@ with open(os.path.join(pro, "README.md"), "w") as f:
     f.write("---\nconfigs:\n- config_name: default\n  data_files:\n  - split: test\n    path: data/test-*\n"
             "  - split: validation\n    path: data/validation-*\n---\n\nTest fixture (aiperf C++).\n")
 
+# Maxwell-Jia/AIME_2024: one Parquet file at the root, no split in its name (`datasets` makes it
+# "train"); Answer is an int64.
+aime = snapshot("Maxwell-Jia/AIME_2024")
+aime_schema = pa.schema([("ID", pa.string()), ("Problem", pa.string()), ("Solution", pa.string()),
+                         ("Answer", pa.int64())])
+write(aime, "aime_2024_problems.parquet", [
+    {"ID": "2024-I-1", "Problem": "AIMEFX1 Find the value of $x$ when $x+4=208$.", "Solution": "Subtract 4: $204$.",
+     "Answer": 204},
+    {"ID": "2024-I-2", "Problem": "AIMEFX2 How many squares fit in a $5\\times 5$ grid of unit squares?",
+     "Solution": "There are $5^2=25$.", "Answer": 25},
+    {"ID": "2024-I-3", "Problem": "AIMEFX3 Compute $\\frac{14}{2}$.", "Solution": "It is $7$.", "Answer": 7},
+], aime_schema)
+with open(os.path.join(aime, "README.md"), "w") as f:
+    f.write("---\nlicense: mit\n---\n\nTest fixture (aiperf C++), not the real dataset.\n")
+
+# HuggingFaceH4/aime_2024: data/train-*.parquet under a default config; answer is a string.
+h4 = snapshot("HuggingFaceH4/aime_2024")
+h4_schema = pa.schema([("id", pa.int64()), ("problem", pa.string()), ("solution", pa.string()),
+                       ("answer", pa.string()), ("url", pa.string()), ("year", pa.string())])
+write(h4, "data/train-00000-of-00001.parquet", [
+    {"id": 60, "problem": "AIME24FX1 What is $6\\cdot 7$?", "solution": "$42$", "answer": "42", "url": "u", "year": "2024"},
+    {"id": 61, "problem": "AIME24FX2 What is half of $9$?", "solution": "$4.5$", "answer": "4.5", "url": "u", "year": "2024"},
+], h4_schema)
+with open(os.path.join(h4, "README.md"), "w") as f:
+    f.write("---\nconfigs:\n- config_name: default\n  data_files:\n  - split: train\n    path: data/train-*\n---\n\n"
+            "Test fixture (aiperf C++).\n")
+
+# yentinglin/aime_2025: one JSON Lines file at the root; answer an integer.
+y25 = snapshot("yentinglin/aime_2025")
+with open(os.path.join(y25, "aime2025.jsonl"), "w") as f:
+    for row in [{"id": "I-1", "problem": "AIME25FX1 Find $70$.", "answer": 70},
+                {"id": "I-2", "problem": "AIME25FX2 Find $588$.", "answer": 588}]:
+        f.write(json.dumps(row) + "\n")
+with open(os.path.join(y25, "README.md"), "w") as f:
+    f.write("---\nlicense: mit\n---\n\nTest fixture (aiperf C++).\n")
+
+# HuggingFaceH4/MATH-500: test.jsonl at the root; the gold is the whole solution; one row
+# without a subject (the task falls back to math_500).
+m500 = snapshot("HuggingFaceH4/MATH-500")
+with open(os.path.join(m500, "test.jsonl"), "w") as f:
+    for row in [
+        {"problem": "MATHFX1 Simplify $\\frac{2}{4}$.", "solution": "Divide: $\\boxed{\\frac{1}{2}}$.",
+         "answer": "\\frac{1}{2}", "subject": "Algebra", "level": 1, "unique_id": "test/algebra/1.json"},
+        {"problem": "MATHFX2 What is $3+4$?", "solution": "7", "answer": "7", "subject": "Prealgebra", "level": 1,
+         "unique_id": "test/prealgebra/2.json"},
+        {"problem": "MATHFX3 What is $2^3$?", "solution": "\\boxed{8}", "answer": "8", "subject": "", "level": 2,
+         "unique_id": "test/x/3.json"},
+    ]:
+        f.write(json.dumps(row) + "\n")
+
+# Idavidrein/gpqa: CSV files per config named by the card (data_files a single path: "train");
+# quoted fields with commas, quotes and a newline, a numeric column, an empty cell.
+gpqa = snapshot("Idavidrein/gpqa")
+header = ["Pre-Revision Question", "Question", "Correct Answer", "Incorrect Answer 1", "Incorrect Answer 2",
+          "Incorrect Answer 3", "Explanation", "Subdomain", "High-level domain", "Self-reported time"]
+diamond = [
+    ["old", "GPQAFX1 Which particle carries the electromagnetic force?", "Photon", "Gluon", "W boson",
+     "Graviton", "", "Particle physics", "Physics", "12"],
+    ["old", "GPQAFX2 Which molecule, at room temperature, is a \"noble\" gas?", "Argon", "Nitrogen, N2",
+     "Oxygen\nO2", "Chlorine", "Group 18.", "Chemistry (general)", "Chemistry", "7.5"],
+    ["old", "GPQAFX3 Which organelle makes ATP?", "Mitochondrion", "Ribosome", "Golgi apparatus", "Lysosome",
+     "Respiration.", "Molecular Biology", "Biology", "3"],
+]
+import csv
+for name, rows_ in [("gpqa_diamond", diamond), ("gpqa_main", diamond[:1])]:
+    with open(os.path.join(gpqa, name + ".csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows_)
+with open(os.path.join(gpqa, "README.md"), "w") as f:
+    f.write("---\nlicense: cc-by-4.0\nconfigs:\n- config_name: gpqa_main\n  data_files: gpqa_main.csv\n"
+            "- config_name: gpqa_diamond\n  data_files: gpqa_diamond.csv\n---\n\nTest fixture (aiperf C++).\n")
+
 # The mock's answers (services/mock_server/reply_rules.h): matched in the request body.
 rules = [
     # gsm8k: right with "####", right by the last-number fallback, wrong, no number.
@@ -125,6 +200,23 @@ rules = [
     {"match": "PMA1 question", "reply": "The answer is (B)"},
     {"match": "PCS0 question", "reply": "A"},
     {"match": "PCS1 question", "reply": "I pick D"},
+    # aime (default grader math; gold 204, 25, 7): the test problem is the one followed by the
+    # empty "**Answer**: " (every prompt shows all three as examples), as JSON escapes it.
+    {"match": "x+4=208$.\\n**Answer**: \\n", "reply": "So $x = \\boxed{204}$."},
+    {"match": "unit squares?\\n**Answer**: \\n", "reply": "The final answer is 25."},
+    {"match": "frac{14}{2}$.\\n**Answer**: \\n", "reply": "\\boxed{\\frac{14}{3}}"},
+    # aime24 / aime25 / math_500 (graded with --accuracy-grader math).
+    {"match": "AIME24FX1", "reply": "\\boxed{42}"},
+    {"match": "AIME24FX2", "reply": "\\boxed{\\frac{9}{2}}"},
+    {"match": "AIME25FX1", "reply": "I think 71"},
+    {"match": "AIME25FX2", "reply": "\\boxed{588}"},
+    {"match": "MATHFX1", "reply": "\\boxed{\\frac{1}{2}}"},
+    {"match": "MATHFX2", "reply": "It is 7"},
+    {"match": "MATHFX3", "reply": "\\boxed{8}"},
+    # gpqa_diamond (graded with --accuracy-grader multiple_choice; the letters follow the shuffle).
+    {"match": "GPQAFX1", "reply": "Reasoning...\nAnswer: B"},
+    {"match": "GPQAFX2", "reply": "Answer: A"},
+    {"match": "GPQAFX3", "reply": "D"},
 ]
 with open(os.path.join(HERE, "reply_rules.jsonl"), "w") as f:
     for r in rules:
