@@ -44,6 +44,7 @@ struct ProfileOptions {
     std::vector<std::pair<CLI::Option*, std::string>> baseten_only_options;
     // --dataset-filter items and --[no-]allow-dataset-wrap (options_agentic_trace.cpp).
     std::vector<std::string> dataset_filters;
+    std::string hf_weka_dataset;  // --hf-weka-dataset: selects --public-dataset weka_hf
     bool allow_dataset_wrap = false;
     CLI::Option* max_context_length = nullptr;
     // Prompt shaping options as given (options_prompt_shaping.cpp resolves them).

@@ -7,6 +7,10 @@
 
 #include "custom_dataset.h"
 #include "dataset_error.h"
+#include "environment.h"
+#include "hf_text_datasets.h"
+#include "public_dataset_loader.h"
+#include "public_datasets.h"
 #include "key_value.h"
 #include "options.h"
 #include "validators.h"
@@ -115,9 +119,21 @@ void add_input_options(CLI::App& app, ProfileOptions& o) {
   add_trace_replay_options(app, o);
   add_agentic_trace_options(app, o);
   add_synthesis_options(app, o);
+  std::vector<std::string> public_names;  // every name AIPerf registers; the unsupported are refused later
+  for (const auto& d : dataset::public_datasets()) public_names.emplace_back(d.name);
   app.add_option("--public-dataset", in.public_dataset,
-                 "sharegpt: read from --input-file, else AIPerf's cache .cache/aiperf/datasets/ (downloaded once)")
-      ->transform(choice({"sharegpt"}))->group(g);
+                 "sharegpt or spec_bench: read from --input-file, else AIPerf's cache .cache/aiperf/datasets/ "
+                 "(downloaded once); the HuggingFace ones (aimo, spec_al_*, instruct_coder, blazedit_*, ...) from "
+                 "./<org>/<name> or the HuggingFace cache, offline")
+      ->transform(choice(std::move(public_names)))
+      ->group(g);
+  app.add_option_function<std::string>(
+         "--hf-subset", [&in](const std::string& v) { in.hf_subset = v; },
+         "HuggingFace config of a --public-dataset (overrides the dataset's own)")
+      ->group(g);
+  app.add_option("--hf-weka-dataset", o.input.hf_weka_dataset,
+                 "HuggingFace repo of a Weka trace corpus (selects --public-dataset weka_hf)")
+      ->group(g);
   app.add_option("--dataset-sampling-strategy", in.dataset_sampling_strategy, "sequential, random or shuffle")
       ->transform(choice({"sequential", "random", "shuffle"}))->group(g);
   app.add_flag("--fixed-schedule", in.fixed_schedule, "Replay the dataset's timestamps")->group(g);
@@ -190,14 +206,81 @@ void check_synthetic(const ProfileOptions& o) {
   }
 }
 
+// A --public-dataset other than sharegpt: refused when this build does not load its family;
+// otherwise read once here (from ./<org>/<name> or the HuggingFace cache, or Spec-Bench's file),
+// so a missing or bad dataset exits 2 before anything is spawned.
+void check_other_public_dataset(ProfileOptions& o) {
+  auto& in = o.config.input;
+  const std::string flag = "--public-dataset " + in.public_dataset;
+  const dataset::PublicDatasetInfo* info = dataset::find_public_dataset(in.public_dataset);
+  if (!info) throw OptionError(flag + ": unknown public dataset");
+  if (!info->supported)
+    throw OptionError(flag + ": not loaded by this native aiperf yet (its " +
+                      (info->family == dataset::PublicFamily::kWekaTrace  ? std::string("Weka trace")
+                       : info->family == dataset::PublicFamily::kExgentic ? std::string("Exgentic trace")
+                       : info->family == dataset::PublicFamily::kAsr      ? std::string("audio")
+                                                                          : std::string("image/video")) +
+                      " family is not implemented); supported: " + dataset::supported_public_datasets());
+  if (info->repo.empty() && in.hf_subset)
+    throw OptionError("--hf-subset applies only to HuggingFace-backed public datasets, not " + in.public_dataset);
+  namespace fs = std::filesystem;
+  if (info->repo.empty()) {  // spec_bench: a file AIPerf downloads from GitHub into its cache
+    if (!in.input_file.empty()) {
+      if (!fs::is_regular_file(in.input_file))
+        throw OptionError("--input-file: '" + in.input_file + "' is not a Spec-Bench JSON Lines file");
+      in.public_dataset_file = fs::absolute(in.input_file).string();
+      in.input_file.clear();
+    } else {
+      in.public_dataset_file = dataset::spec_bench_cache_path();
+      if (!fs::exists(in.public_dataset_file)) {
+        if (o.dry_run) {
+          o.dry_run_notes.push_back(flag + ": " + in.public_dataset_file + " is not cached; a run downloads it");
+          return;
+        }
+        int timeout = 300;  // AIPERF_DATASET_PUBLIC_DATASET_TIMEOUT (AIPerf's), seconds
+        if (const char* t = std::getenv("AIPERF_DATASET_PUBLIC_DATASET_TIMEOUT")) timeout = std::max(1, std::atoi(t));
+        try {
+          dataset::download_spec_bench(in.public_dataset_file, timeout);
+        } catch (const dataset::DatasetFileError& e) {
+          throw OptionError(flag + ": " + e.what());
+        }
+      }
+    }
+  } else {
+    if (!in.input_file.empty())
+      throw OptionError("--input-file cannot be used with " + flag + " (it is read from ./" + std::string(info->repo) +
+                        " or the HuggingFace cache)");
+    in.hf_local_root = fs::current_path().string();
+    in.hf_hub_cache = hub_env().hub_cache;
+  }
+  try {
+    std::mt19937_64 rng(0);
+    dataset::public_dataset_conversations(in, rng);
+  } catch (const dataset::DatasetFileError& e) {
+    throw OptionError(flag + ": " + e.what());
+  }
+}
+
 // --public-dataset sharegpt: the local file (--input-file, else the cache, downloaded once
 // into it) is read whole here, so a bad file fails before anything is spawned.
 void check_public_dataset(ProfileOptions& o) {
   auto& in = o.config.input;
-  if (in.public_dataset.empty()) return;
+  if (!o.input.hf_weka_dataset.empty()) {  // AIPerf: the repo flag selects weka_hf on its own
+    if (!in.public_dataset.empty() && in.public_dataset != "weka_hf")
+      throw OptionError("--hf-weka-dataset can only be used with --public-dataset weka_hf (got " + in.public_dataset +
+                        ")");
+    if (in.custom_dataset_type != config::CustomDatasetType::kNone)
+      throw OptionError("--hf-weka-dataset and --custom-dataset-type cannot both be set");
+    in.public_dataset = "weka_hf";
+  }
+  if (in.public_dataset.empty()) {
+    if (in.hf_subset) throw OptionError("--hf-subset applies only with a HuggingFace-backed --public-dataset");
+    return;
+  }
   if (in.custom_dataset_type != config::CustomDatasetType::kNone)
     throw OptionError("--public-dataset and --custom-dataset-type cannot both be set");
   if (in.fixed_schedule) throw OptionError("--fixed-schedule needs an --input-file with timestamps, not --public-dataset");
+  if (in.public_dataset != "sharegpt") return check_other_public_dataset(o);
   namespace fs = std::filesystem;
   try {
     if (!in.input_file.empty()) {

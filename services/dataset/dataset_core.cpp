@@ -15,6 +15,7 @@
 #include "log/log.h"
 #include "prompt_generator.h"
 #include "prompt_shaping.h"
+#include "public_dataset_loader.h"
 #include "sharegpt.h"
 #include "synthetic_dataset.h"
 #include "trace_prompts.h"
@@ -89,11 +90,15 @@ Dataset build_dataset(const config::RunConfig& config) {
     out.sampling_strategy = "sequential";
     return out;
   }
-  if (!in.public_dataset.empty()) {  // sharegpt, the only public dataset
+  if (!in.public_dataset.empty()) {
     std::mt19937_64 rng = make_rng(config);
-    auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path, config.tokenizer.cache_dir);
-    out.conversations = sharegpt_conversations(read_sharegpt(in.public_dataset_file), *tokenizer,
-                                               in.osl_mean.has_value(), in.public_dataset_file, rng);
+    if (in.public_dataset == "sharegpt") {
+      auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path, config.tokenizer.cache_dir);
+      out.conversations = sharegpt_conversations(read_sharegpt(in.public_dataset_file), *tokenizer,
+                                                 in.osl_mean.has_value(), in.public_dataset_file, rng);
+    } else {
+      out.conversations = public_dataset_conversations(in, rng);
+    }
     set_output_lengths(out.conversations, config);
     assign_models(out.conversations, config, rng);
     out.sampling_strategy = "sequential";
