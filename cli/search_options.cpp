@@ -3,7 +3,8 @@
 // follows the reference's order and messages; then the search is resolved to a search::Spec
 // that cli/search_run.h executes, or to a search::GridRecipe (a sweep plus a post-process:
 // concurrency-ramp, prefill-ttft-curve, decode-itl-curve, pareto-sweep, max-concurrency-under-sla
-// --search-style grid) that main.cpp runs through search_grid.h. Native planners: monotonic_sla
+// --search-style grid) that main.cpp runs through search_grid.h. Planners (all native): bayesian
+// and optuna (search_bo_planner.h), monotonic_sla
 // (search_planner.h), smooth_isotonic, and the multi-tier planner for --search-sla-tier.
 #include <algorithm>
 #include <cmath>
@@ -110,7 +111,7 @@ void reject_tunables(const ProfileOptions::Search& s, const std::string& name) {
                     "BO recipe.");
 }
 
-// --search-recipe: the reference's checks, then the recipe's search (native planners only), or
+// --search-recipe: the reference's checks, then the recipe's search, or
 // for a grid recipe nothing (o.search.grid is set instead).
 std::optional<search::Spec> expand_recipe(ProfileOptions& o) {
   auto& s = o.search;
@@ -142,9 +143,9 @@ std::optional<search::Spec> expand_recipe(ProfileOptions& o) {
     const auto [lo, hi] = concurrency_bounds(s, name, 1, 1000);
     spec = concurrency_search(lo, hi, "log-uniform", 30, 5);
     spec.sla_filters.push_back({ttft ? "time_to_first_token" : "inter_token_latency", "p95", "lt", *threshold});
-    // The reference optimizes this recipe with Bayesian optimization; natively, --search-style
-    // monotonic or smooth_isotonic (ours for this recipe) finds the SLA boundary, where
-    // throughput peaks when it grows with concurrency.
+    // Bayesian optimization (the `bayesian` planner), as the reference; --search-style monotonic or
+    // smooth_isotonic (ours for this recipe) finds the SLA boundary instead, where throughput
+    // peaks when it grows with concurrency.
     if (style == "monotonic") spec.planner = "monotonic_sla";
     if (style == "smooth_isotonic") spec.planner = "smooth_isotonic";
   } else if (name == "max-concurrency-under-sla") {
@@ -303,9 +304,9 @@ std::optional<search::Spec> expand_recipe(ProfileOptions& o) {
     spec.point_options.emplace_back(
         "--goodput", search::merged_goodput(o.config.output.goodput.value_or(""),
                                             {{"time_to_first_token", *ttft}, {"inter_token_latency", *tpot}, {"request_latency", *e2e}}));
-    // AIPerf optimizes this recipe with Bayesian optimization; natively, --search-style monotonic
-    // or smooth_isotonic finds the attainment boundary (where goodput peaks when it grows with
-    // concurrency), and --search-sla-tier makes it a multi-tier search.
+    // Bayesian optimization, as AIPerf; --search-style monotonic or smooth_isotonic finds the
+    // attainment boundary instead (where goodput peaks when it grows with concurrency), and
+    // --search-sla-tier makes it a multi-tier search.
     if (style == "monotonic") spec.planner = "monotonic_sla";
     if (style == "smooth_isotonic") spec.planner = "smooth_isotonic";
   }
@@ -354,6 +355,16 @@ std::optional<search::Spec> explicit_search(ProfileOptions& o) {
   if (s.initial_points) spec.n_initial_points = *s.initial_points;
   spec.random_seed = s.random_seed;
   spec.planner = s.planner.value_or("bayesian");
+  // The BO planners' knobs (search_bo_planner.h); the 1-D planners ignore them, as AIPerf's.
+  spec.optuna_sampler = s.optuna_sampler.value_or("");
+  spec.optuna_acquisition = s.optuna_acquisition;
+  spec.optuna_terminator = s.optuna_terminator.value_or("none");
+  spec.objective_pooling = s.percentile_pooling.value_or("mean");
+  spec.constraint_mode = s.bo_constraint_mode.value_or("penalty");
+  if (const auto& acq = s.optuna_acquisition; acq && (*acq == "qehvi" || *acq == "qnehvi" || *acq == "qlognehvi"))
+    throw OptionError("--optuna-acquisition " + search::py_repr(*acq) +
+                      " is multi-objective; got 1 objective. Use a single-objective acquisition (qlognei "
+                      "recommended) or add a second objective.");
   return spec;
 }
 
@@ -404,16 +415,25 @@ void add_search_options(CLI::App& app, ProfileOptions& o) {
   add_optional(app, "--search-random-seed", s.random_seed, "Seed of the search planner")
       ->check(kNonNegative)->group(g);
   add_optional(app, "--search-planner", s.planner,
-               "bayesian (default; needs Python), monotonic_sla, smooth_isotonic (both native), optuna (needs Python)")
-      ->transform(choice({"bayesian", "monotonic_sla", "smooth_isotonic", "optuna"}))->group(g);
-  add_optional(app, "--optuna-sampler", s.optuna_sampler, "Optuna sampler: tpe, gp, botorch (planner optuna)")
-      ->transform(choice({"tpe", "gp", "botorch"}))->group(g);
-  add_optional(app, "--optuna-acquisition", s.optuna_acquisition, "BoTorch acquisition (planner optuna)")
-      ->transform(choice({"logei", "qlogei", "qnei", "qlognei", "qehvi", "qnehvi", "qlognehvi"}))->group(g);
-  add_optional(app, "--optuna-terminator", s.optuna_terminator, "Optuna stopping rule: regret, emmr, none")
-      ->transform(choice({"regret", "emmr", "none"}))->group(g);
-  add_optional(app, "--search-percentile-pooling", s.percentile_pooling, "Percentiles across trials: mean or pooled")
-      ->transform(choice({"mean", "pooled"}))->group(g);
+               "bayesian (default: GP, noisy log EI), optuna (--optuna-sampler), monotonic_sla, smooth_isotonic")
+      ->transform(choice({"bayesian", "monotonic_sla", "smooth_isotonic", "optuna"}))
+      ->group(g);
+  add_optional(app, "--optuna-sampler", s.optuna_sampler,
+               "Sampler of --search-planner optuna: tpe, gp, botorch (default; native, no BoTorch needed)")
+      ->transform(choice({"tpe", "gp", "botorch"}))
+      ->group(g);
+  add_optional(app, "--optuna-acquisition", s.optuna_acquisition,
+               "Acquisition of --optuna-sampler botorch: logei, qlogei (log EI), qnei, qlognei (noisy log EI)")
+      ->transform(choice({"logei", "qlogei", "qnei", "qlognei", "qehvi", "qnehvi", "qlognehvi"}))
+      ->group(g);
+  add_optional(app, "--optuna-terminator", s.optuna_terminator,
+               "Extra stopping rule of the BO planners: regret, emmr, none")
+      ->transform(choice({"regret", "emmr", "none"}))
+      ->group(g);
+  add_optional(app, "--search-percentile-pooling", s.percentile_pooling,
+               "Percentile objective across trials: mean of per-trial values, or pooled over every request")
+      ->transform(choice({"mean", "pooled"}))
+      ->group(g);
   add_optional(app, "--bo-constraint-mode", s.bo_constraint_mode, "Deprecated; has no effect (penalty or eic)")
       ->transform(choice({"penalty", "eic"}))->group(g);
   app.add_option("--search-sla", s.sla, "SLA filter 'metric:stat:op:threshold' (repeat for more)")->group(g);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "search_bo_planner.h"
 #include "search_multi_tier.h"
 #include "search_smooth_isotonic.h"
 
@@ -207,13 +208,7 @@ std::unique_ptr<Planner> make_planner(const Spec& spec) {
   if (multi_tier(spec)) return std::make_unique<MultiTierPlanner>(spec, spec.precision);
   if (spec.planner == "monotonic_sla") return std::make_unique<MonotonicSlaPlanner>(spec, spec.precision);
   if (spec.planner == "smooth_isotonic") return std::make_unique<SmoothIsotonicPlanner>(spec, spec.precision);
-  if (spec.planner == "bayesian" || spec.planner == "optuna")
-    throw SearchError("--search-planner " + spec.planner +
-                      ": this planner needs Python libraries (" +
-                      (spec.planner == "bayesian" ? std::string("BoTorch/scikit-optimize") : std::string("Optuna")) +
-                      ") and is not available in this native aiperf. Use --search-planner monotonic_sla or "
-                      "smooth_isotonic (with a recipe: --search-style monotonic or smooth_isotonic), which find the "
-                      "SLA boundary on one int dimension.");
+  if (spec.planner == "bayesian" || spec.planner == "optuna") return std::make_unique<BoPlanner>(spec);
   throw SearchError("--search-planner " + spec.planner + ": unknown planner.");
 }
 

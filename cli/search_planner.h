@@ -100,10 +100,9 @@ class MonotonicSlaPlanner : public Planner {
   std::vector<Iteration> history_;
 };
 
-// The planner the spec names (monotonic_sla, smooth_isotonic: search_smooth_isotonic.h), or with
-// two or more tiers the multi-tier planner whatever it names (search_multi_tier.h); throws
-// SearchError for the ones that need Python (bayesian, optuna: the message names the native
-// alternatives) and for the planners' own refusals.
+// The planner the spec names (monotonic_sla, smooth_isotonic: search_smooth_isotonic.h; bayesian,
+// optuna: search_bo_planner.h), or with two or more tiers the multi-tier planner whatever it
+// names (search_multi_tier.h); throws SearchError for the planners' own refusals.
 std::unique_ptr<Planner> make_planner(const Spec& spec);
 
 // The best iteration (search_history.json "best_trials"): feasible ones first, then by the

@@ -35,6 +35,25 @@ std::string value_text(const search::Dimension& d, const nlohmann::json& v) {
   return sweep::python_str(v);
 }
 
+// The searched values of a proposal: one per dimension (a 1-D planner proposes a bare value, the
+// BO planners an object path -> value for several dimensions), as the option text each sets.
+std::vector<std::pair<const search::Dimension*, std::string>> point_values(const search::Spec& spec,
+                                                                           const nlohmann::json& value) {
+  std::vector<std::pair<const search::Dimension*, std::string>> out;
+  if (!value.is_object()) return {{&spec.space.front(), value_text(spec.space.front(), value)}};
+  for (const auto& d : spec.space) out.emplace_back(&d, value_text(d, value.at(d.path)));
+  return out;
+}
+
+// "concurrency=4" or "concurrency=4, request_rate=2.5" for an iteration's variation_values.
+std::string values_text(const search::Spec& spec, const nlohmann::ordered_json& values) {
+  std::string out;
+  for (const auto& d : spec.space)
+    if (values.contains(d.path))
+      out += (out.empty() ? "" : ", ") + sweep::leaf(d.path) + "=" + sweep::python_str(values.at(d.path));
+  return out;
+}
+
 std::string number(double v) {
   std::ostringstream s;
   s.precision(6);
@@ -91,12 +110,12 @@ void write_checkpoint(const search::Planner& planner, const std::string& base_di
 // search_iter_NNNN) and the sweep aggregate in sweep_aggregate/ (aggregate/sweep_aggregate/
 // with several trials): with SLA filters, the best configurations and the Pareto front come
 // from the combinations that meet them, and the metadata says how many do.
-void write_aggregates(const search::Spec& spec, const search::Planner& planner, const search::Dimension& dim,
-                      const std::string& base_dir, const ProfileOptions::MultiRun& m, const std::string& model) {
+void write_aggregates(const search::Spec& spec, const search::Planner& planner, const std::string& base_dir,
+                      const ProfileOptions::MultiRun& m, const std::string& model) {
   std::vector<std::string> order;
   std::map<std::string, const search::Iteration*> last;
   for (const auto& it : planner.history()) {
-    const std::string key = it.values.at(dim.path).dump();
+    const std::string key = it.values.dump();
     if (!last.count(key)) order.push_back(key);
     last[key] = &it;
   }
@@ -107,12 +126,17 @@ void write_aggregates(const search::Spec& spec, const search::Planner& planner, 
     for (const auto& t : it.results) ok = ok || t.success;
     if (!ok) continue;
     sweep::Cell c;
-    const nlohmann::json& v = it.values.at(dim.path);
     c.point.index = cells.size();
-    c.point.values = {{dim.path, v}};
-    c.point.value_index = {0};
+    std::vector<std::string> paths;
+    for (const auto& d : spec.space) paths.push_back(d.path);
+    std::sort(paths.begin(), paths.end());  // a sweep point's paths are sorted
+    for (const auto& path : paths) {
+      const nlohmann::json v = it.values.at(path);
+      c.point.values.emplace_back(path, v);
+      c.point.value_index.push_back(0);
+      c.point.dir_name += (c.point.dir_name.empty() ? "" : "__") + sweep::leaf(path) + "_" + sweep::python_str(v);
+    }
     c.point.label = numbered("search_iter", it.index);
-    c.point.dir_name = sweep::leaf(dim.path) + "_" + sweep::python_str(v);
     c.trials = it.results;
     cells.push_back(std::move(c));
   }
@@ -169,7 +193,9 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
   std::unique_ptr<search::Planner> planner = search::make_planner(spec);
   const auto* tiers = dynamic_cast<const search::MultiTierPlanner*>(planner.get());
   const search::Dimension& dim = spec.space.front();
-  const std::string leaf = sweep::leaf(dim.path);
+  std::string space_text;  // "phases.profiling.concurrency in [1, 64]" per dimension
+  for (const auto& d : spec.space)
+    space_text += (space_text.empty() ? "" : ", ") + d.path + " in [" + number(d.lo) + ", " + number(d.hi) + "]";
   const std::string history_path = base_dir + "/search_history.json";
   auto flush = [&](const std::string& reason) {
     write_file(history_path, search::history_json(spec, *planner, reason).dump(2) + "\n");
@@ -190,10 +216,9 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
     }
     std::ostringstream banner;
     banner << "Adaptive search (" << (search::multi_tier(spec) ? std::string("multi_tier") : spec.planner)
-           << (spec.recipe ? ", recipe " + *spec.recipe : "") << "): " << dim.path
-           << " in [" << number(dim.lo) << ", " << number(dim.hi) << "], at most " << spec.max_iterations
-           << " iterations, " << m.num_runs << " trial(s) per point; SLA: " << slas << "; objective: " << spec.direction
-           << " " << spec.metric << " " << spec.stat;
+           << (spec.recipe ? ", recipe " + *spec.recipe : "") << "): " << space_text << ", at most "
+           << spec.max_iterations << " iterations, " << m.num_runs << " trial(s) per point; SLA: " << slas
+           << "; objective: " << spec.direction << " " << spec.metric << " " << spec.stat;
     AIPERF_LOG(kInfo) << banner.str();
     std::cout << banner.str() << "\n" << std::flush;
   }
@@ -206,8 +231,13 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
       const std::optional<nlohmann::json> value = planner->ask();
       if (!value) break;
       const long iteration = static_cast<long>(planner->history().size());
-      const std::string text = value_text(dim, *value);
+      const auto values = point_values(spec, *value);
+      const std::string text = values.front().second;  // the first dimension's (1-D planners: the only one)
+      std::string label;
+      for (const auto& [d, t] : values) label += (label.empty() ? "" : ", ") + sweep::leaf(d->path) + "=" + t;
       std::vector<std::string> point_args = search_point_args(spec, args, text);
+      for (size_t i = 1; i < values.size(); ++i)
+        point_args = with_search_value(point_args, *search::option_for_path(values[i].first->path), values[i].second);
       if (spec.planner == "smooth_isotonic" || search::multi_tier(spec)) {
         // As AIPerf's smooth_isotonic: a warmup at the probed value before every probe (longer
         // the first time a value is probed), and enough requests for a stable p99.
@@ -242,7 +272,7 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
         if (ec) throw std::runtime_error("cannot create " + dir + ": " + ec.message());
         const config::RunConfig cfg = trial_config(base, m, trial, dir);
         write_file(dir + "/run_config.json", config::to_json(cfg).dump(2) + "\n");
-        const std::string what = "search iteration " + std::to_string(iteration) + ": " + leaf + "=" + text +
+        const std::string what = "search iteration " + std::to_string(iteration) + ": " + label +
                                  (m.num_runs > 1 ? " (trial " + std::to_string(trial) + ")" : "");
         AIPERF_LOG(kInfo) << "Executing " << what;
         std::cout << "\nExecuting " << what << "...\n" << std::flush;
@@ -263,13 +293,12 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
       flush("");
       const search::Iteration& it = planner->history().back();
       std::ostringstream line;
-      line << "[search " << iteration + 1 << "/" << spec.max_iterations << "] " << leaf << "=" << text << ": "
-           << (it.feasible ? "feasible" : "infeasible") << " ("
-           << (tiers ? tiers->progress() : sla_text(spec, results)) << "); " << spec.metric
-           << " " << spec.stat << " = " << (it.objective ? number(*it.objective) : "n/a");
+      line << "[search " << iteration + 1 << "/" << spec.max_iterations << "] " << label << ": "
+           << (it.feasible ? "feasible" : "infeasible") << " (" << (tiers ? tiers->progress() : sla_text(spec, results))
+           << "); " << spec.metric << " " << spec.stat << " = " << (it.objective ? number(*it.objective) : "n/a");
       const auto best = search::best_trials(spec, planner->history());
       if (!best.is_null() && best[0]["feasible"].get<bool>())
-        line << "; best so far: " << leaf << "=" << sweep::python_str(best[0]["variation_values"][dim.path]) << " ("
+        line << "; best so far: " << values_text(spec, best[0]["variation_values"]) << " ("
              << number(best[0]["objective_values"][0].get<double>()) << ")";
       AIPERF_LOG(kInfo) << line.str();
       std::cout << line.str() << "\n" << std::flush;
@@ -283,7 +312,7 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
   const std::string reason = sig ? "cancelled" : planner->convergence_reason();
   flush(reason);
   try {
-    write_aggregates(spec, *planner, dim, base_dir, m, model_name);
+    write_aggregates(spec, *planner, base_dir, m, model_name);
   } catch (const std::exception& e) {
     AIPERF_LOG(kWarning) << "Search aggregates not written: " << e.what();
   }
@@ -292,19 +321,21 @@ int run_search(const search::Spec& spec, const std::vector<std::string>& args, c
   done << "Search finished (" << reason << ") after " << planner->history().size() << " iterations";
   if (!boundary.is_null()) {
     if (!boundary["feasible_max"].is_null())
-      done << "; highest feasible " << leaf << ": " << sweep::python_str(boundary["feasible_max"]["value"]);
+      done << "; highest feasible " << sweep::leaf(dim.path) << ": "
+           << sweep::python_str(boundary["feasible_max"]["value"]);
     if (!boundary["infeasible_min"].is_null())
-      done << "; lowest infeasible " << leaf << ": " << sweep::python_str(boundary["infeasible_min"]["value"]);
+      done << "; lowest infeasible " << sweep::leaf(dim.path) << ": "
+           << sweep::python_str(boundary["infeasible_min"]["value"]);
   }
   if (tiers)
     for (const auto& t : tiers->tier_results())
-      done << "; tier " << t["label"].get<std::string>() << ": " << leaf << " "
+      done << "; tier " << t["label"].get<std::string>() << ": " << sweep::leaf(dim.path) << " "
            << (t["boundary_concurrency"].is_null() ? std::string("none") : t["boundary_concurrency"].dump()) << " ("
            << t["convergence_status"].get<std::string>() << ")";
   const auto best = search::best_trials(spec, planner->history());
   if (!best.is_null())
-    done << "; best " << spec.metric << ": " << leaf << "=" << sweep::python_str(best[0]["variation_values"][dim.path])
-         << " (" << number(best[0]["objective_values"][0].get<double>()) << ")";
+    done << "; best " << spec.metric << ": " << values_text(spec, best[0]["variation_values"]) << " ("
+         << number(best[0]["objective_values"][0].get<double>()) << ")";
   AIPERF_LOG(kInfo) << done.str();
   std::cout << "\n" << done.str() << "\nSearch history: " << history_path << "\n" << std::flush;
   if (sig) return 128 + sig;

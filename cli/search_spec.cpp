@@ -273,10 +273,10 @@ nlohmann::ordered_json config_json(const Spec& spec) {
   c["max_iterations"] = spec.max_iterations;
   c["n_initial_points"] = spec.n_initial_points;
   c["random_seed"] = spec.random_seed ? nlohmann::ordered_json(*spec.random_seed) : nlohmann::ordered_json(nullptr);
-  // The BO convergence knobs (defaults; the native planners do not read them).
-  c["improvement_patience"] = 10;
-  c["plateau_window"] = 8;
-  c["plateau_threshold"] = 0.01;
+  // The BO planners' three-signal stop knobs (the 1-D planners do not read them).
+  c["improvement_patience"] = spec.improvement_patience;
+  c["plateau_window"] = spec.plateau_window;
+  c["plateau_threshold"] = spec.plateau_threshold;
   auto& space = c["search_space"] = nlohmann::ordered_json::array();
   for (const auto& d : spec.space) space.push_back({{"path", d.path}, {"lo", d.lo}, {"hi", d.hi}, {"kind", d.kind}});
   auto& filters = c["sla_filters"] = nlohmann::ordered_json::array();

@@ -65,6 +65,16 @@ struct Spec {
   double precision = 0.05;
   double warmup_seconds = 30, first_probe_floor = 60, replicate_floor = 15;
   long long precision_requests = 1000;
+  // bayesian / optuna (search_bo_planner.h): the sampler ("" = the planner's default, the GP with
+  // noisy EI), --optuna-acquisition, --optuna-terminator, --search-percentile-pooling,
+  // --bo-constraint-mode (deprecated, read by nothing) and the three-signal stop knobs.
+  std::string optuna_sampler;
+  std::optional<std::string> optuna_acquisition;
+  std::string optuna_terminator = "none";
+  std::string objective_pooling = "mean";
+  std::string constraint_mode = "penalty";
+  int improvement_patience = 10, plateau_window = 8;
+  double plateau_threshold = 0.01;
   // Options every point sets on top of the command line (max-goodput-under-slo: its per-request
   // SLOs as --goodput, merged with the user's own, the recipe's winning on the same metric).
   std::vector<std::pair<std::string, std::string>> point_options;
