@@ -11,12 +11,14 @@
 #include <functional>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "environment.h"
 #include "genai_perf_analyze.h"
+#include "genai_perf_checkpoint.h"
 #include "genai_perf_config.h"
 #include "genai_perf_export.h"
 #include "genai_perf_merge.h"
@@ -304,6 +306,42 @@ bool perf_analyzer_accepts(const ProfileArgs& a) {
   return false;
 }
 
+// One run as the checkpoint knows it (genai_perf_checkpoint.h).
+struct CheckpointedPoint {
+  PointParameters params;
+  std::vector<std::string> cli_args;  // perf_analyzer's command line, as GenAI-Perf builds it
+  nlohmann::ordered_json gap_params;
+};
+
+// GenAI-Perf's "<name>:<objectives> found in checkpoint" line when the run is there: true then.
+bool skipped(const Checkpoint& checkpoint, const CheckpointedPoint& p, const fs::path& dir) {
+  const nlohmann::ordered_json* found = checkpoint.find(representation(p.cli_args, p.gap_params));
+  if (!found) return false;
+  std::string objectives;
+  for (const auto* part : {&p.params.pa, &p.params.gap})
+    for (const auto& [name, value] : part->items())
+      objectives += (objectives.empty() ? "" : "-") + name +
+                    (value.is_number_float() ? python_float(value.get<double>()) : value.dump());
+  std::cout << (*found)["name"].get<std::string>() << ":" << objectives << " found in checkpoint. Results in '"
+            << dir.string() << "/' - skipping profiling...\n";
+  return true;
+}
+
+// Adds a measured run to the checkpoint under GenAI-Perf's next name and rewrites the file.
+// Returns the name, or "" (said on stderr) when the file cannot be written.
+std::string record_point(Checkpoint& checkpoint, const std::string& model, const CheckpointedPoint& p,
+                         const nlohmann::ordered_json& stats) {
+  const std::string name = checkpoint.next_name(model);
+  checkpoint.add(run_config_json(name, p.gap_params, model, p.params, p.cli_args, measurement_json(stats, model)));
+  try {
+    checkpoint.save();
+  } catch (const std::exception& e) {
+    std::cerr << "Error: --enable-checkpointing: " << e.what() << "\n";
+    return "";
+  }
+  return name;
+}
+
 int profile_with(const ProfileArgs& a, const std::string& version) {
   if (!perf_analyzer_accepts(a)) return 1;
   const fs::path dir = artifact_directory(a);
@@ -312,10 +350,30 @@ int profile_with(const ProfileArgs& a, const std::string& version) {
     args.push_back("--dry-run");
     return run_engine(args, true);
   }
+  std::optional<Checkpoint> checkpoint;
+  if (a.enable_checkpointing) {
+    try {
+      checkpoint.emplace(a.checkpoint_dir);
+    } catch (const GenAiPerfOptionError& e) {
+      std::cerr << "Error: --enable-checkpointing: " << e.what() << "\n";
+      return 2;
+    }
+  }
   std::cout << "Profiling these models: ";
   for (size_t i = 0; i < a.models.size(); ++i) std::cout << (i ? ", " : "") << a.models[i];
-  std::cout << "\nArtifacts: " << dir.string() << "\n";
-  return run_point(a, dir, version);
+  std::cout << "\n";
+  if (!checkpoint) {
+    std::cout << "Artifacts: " << dir.string() << "\n";
+    return run_point(a, dir, version);
+  }
+  const PointParameters params = profile_parameters(a);
+  const CheckpointedPoint point{params, pa_cli_args(a, params, dir.string()), gap_parameters(input_config(a), params)};
+  if (skipped(*checkpoint, point, dir)) return 0;
+  std::cout << "Artifacts: " << dir.string() << "\n";
+  nlohmann::ordered_json stats;
+  const int rc = run_point(a, dir, version, &stats);
+  if (rc == 0 && !stats.is_null()) return record_point(*checkpoint, a.models.front(), point, stats).empty() ? 1 : 0;
+  return rc;
 }
 
 int run_profile(const std::vector<std::string>& words, const std::string& version) {
@@ -331,6 +389,32 @@ int run_profile(const std::vector<std::string>& words, const std::string& versio
     return 0;
   }
   return profile_with(a, version);
+}
+
+// analyze's CSV rows from the checkpoint's run configs (best first), the statistics of the runs
+// in `measured` (this session's) as computed, the others' from their measurement.
+std::vector<AnalyzeRow> checkpoint_rows(const Checkpoint& checkpoint, const std::string& model,
+                                        const std::string& sweep_type, const std::vector<AnalyzeRow>& measured) {
+  std::vector<AnalyzeRow> rows;
+  for (const nlohmann::ordered_json& rc : checkpoint.run_configs()) {
+    AnalyzeRow row;
+    row.name = rc["name"].get<std::string>();
+    row.load = inference_value(rc);
+    const nlohmann::ordered_json gap = rc.value("genai_perf_config", nlohmann::ordered_json::object())
+                                           .value("_parameters", nlohmann::ordered_json::object());
+    const nlohmann::ordered_json entries = sweep_type == "num_dataset_entries" && gap.contains("num_dataset_entries")
+                                               ? gap["num_dataset_entries"]
+                                               : gap.value("input", nlohmann::ordered_json::object())
+                                                     .value("num_dataset_entries", nlohmann::ordered_json(100));
+    row.num_dataset_entries = entries.is_number() ? entries.get<int64_t>() : 100;
+    const auto now =
+        std::find_if(measured.begin(), measured.end(), [&](const AnalyzeRow& m) { return m.name == row.name; });
+    row.stats = now != measured.end()
+                    ? now->stats
+                    : stats_from_measurement(rc.value("measurement", nlohmann::ordered_json::object()), model);
+    rows.push_back(std::move(row));
+  }
+  return rows;
 }
 
 // One profile per sweep point, each in its own directory, then the summary CSV. A point that
@@ -358,11 +442,28 @@ int analyze_with(const ProfileArgs& base, const Sweep& sweep, const std::string&
     ic["input"]["num_dataset_entries"] = base_config["input"]["num_dataset_entries"];
     ic["input"]["synthetic_tokens"] = base_config["input"]["synthetic_tokens"];
   };
+  std::optional<Checkpoint> checkpoint;
+  if (base.enable_checkpointing) {
+    try {
+      checkpoint.emplace(base.checkpoint_dir);
+    } catch (const GenAiPerfOptionError& e) {
+      std::cerr << "Error: --enable-checkpointing: " << e.what() << "\n";
+      return 2;
+    }
+  }
   std::vector<AnalyzeRow> rows;
   for (size_t i = 0; i < sweep.values.size(); ++i) {
     const int64_t value = sweep.values[i];
     ProfileArgs a = point_args(base, sweep, value);
     const fs::path dir = point_directory(base, sweep, value);
+    std::optional<CheckpointedPoint> point;
+    if (checkpoint) {
+      nlohmann::ordered_json ic = input_config(a);
+      edit(ic);
+      const PointParameters params = sweep_parameters(sweep.type, value);
+      point = CheckpointedPoint{params, pa_cli_args(a, params, dir.string()), gap_parameters(ic, params)};
+      if (skipped(*checkpoint, *point, dir)) continue;
+    }
     // GenAI-Perf 0.0.16's analyze makes each point's plots folder and draws nothing in it.
     if (a.generate_plots) fs::create_directories(dir / "plots");
     a.generate_plots = false;
@@ -378,8 +479,15 @@ int analyze_with(const ProfileArgs& base, const Sweep& sweep, const std::string&
                 << "); no analyze_export_genai_perf.csv written\n";
       return done ? done : 1;
     }
+    if (checkpoint) {
+      row.name = record_point(*checkpoint, base.models.front(), *point, row.stats);
+      if (row.name.empty()) return 1;
+    }
     rows.push_back(std::move(row));
   }
+  // With a checkpoint, the CSV reports every run config it holds (GenAI-Perf reports its
+  // results, the ones resumed included); those measured now keep their statistics as computed.
+  if (checkpoint) rows = checkpoint_rows(*checkpoint, base.models.front(), sweep.type, rows);
   std::string root = base.artifact_dir;
   const fs::path csv = fs::path(root) / "analyze_export_genai_perf.csv";
   std::cout << "Generating " << csv.string() << "\n";

@@ -390,7 +390,7 @@ class Reader {
              {"checkpoint_directory", option("--checkpoint-dir")},
              {"profile_export_file", option("--profile-export-file")},
              {"generate_plots", flag("--generate-plots")},
-             {"enable_checkpointing", fixed("--enable-checkpointing", "false")}});
+             {"enable_checkpointing", flag("--enable-checkpointing")}});
   }
 
   static nlohmann::ordered_json to_json(const YAML::Node& n) {

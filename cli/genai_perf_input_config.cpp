@@ -145,7 +145,7 @@ nlohmann::ordered_json input_config(const ProfileArgs& a) {
         {"checkpoint_directory", a.checkpoint_dir},
         {"profile_export_file", a.profile_export_file},
         {"generate_plots", a.generate_plots},
-        {"enable_checkpointing", false}}},
+        {"enable_checkpointing", a.enable_checkpointing}}},
       {"tokenizer",
        {{"name", a.tokenizer.empty() ? a.models.front() : a.tokenizer},
         {"revision", a.tokenizer_revision},

@@ -77,7 +77,7 @@ const std::vector<Spec>& specs() {
       {{"--artifact-dir"}, Arity::kOne, ""},
       {{"--checkpoint-dir"}, Arity::kOne, ""},
       {{"--generate-plots"}, Arity::kFlag, ""},
-      {{"--enable-checkpointing"}, Arity::kFlag, "checkpointing"},
+      {{"--enable-checkpointing"}, Arity::kFlag, ""},
       {{"--profile-export-file"}, Arity::kOne, ""},
       // Profiling
       {{"--concurrency"}, Arity::kOne, ""},
@@ -407,6 +407,8 @@ ProfileArgs parse_profile_args(const std::vector<std::string>& words, bool analy
       a.artifact_dir = one(n);
     } else if (n == "--checkpoint-dir") {
       a.checkpoint_dir = one(n);
+    } else if (n == "--enable-checkpointing") {
+      a.enable_checkpointing = true;
     } else if (n == "--profile-export-file") {
       a.profile_export_file = one(n);
       // GenAI-Perf: a file name only (it goes in the artifact directory).

@@ -86,6 +86,9 @@ struct ProfileArgs {
   bool tokenizer_trust_remote_code = false;
   std::string artifact_dir = "artifacts";
   std::string checkpoint_dir = "checkpoint";
+  // --enable-checkpointing: runs already in <checkpoint_dir>/checkpoint.json are not run again
+  // (genai_perf_checkpoint.h).
+  bool enable_checkpointing = false;
   std::string profile_export_file = "profile_export.json";
   bool verbose = false;
   bool help = false;

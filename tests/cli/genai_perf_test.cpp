@@ -184,8 +184,9 @@ TEST_CASE("genai-perf options: prefixes, = values, and refusals naming the optio
   refuses({"-m", "m", "-b", "2"}, "The --batch-size-text flag is not supported for tensorrtllm.");
   refuses({"-m", "m", "--endpoint-type", "chat", "--measurement-interval", "1000", "--request-count", "5"},
           "argument --request-count/--num-requests: not allowed with argument --measurement-interval/-p");
-  refuses({"-m", "m", "--endpoint-type", "chat", "--enable-checkpointing", "--fixed-schedule", "f"},
-          "front end: --enable-checkpointing (checkpointing), --fixed-schedule (fixed schedule);");
+  refuses({"-m", "m", "--endpoint-type", "chat", "--grpc-method", "a.B/C", "--fixed-schedule", "f"},
+          "front end: --grpc-method (dynamic gRPC), --fixed-schedule (fixed schedule);");
+  CHECK(parse_profile_args({"-m", "m", "--endpoint-type", "chat", "--enable-checkpointing"}).enable_checkpointing);
   refuses({"-m", "m", "--endpoint-type", "embeddings", "--generate-plots"},
           "User Config: generate_plots is not supported with the OutputFormat.OPENAI_EMBEDDINGS output format");
   CHECK(parse_profile_args({"-m", "m", "--endpoint-type", "chat", "--generate-plots"}).generate_plots);
