@@ -525,6 +525,106 @@ SCENARIOS = {
         "accuracy": True,
         "truth": {"request_latency": TTFT_MS, **concurrency_truth(1, 8, TTFT_MS, osl=None)},
     },
+    "accuracy_aime": {
+        "about": "non-streaming chat, --accuracy-benchmark aime (Maxwell-Jia/AIME_2024's lone Parquet file; the recipe's "
+                 "template with 8 shots, the default system prompt), graded by the math grader (AIPerf's stdlib "
+                 "comparison): a boxed answer, an answer phrase, a wrong fraction",
+        "args": ["--endpoint-type", "chat", "--concurrency", "1", "--request-count", "3",
+                 "--accuracy-benchmark", "aime", "--extra-inputs", "temperature:0"],
+        "mock": ["--reply-rules", str(REPO / "tests" / "data" / "accuracy" / "reply_rules.jsonl")],
+        "datasets": ["Maxwell-Jia/AIME_2024"],
+        "requests": 3,
+        "accuracy": True,
+        "truth": {"request_latency": TTFT_MS, **concurrency_truth(1, 3, TTFT_MS, osl=None)},
+    },
+    "accuracy_math_500": {
+        "about": "non-streaming completions, --accuracy-benchmark math_500 (test.jsonl; the gold is the whole "
+                 "solution, the task the subject) with --accuracy-grader math",
+        "args": ["--endpoint-type", "completions", "--concurrency", "1", "--request-count", "3",
+                 "--accuracy-benchmark", "math_500", "--accuracy-grader", "math", "--extra-inputs", "temperature:0"],
+        "mock": ["--reply-rules", str(REPO / "tests" / "data" / "accuracy" / "reply_rules.jsonl")],
+        "datasets": ["HuggingFaceH4/MATH-500"],
+        "requests": 3,
+        "accuracy": True,
+        "truth": {"request_latency": TTFT_MS, **concurrency_truth(1, 3, TTFT_MS, osl=None)},
+    },
+    "accuracy_gpqa_diamond": {
+        "about": "non-streaming chat, --accuracy-benchmark gpqa_diamond (Idavidrein/gpqa's gpqa_diamond.csv; answers "
+                 "shuffled by the question's SHA-256) with --accuracy-grader multiple_choice",
+        "args": ["--endpoint-type", "chat", "--concurrency", "1", "--request-count", "3",
+                 "--accuracy-benchmark", "gpqa_diamond", "--accuracy-grader", "multiple_choice",
+                 "--extra-inputs", "temperature:0"],
+        "mock": ["--reply-rules", str(REPO / "tests" / "data" / "accuracy" / "reply_rules.jsonl")],
+        "datasets": ["Idavidrein/gpqa"],
+        "requests": 3,
+        "accuracy": True,
+        "truth": {"request_latency": TTFT_MS, **concurrency_truth(1, 3, TTFT_MS, osl=None)},
+    },
+    # Public datasets (issue 16) on the fixtures of tests/data/public_datasets: both tools read the
+    # HuggingFace ones from ./<org>/<name> (a link to the fixture's snapshot), Spec-Bench from AIPerf's
+    # download cache; inputs.json must be identical value by value.
+    "public_dataset_aimo": {
+        "about": "non-streaming chat, --public-dataset aimo (AI-MO/NuminaMath-TIR, train split, a blank problem "
+                 "skipped), 5 requests over 3 rows (sequential wrap), --output-tokens-mean 3",
+        "args": ["--endpoint-type", "chat", "--concurrency", "1", "--request-count", "5",
+                 "--public-dataset", "aimo", "--output-tokens-mean", "3", *EXACT_OSL],
+        "datasets": ["AI-MO/NuminaMath-TIR"],
+        "requests": 5,
+        "truth": {"request_latency": TTFT_MS + 2 * ITL_MS, "output_token_throughput": 5 * 3 / (5 * 0.24),
+                  "e2e_output_token_throughput": 3 / 0.24,
+                  **concurrency_truth(1, 5, TTFT_MS + 2 * ITL_MS, osl=None)},
+        "inputs_equal": True,
+    },
+    "public_dataset_mtbench": {
+        "about": "streaming chat, --public-dataset spec-al-mtbench (two-turn rows, an empty row skipped): "
+                 "3 requests, the second turn carrying the live reply",
+        "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "1", "--request-count", "3",
+                 "--public-dataset", "spec-al-mtbench", "--output-tokens-mean", "4", *EXACT_OSL],
+        "datasets": ["HuggingFaceH4/mt_bench_prompts"],
+        "requests": 3,
+        "truth": {"request_latency": TTFT_MS + 3 * ITL_MS, "output_token_throughput": 3 * 4 / (3 * 0.26),
+                  "time_to_first_token": TTFT_MS, "time_to_first_output_token": TTFT_MS,
+                  "e2e_output_token_throughput": 4 / 0.26,
+                  **concurrency_truth(1, 3, TTFT_MS + 3 * ITL_MS, osl=None)},
+        "inputs_equal": True,
+    },
+    "public_dataset_blazedit": {
+        "about": "completions, --public-dataset blazedit_5k (the code-edit prompt template over code and "
+                 "change_request)",
+        "args": ["--endpoint-type", "completions", "--concurrency", "1", "--request-count", "2",
+                 "--public-dataset", "blazedit_5k", "--output-tokens-mean", "4", *EXACT_OSL],
+        "datasets": ["vdaita/edit_5k_char"],
+        "requests": 2,
+        "truth": {"request_latency": TTFT_MS + 3 * ITL_MS, "output_token_throughput": 2 * 4 / (2 * 0.26),
+                  "e2e_output_token_throughput": 4 / 0.26,
+                  **concurrency_truth(1, 2, TTFT_MS + 3 * ITL_MS, osl=None)},
+        "inputs_equal": True,
+    },
+    "public_dataset_mbpp_subset": {
+        "about": "chat, --public-dataset spec_al_mbpp --hf-subset full (a README card with two configs; "
+                 "the test split only)",
+        "args": ["--endpoint-type", "chat", "--concurrency", "1", "--request-count", "2",
+                 "--public-dataset", "spec_al_mbpp", "--hf-subset", "full", "--output-tokens-mean", "4", *EXACT_OSL],
+        "datasets": ["google-research-datasets/mbpp"],
+        "requests": 2,
+        "truth": {"request_latency": TTFT_MS + 3 * ITL_MS, "output_token_throughput": 2 * 4 / (2 * 0.26),
+                  "e2e_output_token_throughput": 4 / 0.26,
+                  **concurrency_truth(1, 2, TTFT_MS + 3 * ITL_MS, osl=None)},
+        "inputs_equal": True,
+    },
+    "public_dataset_spec_bench": {
+        "about": "chat, --public-dataset spec_bench from AIPerf's cache (.cache/aiperf/datasets/spec_bench.jsonl): "
+                 "each row's first turn, stripped",
+        "args": ["--endpoint-type", "chat", "--concurrency", "1", "--request-count", "2",
+                 "--public-dataset", "spec_bench", "--output-tokens-mean", "4", *EXACT_OSL],
+        "cache_files": {".cache/aiperf/datasets/spec_bench.jsonl":
+                        REPO / "tests" / "data" / "public_datasets" / "spec_bench" / "question.jsonl"},
+        "requests": 2,
+        "truth": {"request_latency": TTFT_MS + 3 * ITL_MS, "output_token_throughput": 2 * 4 / (2 * 0.26),
+                  "e2e_output_token_throughput": 4 / 0.26,
+                  **concurrency_truth(1, 2, TTFT_MS + 3 * ITL_MS, osl=None)},
+        "inputs_equal": True,
+    },
     "usage_cache_spec_decode": {
         "about": "streaming chat, concurrency 2, the mock scripting prompt-cache usage (cached_tokens 16, "
                  "Anthropic's cache_creation_input_tokens 4, DeepSeek's prompt_cache_miss_tokens 7) and vLLM's "
@@ -1267,6 +1367,21 @@ ACCURACY_FIELDS = ("task", "grader_name", "passed", "unparsed", "confidence", "e
                    "model_output", "model_thinking", "benchmark_phase")
 
 
+def inputs_equal_check(ref, ours, emit):
+    """inputs.json value by value (session ids included): what each tool will send, from the same
+    dataset and seed."""
+    rp, op = ref.files.get("<artifact>/inputs.json"), ours.files.get("<artifact>/inputs.json")
+    if rp is None or op is None:
+        return  # the file check reports a missing file
+    rd, od = json.loads(rp.read_text())["data"], json.loads(op.read_text())["data"]
+    if len(rd) != len(od):
+        emit("inputs:count", f"inputs.json sessions: ref {len(rd)}, ours {len(od)}")
+    for i, (r, o) in enumerate(zip(rd, od)):
+        if r != o:
+            emit(f"inputs:session{i}", f"inputs.json session {i} differs:\n      ref  {json.dumps(r)[:400]}\n"
+                                       f"      ours {json.dumps(o)[:400]}")
+
+
 def accuracy_check(ref, ours, emit):
     """The accuracy files value by value: accuracy_results.csv byte for byte, each graded record's
     grade and texts (by session_num), and the accuracy.* results of the summary."""
@@ -1319,10 +1434,16 @@ def run_scenario(name, spec, args, tmp, known):
         # directories; the reference gets a fresh HF_HOME (`datasets` caches what it prepared by name).
         for repo in spec.get("datasets", []):
             hub = REPO / "tests" / "data" / "accuracy" / "hub" / ("datasets--" + repo.replace("/", "--"))
+            if not hub.exists():  # the --public-dataset fixtures
+                hub = REPO / "tests" / "data" / "public_datasets" / "hub" / ("datasets--" + repo.replace("/", "--"))
             snap = hub / "snapshots" / (hub / "refs" / "main").read_text().strip()
             for who in ("ref", "ours"):
                 (work / who / repo).parent.mkdir(parents=True, exist_ok=True)
                 (work / who / repo).symlink_to(snap, target_is_directory=True)
+        for rel, src in spec.get("cache_files", {}).items():  # a public dataset's download cache
+            for who in ("ref", "ours"):
+                (work / who / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(src, work / who / rel)
         if spec.get("datasets"):
             ref_env["HF_HOME"] = str(work / "ref-hf-home")
             ref_env["HF_DATASETS_OFFLINE"] = "1"
@@ -1342,6 +1463,8 @@ def run_scenario(name, spec, args, tmp, known):
         schedule_check(ref, ours, spec["schedule_ms"], emit)
     if spec.get("accuracy"):
         accuracy_check(ref, ours, emit)
+    if spec.get("inputs_equal"):
+        inputs_equal_check(ref, ours, emit)
     if "energy_concurrency" in spec:
         energy_check(ref, spec["energy_concurrency"], "ref", emit)
         energy_check(ours, spec["energy_concurrency"], "ours", emit)
