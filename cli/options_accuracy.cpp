@@ -84,7 +84,8 @@ void add_accuracy_options(CLI::App& app, ProfileOptions& o) {
                        ->group(g);
   app.add_option_function<std::string>(
          "--accuracy-grader", [&a](const std::string& v) { a.grader = v; },
-         "Grader overriding the benchmark's default (exact_match, multiple_choice, lighteval_gsm8k, mmlu_pro)")
+         "Grader overriding the benchmark's default (exact_match, multiple_choice, lighteval_gsm8k, mmlu_pro, math; "
+         "the lighteval_* graders and code_execution are refused, docs/accuracy.md)")
       ->check(choice(names_of(false)))
       ->group(g);
   add_optional(app, "--accuracy-system-prompt", a.system_prompt,
@@ -170,6 +171,12 @@ void finalize_accuracy_options(ProfileOptions& o) {
     AIPERF_LOG(kWarning) << "Running accuracy benchmark without temperature=0 in --extra-inputs. Most LLM servers "
                             "default to temperature=1.0, introducing random sampling and run-to-run variance. For "
                             "reproducible results matching lighteval, add: --extra-inputs '{\"temperature\": 0}'";
+  // AIPerf's math grader compares symbolically only with sympy and latex2sympy2-extended
+  // installed; this one is its stdlib comparison (the one AIPerf warns about without them).
+  if (grader == "math")
+    AIPERF_LOG(kWarning) << "The math grader runs AIPerf's stdlib fallback comparison (as AIPerf without "
+                            "sympy/latex2sympy2-extended): symbolic equivalence (e.g. \\sqrt{2} vs 2^{1/2}) and "
+                            "LaTeX-form normalization beyond its string rules grade as incorrect (docs/accuracy.md).";
 }
 
 }  // namespace aiperf::cli
