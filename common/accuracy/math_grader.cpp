@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::string_view kBoxed = "\\boxed{";
 
-std::string without_char(std::string s, char c) {
+std::string without_char(const std::string& s, char c) {
   std::string out;
   for (char x : s)
     if (x != c) out += x;
