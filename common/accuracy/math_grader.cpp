@@ -146,20 +146,31 @@ std::optional<PyFraction> py_fraction(std::string_view text) {
   if (!m) return std::nullopt;
   PyFraction f;
   f.negative = *m->groups[1] == "-";
+  // Each part goes through int(), which refuses more than kPyMaxStrDigits digits.
+  auto too_long = [](const std::string& digits) {
+    return digits.size() - (digits.empty() || (digits[0] != '-' && digits[0] != '+') ? 0 : 1) > kPyMaxStrDigits;
+  };
   const std::string num = without_char(m->groups[2].value_or(""), '_');
+  if (too_long(num)) return std::nullopt;
   f.digits = num.empty() ? "0" : num;
   if (m->groups[4] && !m->groups[4]->empty()) {
     f.denom = without_char(*m->groups[4], '_');
+    if (too_long(f.denom)) return std::nullopt;
     if (digits_zero(f.denom)) return std::nullopt;  // ZeroDivisionError
     return f;
   }
   if (m->groups[6] && !m->groups[6]->empty()) {
     const std::string decimal = without_char(*m->groups[6], '_');
     if (decimal.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;  // int("d")
+    if (too_long(decimal)) return std::nullopt;
     f.digits += decimal;
     f.exp10 -= static_cast<long long>(decimal.size());
   }
-  if (m->groups[8] && !m->groups[8]->empty()) f.exp10 += exponent_value(*m->groups[8]);
+  if (m->groups[8] && !m->groups[8]->empty()) {
+    const std::string exp = without_char(*m->groups[8], '_');
+    if (too_long(exp)) return std::nullopt;
+    f.exp10 += exponent_value(exp);
+  }
   return f;
 }
 

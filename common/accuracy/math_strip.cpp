@@ -134,7 +134,7 @@ std::optional<std::string> py_int_text(std::string_view in) {
       return std::nullopt;
     }
   }
-  if (digits.empty()) return std::nullopt;
+  if (digits.empty() || digits.size() > kPyMaxStrDigits) return std::nullopt;
   const size_t nz = digits.find_first_not_of('0');
   if (nz == std::string::npos) return std::string("0");
   return (negative ? "-" : "") + digits.substr(nz);
