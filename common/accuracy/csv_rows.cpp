@@ -103,7 +103,11 @@ std::vector<nlohmann::json> read_csv_rows(const std::string& path) {
   if (!in) throw DatasetError(path + ": cannot be read");
   std::ostringstream buf;
   buf << in.rdbuf();
-  const std::vector<CsvRecord> records = parse_records(buf.str(), path);
+  return parse_csv_rows(buf.str(), path);
+}
+
+std::vector<nlohmann::json> parse_csv_rows(const std::string& text, const std::string& path) {
+  const std::vector<CsvRecord> records = parse_records(text, path);
   std::vector<nlohmann::json> rows;
   if (records.empty()) return rows;
   const std::vector<std::string>& header = records[0].fields;

@@ -14,5 +14,7 @@ namespace aiperf::accuracy {
 // Throws DatasetError (hf_dataset.h) naming the file and line of a row with more fields than
 // the header, an unterminated quote, or a file that cannot be read.
 std::vector<nlohmann::json> read_csv_rows(const std::string& path);
+// The same from the file's bytes; `label` names it in errors.
+std::vector<nlohmann::json> parse_csv_rows(const std::string& text, const std::string& label);
 
 }  // namespace aiperf::accuracy
