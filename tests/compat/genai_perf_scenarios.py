@@ -53,6 +53,14 @@ their requests recorded as perf_analyzer records Triton's (tensors by name): the
 perf_analyzer cannot run against our mock's gRPC model, and 0.0.16 merges only kserve runs as
 its profile writes them (it refuses the backend echoed for the other types).
 
+`checkpoint_resume` (--enable-checkpointing): the reference sweeps concurrency 1:2; ours resumes
+its checkpoint.json with 1:4 and must send only concurrency 4's 8 requests (the mock records
+every request), print GenAI-Perf's "... found in checkpoint" line for the two others and keep
+their CSV rows as the reference wrote them; the reference resumes the same way from its own
+checkpoint (1:4): its new run config must equal ours in name, perf_analyzer command line and
+GenAI-Perf parameters, the key trees of both files alike (ckpt, key); then the reference resumes
+ours with 1:8 and must send only concurrency 8's requests, our three rows unchanged in its CSV.
+
 Each difference has an id SCENARIO:KIND:FILE:DETAIL. The ones listed in KNOWN (with the reason)
 are accepted; any other fails the run (exit 1).
 
@@ -807,6 +815,108 @@ def compare_sessions(name, ref, ours, mock_bin, work):
     return diffs
 
 
+CHECKPOINT_ARGS = ["--endpoint-type", "chat", "--streaming", "--request-count", "8", *SYNTHETIC, *OUTPUT,
+                   "--sweep-type", "concurrency", "--enable-checkpointing"]
+
+
+def csv_body(path):
+    """analyze_export_genai_perf.csv's perf rows by config name."""
+    rows = list(csv.reader(io.StringIO(path.read_bytes().decode())))
+    end = rows.index([]) if [] in rows else len(rows)
+    return {r[0]: r for r in rows[1:end]}
+
+
+def compare_checkpoint(ref, ours, mock_bin, work):
+    """checkpoint_resume: each tool resumes the other's checkpoint.json (see the docstring)."""
+    name = "checkpoint_resume"
+    diffs = []
+
+    def add(kind, file, detail):
+        diffs.append(f"{name}:{kind}:{file}:{detail}")
+
+    root = work / name
+    shutil.rmtree(root, ignore_errors=True)
+    record = root / "requests.jsonl"
+    root.mkdir(parents=True)
+    mock = Mock(mock_bin, ["--record-requests", str(record)])
+
+    def sent():
+        return len(record.read_text().splitlines()) if record.exists() else 0
+
+    def run(tool, label, sweep_range, seed_from=None):
+        d = root / label
+        if seed_from is not None:
+            shutil.copytree(root / seed_from / "checkpoint", d / "checkpoint")
+        before = sent()
+        args = ["-u", mock.url, *COMMON, *CHECKPOINT_ARGS, "--sweep-range", sweep_range]
+        print(f"[{name}] {label}: genai-perf analyze {' '.join(args)}", flush=True)
+        rc, out = run_tool([str(tool)], args, d, "analyze")
+        if rc != 0:
+            add("run", label, f"exit {rc}")
+            print(out[-3000:])
+        return d, sent() - before, out
+
+    try:
+        a, a_sent, _ = run(ref, "ref_1_2", "1:2")                       # the reference writes
+        b, b_sent, b_out = run(ours, "ours_1_4", "1:4", "ref_1_2")      # ours resumes it
+        c, _, _ = run(ref, "ref_1_4", "1:4", "ref_1_2")                  # what the reference adds
+        d, d_sent, _ = run(ref, "ref_1_8", "1:8", "ours_1_4")           # the reference resumes ours
+    finally:
+        mock.stop()
+    if a_sent != 16:
+        add("run", "ref_1_2", f"sent {a_sent} requests, not 16")
+    # Ours runs concurrency 4 only (8 requests), naming the two points it found.
+    if b_sent != 8:
+        add("resume", "ours", f"sent {b_sent} requests, not 8 (concurrency 4 only)")
+    for n, load in (("m_run_config_0", 1), ("m_run_config_1", 2)):
+        line = f"{n}:concurrency{load} found in checkpoint. Results in 'artifacts/m-openai-chat-concurrency{load}/'"
+        if line not in b_out:
+            add("resume", "ours", f"no line {line!r}")
+    if sorted(p.name for p in (b / "artifacts").iterdir()) != ["analyze_export_genai_perf.csv",
+                                                                "m-openai-chat-concurrency4"]:
+        add("resume", "ours", "artifacts: " + ", ".join(sorted(p.name for p in (b / "artifacts").iterdir())))
+    # The reference runs concurrency 8 only after ours.
+    if d_sent != 8:
+        add("resume", "ref", f"sent {d_sent} requests, not 8 (concurrency 8 only)")
+    if sorted(p.name for p in (d / "artifacts").iterdir()) != ["analyze_export_genai_perf.csv",
+                                                                "m-openai-chat-concurrency8"]:
+        add("resume", "ref", "artifacts: " + ", ".join(sorted(p.name for p in (d / "artifacts").iterdir())))
+    ckpt = {k: json.loads((v / "checkpoint" / "checkpoint.json").read_text()) for k, v in
+            (("a", a), ("b", b), ("c", c), ("d", d))}
+    # Key trees: ours against the reference's after the same sweep.
+    out = []
+    tree_diff(tree(ckpt["c"]), tree(ckpt["b"]), "", out)
+    for x in out:
+        add("key", "checkpoint.json", x)
+    # The run config each tool added for concurrency 4: the same name, command line and parameters.
+    def by_load(doc, load):
+        return next((r for r in doc["Results"]["run_configs"]
+                     if r["perf_analyzer_config"]["_parameters"] == {"concurrency": load}), None)
+    r4, o4 = by_load(ckpt["c"], 4), by_load(ckpt["b"], 4)
+    if not r4 or not o4:
+        add("ckpt", "checkpoint.json", "no concurrency 4 run config")
+    else:
+        for key in ("name", "genai_perf_config", "perf_analyzer_config"):
+            if r4[key] != o4[key]:
+                add("ckpt", "checkpoint.json", f"{key}:{json.dumps(r4[key])[:300]}->{json.dumps(o4[key])[:300]}")
+        rm = r4["measurement"]["_model_config_measurements"]["m"]["_perf_metrics"]
+        om = o4["measurement"]["_model_config_measurements"]["m"]["_perf_metrics"]
+        if sorted(rm) != sorted(om):
+            add("ckpt", "checkpoint.json", f"measurement tags {sorted(set(rm) ^ set(om))}")
+    # The resumed points keep the other tool's numbers: the CSV rows of configs 0 and 1 are the
+    # reference's in ours, those of 0..2 ours in the reference's.
+    a_rows, b_rows, d_rows = (csv_body(x / "artifacts" / "analyze_export_genai_perf.csv") for x in (a, b, d))
+    for n in ("m_run_config_0", "m_run_config_1"):
+        if a_rows.get(n) != b_rows.get(n):
+            add("acsv", "ours", f"{n}:{a_rows.get(n)}->{b_rows.get(n)}")
+    for n in ("m_run_config_0", "m_run_config_1", "m_run_config_2"):
+        if b_rows.get(n) != d_rows.get(n):
+            add("acsv", "ref", f"{n}:{b_rows.get(n)}->{d_rows.get(n)}")
+    if sorted(d_rows) != [f"m_run_config_{i}" for i in range(4)]:
+        add("acsv", "ref", f"rows {sorted(d_rows)}")
+    return diffs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--aiperf", required=True, type=Path, help="our aiperf binary (run as genai-perf)")
@@ -814,7 +924,7 @@ def main():
     ap.add_argument("--ref", type=Path, default=DEFAULT_REF)
     ap.add_argument("--scenario", action="append",
                     choices=sorted([*SCENARIOS, *FAILING, *ANALYZE, *CONFIGS, *SESSIONS, "create_template",
-                                    "process_export_files", "process_export_files_triton"]))
+                                    "process_export_files", "process_export_files_triton", "checkpoint_resume"]))
     ap.add_argument("--keep", type=Path, help="keep both tools' directories here")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
@@ -906,7 +1016,10 @@ def main():
 
     all_diffs = []
     for name in args.scenario or [*SCENARIOS, *FAILING, *ANALYZE, *CONFIGS, *SESSIONS, "create_template",
-                                  "process_export_files", "process_export_files_triton"]:
+                                  "process_export_files", "process_export_files_triton", "checkpoint_resume"]:
+        if name == "checkpoint_resume":
+            all_diffs += compare_checkpoint(args.ref, ours_bin, args.mock, work)
+            continue
         if name in SESSIONS:
             all_diffs += compare_sessions(name, args.ref, ours_bin, args.mock, work)
             continue
