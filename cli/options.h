@@ -155,6 +155,7 @@ struct ProfileOptions {
     double parameter_sweep_cooldown_seconds = 0;
     bool parameter_sweep_same_seed = false;
     bool no_sweep_table = false;
+    std::vector<std::string> variants;  // --variant / --sweep-variant (options_multi_run.cpp)
     bool enabled() const { return num_runs > 1 || convergence_metric.has_value(); }
   } multi_run;
   // Adaptive searches and recipes (cli/search_options.cpp): the raw options and, once

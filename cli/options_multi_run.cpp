@@ -1,7 +1,11 @@
 // Multi-Run group (AIPerf 0.13): --num-profile-runs and the options of repeated trials and
 // their convergence, and the parameter-sweep options (the lists themselves are found on the
 // command line before parsing, cli/sweep_plan.h). The search options: cli/search_options.cpp.
+#include <set>
+#include <sstream>
+
 #include "options.h"
+#include "search_spec.h"
 #include "validators.h"
 
 namespace aiperf::cli {
@@ -45,11 +49,75 @@ void add_multi_run_options(CLI::App& app, ProfileOptions& o) {
   app.add_flag("--parameter-sweep-same-seed,!--no-parameter-sweep-same-seed", m.parameter_sweep_same_seed,
                "Every sweep point uses the same random seed (default: seed + point index)")->group(g);
   app.add_flag("--no-sweep-table", m.no_sweep_table, "No per-point table on the console during a sweep")->group(g);
+  app.add_option("--variant,--sweep-variant", m.variants,
+                 "'[name:] key=value, ...' (repeatable): hand-picked scenario sweeps (not supported yet)")
+      ->group(g);
   add_search_options(app, o);  // --search-*, --search-recipe and the recipe options (search_options.cpp)
 }
 
+namespace {
+
+// AIPerf's `[name:] key=value, key=value` grammar (its variant_parser), with its messages for a
+// malformed variant.
+void check_variant(const std::string& s) {
+  const auto trim = [](std::string t) {
+    const auto b = t.find_first_not_of(" \t"), e = t.find_last_not_of(" \t");
+    return b == std::string::npos ? std::string() : t.substr(b, e - b + 1);
+  };
+  const std::string raw = trim(s), quoted = search::py_repr(s);
+  if (raw.empty()) throw OptionError("--variant: variant string is empty");
+  std::string body = raw;
+  if (const auto colon = raw.find(':');
+      colon != std::string::npos && raw.substr(0, colon).find('=') == std::string::npos) {
+    if (trim(raw.substr(0, colon)).empty())
+      throw OptionError("--variant: variant " + quoted + ": empty name before ':'");
+    body = trim(raw.substr(colon + 1));
+  }
+  if (body.empty()) throw OptionError("--variant: variant " + quoted + ": empty body");
+  std::set<std::string> keys;
+  std::stringstream ss(body);
+  for (std::string chunk; std::getline(ss, chunk, ',');) {
+    chunk = trim(chunk);
+    if (chunk.empty()) continue;
+    const auto eq = chunk.find('=');
+    if (eq == std::string::npos)
+      throw OptionError("--variant: variant " + quoted + ": token " + search::py_repr(chunk) +
+                        " is missing '=' (expected key=value)");
+    const std::string key = trim(chunk.substr(0, eq));
+    if (key.empty())
+      throw OptionError("--variant: variant " + quoted + ": empty key in token " + search::py_repr(chunk));
+    if (!keys.insert(key).second)
+      throw OptionError("--variant: variant " + quoted + ": duplicate key " + search::py_repr(key));
+  }
+  if (keys.empty()) throw OptionError("--variant: variant " + quoted + ": no key=value pairs");
+}
+
+}  // namespace
+
 void finalize_multi_run_options(ProfileOptions& o) {
   auto& m = o.multi_run;
+  if (!m.variants.empty()) {
+    // The reference's checks in its order, then our refusal: a scenario sweep (each variant a
+    // folder named by its label, aggregated as one sweep) is not implemented.
+    if (m.variants.size() == 1)
+      throw OptionError(
+          "--variant: single occurrence is rejected. Use the individual --isl/--osl/--concurrency flags "
+          "for a one-off; --variant is for multi-variant sweeps. Pass --variant at least twice to "
+          "declare a ScenarioSweep.");
+    if (o.search.recipe)
+      throw OptionError(
+          "--variant is mutually exclusive with --search-recipe. Drop one: recipes own the sweep "
+          "parameters, --variant declares scenarios.");
+    if (!o.search.space.empty())
+      throw OptionError(
+          "--variant is mutually exclusive with a YAML-declared sweep block (or --search-* flags). Drop "
+          "--variant or remove the sweep configuration.");
+    for (const auto& v : m.variants) check_variant(v);
+    throw OptionError(
+        "--variant: scenario sweeps (hand-picked variants) are not supported by this aiperf yet; for "
+        "points that set the same options, use comma lists with --sweep-type zip (e.g. --concurrency "
+        "1,8 --isl 128,1024 --sweep-type zip).");
+  }
   finalize_search_options(o);
   if (m.convergence_metric && m.num_runs < 2)
     throw OptionError("--convergence-metric: needs --num-profile-runs of at least 2 (the most trials to run)");

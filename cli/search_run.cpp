@@ -80,6 +80,22 @@ std::string sla_text(const search::Spec& spec, const search::Trials& results) {
 // trial's result (label, success, summary_metrics, error, artifacts_path, variation_label,
 // variation_values, variation_index, trial_index, was_cancelled). Written through a temporary
 // file so a crash never leaves half of it.
+// A trial's summary metrics as AIPerf's checkpoint dumps its JsonMetricResult objects: every
+// statistic key, null where the summary has none.
+nlohmann::ordered_json full_metrics(const nlohmann::ordered_json& metrics) {
+  static const char* const kKeys[] = {"unit", "avg", "p1",  "p5",  "p10", "p25", "p50",   "p75",
+                                      "p90",  "p95", "p99", "min", "max", "std", "count", "sum"};
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  if (!metrics.is_object()) return out;
+  for (const auto& [tag, m] : metrics.items()) {
+    if (!m.is_object()) continue;
+    nlohmann::ordered_json full = nlohmann::ordered_json::object();
+    for (const char* k : kKeys) full[k] = m.contains(k) ? m[k] : nlohmann::ordered_json(nullptr);
+    out[tag] = std::move(full);
+  }
+  return out;
+}
+
 void write_checkpoint(const search::Planner& planner, const std::string& base_dir) {
   nlohmann::ordered_json doc;
   auto& iterations = doc["iterations"] = nlohmann::ordered_json::array();
@@ -89,7 +105,7 @@ void write_checkpoint(const search::Planner& planner, const std::string& base_di
     for (const auto& t : it.results)
       results.push_back({{"label", t.label},
                          {"success", t.success},
-                         {"summary_metrics", t.metrics.is_null() ? nlohmann::ordered_json::object() : t.metrics},
+                         {"summary_metrics", full_metrics(t.metrics)},
                          {"error", t.success ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(t.error)},
                          {"artifacts_path", t.dir},
                          {"variation_label", numbered("search_iter", it.index)},

@@ -175,7 +175,10 @@ ojson aggregate_confidence(const std::vector<TrialResult>& trials, double confid
                         {"std", sd},
                         {"min", lo},
                         {"max", hi},
-                        {"cv", mean != 0 ? finite_or_null(sd / mean) : ojson(nullptr)},
+                        // One successful trial: AIPerf's degenerate record, cv 0 even for a zero mean.
+                        {"cv", successful == 1 ? ojson(0.0)
+                               : mean != 0     ? finite_or_null(sd / mean)
+                                               : ojson(nullptr)},
                         {"se", se},
                         {"ci_low", mean - margin},
                         {"ci_high", mean + margin},

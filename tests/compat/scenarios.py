@@ -648,6 +648,23 @@ SCENARIOS = {
                   "spec_decode_acceptance_length": 2.25, "spec_decode_token_weighted_acceptance_length": 2.25,
                   "usage_discrepancy_count": 0},
     },
+    "bo_search": {
+        "about": "adaptive search with the default planner (bayesian) against the mock's engine (4 slots): "
+                 "maximize output_token_throughput over concurrency 1..8 under p95 TTFT < 25 ms, 4 iterations, "
+                 "2 random initial points, seed 7; the search files and keys compared, each tool's verdicts "
+                 "checked against its own runs (the points differ: ours runs a GP, the reference without "
+                 "BoTorch falls back to TPE, and the random streams differ)",
+        "args": ["--endpoint-type", "chat", "--streaming", "--concurrency", "1", "--request-count", "16",
+                 *SYNTHETIC, *EXACT_OSL, "--artifact-dir", "art",
+                 "--search-space", "phases.profiling.concurrency:1,8:int",
+                 "--search-metric", "output_token_throughput", "--search-direction", "maximize",
+                 "--search-max-iterations", "4", "--search-initial-points", "2", "--search-random-seed", "7",
+                 "--search-sla", "time_to_first_token:p95:lt:25"],
+        "mock": ["--engine-slots", "4", "--engine-prefill-tokens-per-s", "20000", "--engine-step-ms", "5",
+                 "--engine-step-per-seq-ms", "0"],
+        "search": {"path": "phases.profiling.concurrency", "lo": 1, "hi": 8, "iterations": 4,
+                   "sla": ("time_to_first_token", "p95", 25.0), "objective": ("output_token_throughput", "avg")},
+    },
 }
 
 LOG_LINE = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} - \S+ - (DEBUG|INFO|NOTICE|WARNING|"
@@ -1456,6 +1473,9 @@ def run_scenario(name, spec, args, tmp, known):
             tail = (work / f"{who}.out").read_text(errors="replace").strip().splitlines()[-15:]
             emit(f"run:{who}:exit", f"{who} exited {rc}:\n      " + "\n      ".join(tail))
     ref, ours = Output(work / "ref"), Output(work / "ours")
+    if "search" in spec:
+        search_check(ref, ours, spec, emit)
+        return diffs, times
     served_check(ref, spec["requests"], "ref", emit)
     served_check(ours, spec["requests"], "ours", emit)
     compare_outputs(ref, ours, emit, spec.get("truth", {}))
@@ -1476,6 +1496,87 @@ def run_scenario(name, spec, args, tmp, known):
     if "video" in spec:
         video_check(ref, ours, emit, spec["video"], work)
     return diffs, times
+
+
+def search_files(root):
+    """The search's files under art/, iteration numbers and probed values generalized
+    (search_iter_*, aggregate/concurrency_*), without the per-run files (the other scenarios'
+    subject) and logs."""
+    out = set()
+    art = root / "art"
+    for p in art.rglob("*"):
+        rel = p.relative_to(art).as_posix()
+        if rel.startswith("logs") or "/profile_runs/run_" in rel:
+            continue
+        rel = re.sub(r"search_iter_\d{4}", "search_iter_*", rel)
+        rel = re.sub(r"^aggregate/([a-z_]+?)_[0-9.]+(/|$)", r"aggregate/\1_*\2", rel)
+        out.add(rel + ("/" if p.is_dir() else ""))
+    return out
+
+
+def search_check(ref, ours, spec, emit):
+    """A search's files and keys on both sides; each side's history against its own runs (the
+    variation's value in range, the verdict and objective from that iteration's summary, the best
+    trial and boundary from the iterations); the chosen values compared, as accepted differences."""
+    s = spec["search"]
+    rfiles, ofiles = search_files(ref.root), search_files(ours.root)
+    for path in sorted(rfiles - ofiles):
+        emit(f"search-file:{path}:only-ref", f"{path} only in the reference's search")
+    for path in sorted(ofiles - rfiles):
+        emit(f"search-file:{path}:only-ours", f"{path} only in ours")
+    docs = {}
+    for who, out in (("ref", ref), ("ours", ours)):
+        art = out.root / "art"
+        hist = art / "search_history.json"
+        if not hist.exists():
+            emit(f"search:{who}:no-history", f"{who} wrote no search_history.json")
+            return
+        docs[who] = json.loads(hist.read_text())
+        h = docs[who]
+        iters = h["iterations"]
+        if len(iters) != s["iterations"]:
+            emit(f"search:{who}:iterations", f"{who}: {len(iters)} iterations, expected {s['iterations']}")
+        metric, stat, threshold = s["sla"]
+        feasible = []
+        for i, it in enumerate(iters):
+            v = it["variation_values"].get(s["path"])
+            if not isinstance(v, int) or not s["lo"] <= v <= s["hi"]:
+                emit(f"search:{who}:value-range", f"{who}: iteration {i} value {v!r} not an int in range")
+            summary = json.loads((art / f"search_iter_{i:04d}" / "profile_runs" / "run_0001" /
+                                  "profile_export_aiperf.json").read_text())
+            ok = summary[metric][stat] < threshold
+            if it["feasible"] != ok:
+                emit(f"search:{who}:verdict", f"{who}: iteration {i} feasible={it['feasible']}, its run says {ok}")
+            obj = summary[s["objective"][0]][s["objective"][1]]
+            if not it["objective_values"] or abs(it["objective_values"][0] - obj) > 1e-9 * max(1.0, abs(obj)):
+                emit(f"search:{who}:objective", f"{who}: iteration {i} objective {it['objective_values']}, run {obj}")
+            if ok:
+                feasible.append((it["objective_values"][0], i, v))
+        best = h["best_trials"][0] if h["best_trials"] else None
+        if feasible:
+            want = max(feasible, key=lambda t: t[0])
+            if not best or best["iteration_idx"] != want[1] or best["feasible_count"] != len(feasible):
+                emit(f"search:{who}:best", f"{who}: best_trials {best}, expected iteration {want[1]}")
+            fmax = (h["boundary_summary"] or {}).get("feasible_max") or {}
+            if fmax.get("value") != max(t[2] for t in feasible):
+                emit(f"search:{who}:boundary", f"{who}: boundary feasible_max {fmax}")
+        if h["convergence_reason"] != "max_iterations":
+            emit(f"search:{who}:reason", f"{who}: convergence_reason {h['convergence_reason']!r}")
+    r, o = docs["ref"], docs["ours"]
+    compare_trees(key_tree(r), key_tree(o), emit, "search_history.json")
+    if r["config"] != o["config"]:
+        emit("search:config", f"search_history.json config: ref {r['config']}, ours {o['config']}")
+    for i, (a, b) in enumerate(zip(r["iterations"], o["iterations"])):
+        if a["variation_values"] != b["variation_values"]:
+            emit(f"search-value:iteration[{i}]", f"iteration {i}: ref {a['variation_values']}, ours {b['variation_values']}")
+    for rel in ("search_checkpoint.json", "sweep_aggregate/profile_export_aiperf_sweep.json"):
+        a, b = ref.root / "art" / rel, ours.root / "art" / rel
+        if a.exists() and b.exists():
+            compare_trees(key_tree(json.loads(a.read_text())), key_tree(json.loads(b.read_text())), emit, rel)
+    for who, out in (("ref", ref), ("ours", ours)):
+        aggs = sorted((out.root / "art" / "aggregate").glob("*/profile_export_aiperf_aggregate.json"))
+        docs[who + "-agg"] = json.loads(aggs[0].read_text()) if aggs else {}
+    compare_trees(key_tree(docs["ref-agg"]), key_tree(docs["ours-agg"]), emit, "aggregate/<point>/aggregate.json")
 
 
 def classify(diffs, known, used):

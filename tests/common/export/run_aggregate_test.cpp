@@ -74,6 +74,9 @@ TEST_CASE("failed trials are listed and left out; one success collapses the inte
   CHECK(m["ci_low"] == 10);
   CHECK(m["ci_high"] == 10);
   CHECK(m["t_critical"].is_null());
+  CHECK(m["cv"] == 0.0);
+  // AIPerf's single-run record: cv 0 even where the mean is 0 (several trials: null, its inf).
+  CHECK(agg["metrics"]["http_req_blocked_avg"]["cv"] == 0.0);
   CHECK_THROWS_WITH(aggregate_confidence({trial("run_0001", 1, 0, false)}, 0.95, 0, "v"),
                     Catch::Contains("All runs failed"));
 }
