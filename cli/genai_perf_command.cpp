@@ -331,7 +331,7 @@ bool skipped(const Checkpoint& checkpoint, const CheckpointedPoint& p, const fs:
 // Returns the name, or "" (said on stderr) when the file cannot be written.
 std::string record_point(Checkpoint& checkpoint, const std::string& model, const CheckpointedPoint& p,
                          const nlohmann::ordered_json& stats) {
-  const std::string name = checkpoint.next_name(model);
+  std::string name = checkpoint.next_name(model);
   checkpoint.add(run_config_json(name, p.gap_params, model, p.params, p.cli_args, measurement_json(stats, model)));
   try {
     checkpoint.save();

@@ -56,7 +56,7 @@ const Words kReferenceCommand = {"-m",
                                  "--enable-checkpointing"};
 
 fs::path scratch() {
-  const fs::path dir = fs::temp_directory_path() / ("genai_perf_ckpt_" + std::to_string(getpid()));
+  fs::path dir = fs::temp_directory_path() / ("genai_perf_ckpt_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
