@@ -5,6 +5,7 @@
 #include <functional>
 #include <numbers>
 #include <numeric>
+#include <optional>
 
 namespace aiperf::cli::search::bo {
 namespace {
@@ -21,8 +22,8 @@ double matern52(const GpModel& m, const std::vector<double>& a, const std::vecto
 }
 
 // Minimises f with Nelder-Mead from x0 (simplex steps `step`), at most `evals` evaluations.
-std::vector<double> nelder_mead(const std::function<double(const std::vector<double>&)>& f, std::vector<double> x0,
-                                double step, int evals) {
+std::vector<double> nelder_mead(const std::function<double(const std::vector<double>&)>& f,
+                                const std::vector<double>& x0, double step, int evals) {
   const size_t n = x0.size();
   std::vector<std::vector<double>> p(n + 1, x0);
   std::vector<double> v(n + 1);
@@ -88,6 +89,7 @@ Fitted fit_standardized(const std::vector<std::vector<double>>& x, const std::ve
   for (double v : raw) var += (v - f.mean) * (v - f.mean);
   f.std = std::max(1e-10, std::sqrt(var / n));
   std::vector<double> y;
+  y.reserve(raw.size());
   for (double v : raw) y.push_back((v - f.mean) / f.std);
   f.gp = gp_fit(x, y);
   return f;

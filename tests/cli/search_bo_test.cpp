@@ -15,6 +15,7 @@
 #include "search_tpe.h"
 
 using namespace aiperf::cli::search;
+namespace bo = aiperf::cli::search::bo;
 
 namespace {
 
@@ -325,4 +326,46 @@ TEST_CASE("Pooled percentiles come from every trial's per-request values (numpy'
   trials[1].dir = (dir / "missing").string();
   CHECK_FALSE(pooled_percentile(trials, "time_to_first_token", "p95"));
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("--optuna-terminator regret stops once the regret bound is below the best point's trial spread", "[unit]") {
+  // Two trials per point around 10000 - (c - 37)^2; from 20 iterations on the terminator compares
+  // the GP's regret bound with the best iteration's trial-to-trial error.
+  const auto run = [](double spread) {
+    Spec spec = bo_spec("optuna", "gp", 40, 5);
+    spec.space.push_back({"phases.profiling.concurrency", 1, 100, "int", "uniform"});
+    spec.optuna_terminator = "regret";
+    BoPlanner p(spec);
+    drive(p, [&](const nlohmann::json& v) {
+      const double c = v.get<double>(), mean = 10000 - (c - 37) * (c - 37);
+      return Trials{trial(mean - spread, 1), trial(mean + spread, 1)};
+    });
+    return std::make_pair(p.history().size(), p.convergence_reason());
+  };
+  const auto [noisy_n, noisy_reason] = run(5000);  // an error far above any regret bound
+  CHECK(noisy_reason == "posterior_regret_bound");
+  CHECK(noisy_n == 20);                         // the first iteration it may fire (Optuna's min_n_trials)
+  const auto [exact_n, exact_reason] = run(0);  // no trial-to-trial error: it never fires
+  CHECK(exact_reason == "max_iterations");
+  CHECK(exact_n == 40);
+  // One trial per point: no error estimate, never fires (the reference's never fire at all).
+  Spec spec = bo_spec("optuna", "tpe", 25, 5);
+  spec.space.push_back({"phases.profiling.concurrency", 1, 100, "int", "uniform"});
+  spec.optuna_terminator = "regret";
+  BoPlanner p(spec);
+  drive(p, capacity);
+  CHECK(p.convergence_reason() == "max_iterations");
+}
+
+TEST_CASE("regret_bound shrinks as the data pin the maximum down", "[unit]") {
+  bo::Rng rng(3);
+  std::vector<std::vector<double>> x;
+  std::vector<double> y;
+  for (int i = 0; i <= 40; ++i) {
+    x.push_back({i / 40.0});
+    y.push_back(100 - 100 * (i / 40.0 - 0.5) * (i / 40.0 - 0.5));
+  }
+  const double dense = regret_bound(x, y, rng);
+  CHECK(dense >= 0);
+  CHECK(dense < 5);  // the values' spread among the top half is ~6; the bound is a fraction of it
 }
