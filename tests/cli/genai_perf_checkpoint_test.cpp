@@ -17,6 +17,7 @@
 
 #include "genai_perf_analyze.h"
 #include "genai_perf_checkpoint.h"
+#include "genai_perf_config.h"
 #include "genai_perf_options.h"
 
 using namespace aiperf::cli::genai_perf;
@@ -235,5 +236,19 @@ TEST_CASE("a checkpoint that is not one is refused, naming the file", "[genai_pe
       CHECK(std::string(e.what()).find((dir / "checkpoint.json").string()) != std::string::npos);
     }
   }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a config file's output section turns checkpointing on", "[genai_perf][checkpoint]") {
+  const fs::path dir = scratch();
+  const fs::path file = dir / "cfg.yaml";
+  std::ofstream(file) << "model_names: m\noutput:\n  checkpoint_directory: ck\n  enable_checkpointing: True\n";
+  const ConfigRun run = read_config(file.string());
+  const ProfileArgs a = parse_profile_args(run.words);
+  CHECK(a.enable_checkpointing);
+  CHECK(a.checkpoint_dir == "ck");
+  CHECK(input_config(a)["output"]["enable_checkpointing"] == true);
+  std::ofstream(file, std::ios::trunc) << "model_names: m\noutput:\n  enable_checkpointing: False\n";
+  CHECK_FALSE(parse_profile_args(read_config(file.string()).words).enable_checkpointing);
   fs::remove_all(dir);
 }
