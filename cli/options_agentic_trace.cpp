@@ -6,6 +6,7 @@
 #include <string>
 
 #include "options.h"
+#include "public_datasets.h"
 #include "validators.h"
 #include "util/text.h"
 
@@ -52,7 +53,10 @@ void check_agentic_trace_options(const ProfileOptions& o, bool type_given) {
   }
   // An auto-detected file may be a Weka trace, so only an explicit other type (or no file) is refused.
   const bool weka = in.custom_dataset_type == config::CustomDatasetType::kWekaTrace;
-  const bool maybe_weka = weka || (!type_given && !in.input_file.empty());
+  const dataset::PublicDatasetInfo* pub = dataset::find_public_dataset(in.public_dataset);
+  const bool weka_public =
+      !o.input.hf_weka_dataset.empty() || (pub && pub->family == dataset::PublicFamily::kWekaTrace);
+  const bool maybe_weka = weka || weka_public || (!type_given && !in.input_file.empty());
   if (in.agentic_trace.max_context_length && !maybe_weka)
     throw OptionError(
         "--max-context-length only applies to Weka trace replay (--custom-dataset-type weka_trace or a weka "

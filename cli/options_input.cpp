@@ -221,10 +221,15 @@ void check_other_public_dataset(ProfileOptions& o) {
                        : info->family == dataset::PublicFamily::kAsr      ? std::string("audio")
                                                                           : std::string("image/video")) +
                       " family is not implemented); supported: " + dataset::supported_public_datasets());
-  if (info->repo.empty() && in.hf_subset)
+  if (info->family == dataset::PublicFamily::kSpecBench && in.hf_subset)
     throw OptionError("--hf-subset applies only to HuggingFace-backed public datasets, not " + in.public_dataset);
   namespace fs = std::filesystem;
-  if (info->repo.empty()) {  // spec_bench: a file AIPerf downloads from GitHub into its cache
+  if (info->family == dataset::PublicFamily::kWekaTrace) {
+    in.hf_weka_dataset = o.input.hf_weka_dataset;
+    if (info->repo.empty() && in.hf_weka_dataset.empty())
+      throw OptionError("--public-dataset weka_hf requires a non-empty --hf-weka-dataset HuggingFace repo");
+  }
+  if (info->family == dataset::PublicFamily::kSpecBench) {  // a file AIPerf downloads from GitHub into its cache
     if (!in.input_file.empty()) {
       if (!fs::is_regular_file(in.input_file))
         throw OptionError("--input-file: '" + in.input_file + "' is not a Spec-Bench JSON Lines file");

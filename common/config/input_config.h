@@ -169,6 +169,7 @@ struct InputConfig {
   // where the CLI resolved them to be read offline (./<org>/<name> under hf_local_root, or the
   // huggingface_hub cache hf_hub_cache).
   std::optional<std::string> hf_subset;
+  std::string hf_weka_dataset;  // --hf-weka-dataset: the repo of --public-dataset weka_hf
   std::string hf_local_root;
   std::string hf_hub_cache;
   // --seq-dist as given; validated by the CLI, parsed again by the dataset service.
@@ -207,11 +208,11 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(
     num_dataset_entries, turn_mean, turn_stddev, turn_delay_mean, turn_delay_stddev, turn_delay_ratio, input_file,
     custom_dataset_type, dataset_sampling_strategy, isl_block_size, fixed_schedule, fixed_schedule_auto_offset,
     fixed_schedule_start_offset, fixed_schedule_end_offset, public_dataset, public_dataset_file, hf_subset,
-    hf_local_root, hf_hub_cache, seq_dist, prefix_pool_size, prefix_length, shared_system_prompt_length,
-    user_context_prompt_length, rankings_passages_mean, rankings_passages_stddev, rankings_passage_tokens_mean,
-    rankings_passage_tokens_stddev, rankings_query_tokens_mean, rankings_query_tokens_stddev, image_width_mean,
-    image_width_stddev, image_height_mean, image_height_stddev, image_batch_size, image_format, audio_length_mean,
-    audio_length_stddev, audio_batch_size, audio_format, audio_depths, audio_sample_rates, audio_num_channels, video,
-    trace_replay, prompt_shaping, agentic_trace, synthesis)
+    hf_weka_dataset, hf_local_root, hf_hub_cache, seq_dist, prefix_pool_size, prefix_length,
+    shared_system_prompt_length, user_context_prompt_length, rankings_passages_mean, rankings_passages_stddev,
+    rankings_passage_tokens_mean, rankings_passage_tokens_stddev, rankings_query_tokens_mean,
+    rankings_query_tokens_stddev, image_width_mean, image_width_stddev, image_height_mean, image_height_stddev,
+    image_batch_size, image_format, audio_length_mean, audio_length_stddev, audio_batch_size, audio_format,
+    audio_depths, audio_sample_rates, audio_num_channels, video, trace_replay, prompt_shaping, agentic_trace, synthesis)
 
 }  // namespace aiperf::config

@@ -90,7 +90,7 @@ Dataset build_dataset(const config::RunConfig& config) {
     out.sampling_strategy = "sequential";
     return out;
   }
-  if (!in.public_dataset.empty()) {
+  if (!in.public_dataset.empty() && !is_weka_public_dataset(in)) {
     std::mt19937_64 rng = make_rng(config);
     if (in.public_dataset == "sharegpt") {
       auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path, config.tokenizer.cache_dir);
@@ -102,12 +102,14 @@ Dataset build_dataset(const config::RunConfig& config) {
     set_output_lengths(out.conversations, config);
     assign_models(out.conversations, config, rng);
     out.sampling_strategy = "sequential";
-  } else if (in.input_file.empty()) {
+  } else if (in.input_file.empty() && in.public_dataset.empty()) {
     out.conversations = build_synthetic_dataset(config);
     out.sampling_strategy = "shuffle";
-  } else {
+  } else {  // a file, or a public Weka trace corpus (the same trace pipeline)
     std::mt19937_64 rng = make_rng(config);
-    CustomDataset custom = load_custom_dataset(in, config.loadgen.conversation_num.value_or(100), rng);
+    CustomDataset custom = in.public_dataset.empty()
+                               ? load_custom_dataset(in, config.loadgen.conversation_num.value_or(100), rng)
+                               : load_public_weka(in);
     if (!custom.pending.empty()) {
       auto tokenizer = tok::load_tokenizer(config.tokenizer.resolved_path, config.tokenizer.cache_dir);
       const PromptGenerator prompts =

@@ -75,7 +75,7 @@ std::vector<PublicDatasetInfo> make_registry() {
       {"semianalysis_cc_traces_weka_062126_256k", "semianalysisai/cc-traces-weka-062126-256k"},
       {"weka_hf", ""},
   };
-  for (const auto& [name, repo] : weka) r.push_back(other(name, F::kWekaTrace, repo, "", "train"));
+  for (const auto& [name, repo] : weka) r.push_back({name, F::kWekaTrace, repo, "", "train", {}, {}, {}, true});
   return r;
 }
 

@@ -417,6 +417,35 @@ bool is_weka_trace_path(const std::string& path) {
   }
 }
 
+namespace {
+
+// --max-context-length, then the conversations (shared by files and HuggingFace rows).
+void filter_and_emit(std::vector<Trace> traces, const config::InputConfig& in, const std::string& source,
+                     CustomDataset& out) {
+  // --max-context-length: whole traces whose recorded peak (in + max(out, 1)) exceeds it are dropped.
+  if (const auto max_ctx = in.agentic_trace.max_context_length) {
+    int64_t smallest = std::numeric_limits<int64_t>::max();
+    const size_t scanned = traces.size();
+    std::vector<Trace> kept;
+    for (auto& t : traces) {
+      const int64_t peak = weka_peak_context(t);
+      smallest = std::min(smallest, peak);
+      if (peak <= static_cast<int64_t>(*max_ctx)) kept.push_back(std::move(t));
+    }
+    if (kept.empty())
+      throw DatasetFileError("No eligible traces in " + source + " after filter-then-cap (scanned " +
+                             std::to_string(scanned) + ", --max-context-length=" + std::to_string(*max_ctx) +
+                             ", --num-dataset-entries=None). Smallest trace requires " + std::to_string(smallest) +
+                             " tokens; raise --max-context-length to at least that (e.g. --max-context-length " +
+                             std::to_string(smallest) + ") to admit any trace.");
+    traces = std::move(kept);
+  }
+  emit_weka_traces(traces, in, out);
+  out.default_sampling = "sequential";
+}
+
+}  // namespace
+
 void load_weka_trace(const config::InputConfig& in, CustomDataset& out) {
   const auto files = trace_files(in.input_file);
   if (files.empty()) throw DatasetFileError(in.input_file + ": no *.json Weka trace files in the directory");
@@ -429,26 +458,27 @@ void load_weka_trace(const config::InputConfig& in, CustomDataset& out) {
                              "' conflicts with a prior file ('" + it->second + "')");
     traces.push_back(std::move(t));
   }
-  // --max-context-length: whole traces whose recorded peak (in + max(out, 1)) exceeds it are dropped.
-  if (const auto max_ctx = in.agentic_trace.max_context_length) {
-    int64_t smallest = std::numeric_limits<int64_t>::max();
-    const size_t scanned = traces.size();
-    std::vector<Trace> kept;
-    for (auto& t : traces) {
-      const int64_t peak = weka_peak_context(t);
-      smallest = std::min(smallest, peak);
-      if (peak <= static_cast<int64_t>(*max_ctx)) kept.push_back(std::move(t));
+  filter_and_emit(std::move(traces), in, "weka_trace", out);
+}
+
+void load_weka_trace_rows(const std::vector<json>& rows, const std::string& source, const config::InputConfig& in,
+                          CustomDataset& out) {
+  std::set<std::string> seen;
+  std::vector<Trace> traces;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    try {
+      Trace t = parse_trace(rows[i]);
+      t.file = source + " row " + std::to_string(i);
+      if (!seen.insert(t.id).second)
+        throw DatasetFileError("Duplicate trace id '" + t.id + "' at row " + std::to_string(i) + " of " + source);
+      traces.push_back(std::move(t));
+    } catch (const FieldError& e) {
+      throw DatasetFileError("Row " + std::to_string(i) + " of " + source + " failed WekaTrace validation: " +
+                             (e.field.empty() ? "" : "field '" + e.field + "': ") + e.message);
     }
-    if (kept.empty())
-      throw DatasetFileError("No eligible traces in weka_trace after filter-then-cap (scanned " +
-                             std::to_string(scanned) + ", --max-context-length=" + std::to_string(*max_ctx) +
-                             ", --num-dataset-entries=None). Smallest trace requires " + std::to_string(smallest) +
-                             " tokens; raise --max-context-length to at least that (e.g. --max-context-length " +
-                             std::to_string(smallest) + ") to admit any trace.");
-    traces = std::move(kept);
   }
-  emit_weka_traces(traces, in, out);
-  out.default_sampling = "sequential";
+  if (traces.empty()) throw DatasetFileError(source + ": no Weka trace rows");
+  filter_and_emit(std::move(traces), in, source, out);
 }
 
 void map_weka_models(CustomDataset& dataset, const std::vector<std::string>& model_names) {

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "custom_dataset.h"
 
 namespace aiperf::dataset {
@@ -24,6 +26,11 @@ bool is_weka_trace_path(const std::string& path);
 
 // Loads `in.input_file`. Throws DatasetFileError "file: field 'requests[2].in': problem".
 void load_weka_trace(const config::InputConfig& in, CustomDataset& out);
+
+// The same from a HuggingFace dataset's rows (--public-dataset semianalysis_cc_traces_weka*,
+// weka_hf), one trace per row in row order; `source` (the repo) names rows in errors.
+void load_weka_trace_rows(const std::vector<nlohmann::json>& rows, const std::string& source,
+                          const config::InputConfig& in, CustomDataset& out);
 
 // Sets each turn's model from the trace's: a trace's first model is --model's first, its other
 // models the next ones in order of first use (wrapping).

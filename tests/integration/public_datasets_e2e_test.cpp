@@ -125,6 +125,44 @@ TEST_CASE("public dataset spec_bench from --input-file over completions", "[e2e]
   CHECK(bodies[1]["prompt"] == "Who wrote Hamlet?");
 }
 
+TEST_CASE("public Weka corpus from the HuggingFace cache: the same conversations as the trace files", "[e2e][public]") {
+  const std::string tmp = aiperf::test::make_temp_dir();
+  ScopedEnv hub("HF_HUB_CACHE", kData + "/hub");
+  MockServer mock({"--fast"}, tmp);
+  // The corpus's rows are tests/data/datasets/weka_trace/{a,b}.json and weka_agentic/p.json.
+  fs::create_directories(tmp + "/traces");
+  for (const char* f : {"weka_trace/a.json", "weka_trace/b.json", "weka_agentic/p.json"})
+    fs::copy_file(std::string(AIPERF_TEST_DATA) + "/datasets/" + f, tmp + "/traces/" + fs::path(f).filename().string());
+  const std::vector<std::string> common{"--url", mock.url(), "--endpoint-type", "chat", "--request-count", "6"};
+  auto with = [&](std::vector<std::string> extra, const std::string& name) {
+    std::vector<std::string> args = common;
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::vector<std::string> full{"--tokenizer", "gpt2", "--ui-type", "none", "--model", "m", "--random-seed", "42"};
+    full.insert(full.end(), args.begin(), args.end());
+    return aiperf::test::run_profile(tmp + "/" + name, full, tmp, name, 120);
+  };
+  const auto pub = with({"--public-dataset", "semianalysis-cc-traces-weka-062126"}, "pub");
+  INFO(pub.out << pub.err);
+  REQUIRE(pub.exit_code == 0);
+  const auto repo = with({"--hf-weka-dataset", "semianalysisai/cc-traces-weka-062126"}, "repo");
+  REQUIRE(repo.exit_code == 0);
+  const auto file = with({"--input-file", tmp + "/traces", "--custom-dataset-type", "weka_trace"}, "file");
+  REQUIRE(file.exit_code == 0);
+  const json inputs = pub.inputs();
+  REQUIRE(inputs["data"].size() == 4);
+  std::vector<std::string> ids;
+  std::vector<size_t> turns;
+  for (const auto& d : inputs["data"]) {
+    ids.push_back(d["session_id"]);
+    turns.push_back(d["payloads"].size());
+  }
+  CHECK(ids == std::vector<std::string>{"trace_a", "trace_b", "trace_p", "trace_a::sa:agent_001"});
+  CHECK(turns == std::vector<size_t>{3, 2, 4, 2});
+  CHECK(inputs == file.inputs());
+  CHECK(inputs == repo.inputs());
+  CHECK(pub.records().size() == 6);
+}
+
 TEST_CASE("public datasets: refusals name the option and exit 2 with nothing written", "[e2e][public]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   ScopedEnv hub("HF_HUB_CACHE", kData + "/hub");
@@ -138,9 +176,11 @@ TEST_CASE("public datasets: refusals name the option and exit 2 with nothing wri
   };
   refused({"--public-dataset", "mmstar"},
           "--public-dataset mmstar: not loaded by this native aiperf yet (its image/video family is not implemented)");
-  refused({"--public-dataset", "semianalysis_cc_traces_weka"}, "its Weka trace family is not implemented");
-  refused({"--hf-weka-dataset", "semianalysisai/cc-traces-weka-062126"},
-          "--public-dataset weka_hf: not loaded by this native aiperf yet");
+  refused({"--public-dataset", "librispeech"}, "its audio family is not implemented");
+  refused({"--public-dataset", "weka_hf"}, "--public-dataset weka_hf requires a non-empty --hf-weka-dataset");
+  refused({"--hf-weka-dataset", "org/x", "--public-dataset", "aimo"},
+          "--hf-weka-dataset can only be used with --public-dataset weka_hf (got aimo)");
+  refused({"--hf-weka-dataset", "org/absent"}, "dataset org/absent is not available offline");
   refused({"--public-dataset", "spec_al_humaneval"},
           "--public-dataset spec_al_humaneval: dataset openai/openai_humaneval is not available offline: looked in ");
   refused({"--public-dataset", "spec_al_humaneval"},
@@ -151,6 +191,7 @@ TEST_CASE("public datasets: refusals name the option and exit 2 with nothing wri
   refused({"--hf-subset", "x"}, "--hf-subset applies only with a HuggingFace-backed --public-dataset");
   refused({"--public-dataset", "aimo", "--input-file", kData + "/spec_bench/question.jsonl"},
           "--input-file cannot be used with --public-dataset aimo");
+  refused({"--public-dataset", "aimo", "--max-context-length", "10"}, "--max-context-length only applies to Weka");
   refused({"--public-dataset", "aimo", "--dataset-filter", "a=b"},
           "Public dataset 'aimo' does not support --dataset-filter");
   refused({"--public-dataset", "nope"}, "--public-dataset");

@@ -86,3 +86,22 @@ with open(HERE / "spec_bench" / "question.jsonl", "w") as f:
         {"question_id": 83, "category": "qa", "turns": ["  Who wrote Hamlet?  "]},
     ]:
         f.write(json.dumps(row) + "\n")
+
+# semianalysis_cc_traces_weka_062126: one Weka trace per JSON Lines row (the weka_trace fixtures,
+# one with a subagent), as the SemiAnalysis corpora are published.
+weka = HERE.parent / "datasets"
+rows = [json.loads((weka / "weka_trace" / n).read_text()) for n in ("a.json", "b.json")]
+rows.append(json.loads((weka / "weka_agentic" / "p.json").read_text()))
+# `datasets` gives every row the union of the rows' columns (None where a row had none): the real
+# corpora have the same top-level keys in every row, and so do these.
+for r in rows:
+    r.setdefault("tool_tokens", 0)
+    r.setdefault("system_tokens", 0)
+    r.setdefault("totals", {"requests": len(r["requests"])})
+base = HERE / "hub" / "datasets--semianalysisai--cc-traces-weka-062126"
+(base / "refs").mkdir(parents=True, exist_ok=True)
+(base / "refs" / "main").write_text(REV)
+(base / "snapshots" / REV / "data").mkdir(parents=True, exist_ok=True)
+with open(base / "snapshots" / REV / "data" / "train-00000-of-00001.jsonl", "w") as f:
+    for r in rows:
+        f.write(json.dumps(r) + "\n")

@@ -61,7 +61,15 @@ TEST_CASE("public datasets: every name AIPerf registers, either spelling", "[dat
   CHECK(find_public_dataset("nope") == nullptr);
   CHECK(supported_public_datasets() ==
         "sharegpt, aimo, aimo_aime, aimo_numina_cot, aimo_numina_1_5, spec_bench, spec_al_gsm8k, spec_al_math500, "
-        "spec_al_humaneval, spec_al_mbpp, spec_al_mtbench, instruct_coder, blazedit_5k, blazedit_10k");
+        "spec_al_humaneval, spec_al_mbpp, spec_al_mtbench, instruct_coder, blazedit_5k, blazedit_10k, "
+        "semianalysis_cc_traces_weka, semianalysis_cc_traces_weka_no_subagents, "
+        "semianalysis_cc_traces_weka_with_subagents, semianalysis_cc_traces_weka_with_subagents_256k, "
+        "semianalysis_cc_traces_weka_with_subagents_060226, semianalysis_cc_traces_weka_with_subagents_060226_256k, "
+        "semianalysis_cc_traces_weka_with_subagents_060526, semianalysis_cc_traces_weka_with_subagents_060526_256k, "
+        "semianalysis_cc_traces_weka_with_subagents_060826, semianalysis_cc_traces_weka_with_subagents_060826_256k, "
+        "semianalysis_cc_traces_weka_061326, semianalysis_cc_traces_weka_061326_256k, "
+        "semianalysis_cc_traces_weka_061526, semianalysis_cc_traces_weka_061526_256k, "
+        "semianalysis_cc_traces_weka_062126, semianalysis_cc_traces_weka_062126_256k, weka_hf");
 }
 
 TEST_CASE("public datasets: Python str() and str.format of row values", "[dataset][public]") {
@@ -156,4 +164,21 @@ TEST_CASE("public datasets: families not implemented are refused by name", "[dat
   CHECK(error_of(input_for("mmstar"))
             .find("'mmstar' is not loaded by this native aiperf yet (supported: sharegpt, "
                   "aimo") == 0);
+}
+
+TEST_CASE("public datasets: a Weka corpus, one trace per row, --max-context-length and bad rows", "[dataset][public]") {
+  auto in = input_for("semianalysis_cc_traces_weka_062126");
+  const CustomDataset all = load_public_weka(in);
+  REQUIRE(all.conversations.size() == 4);
+  CHECK(all.conversations[3].session_id() == "trace_a::sa:agent_001");
+  CHECK(all.default_sampling == "sequential");
+  CHECK(all.weka_pending.size() == 11);      // every turn's messages are written later, with the tokenizer
+  in.agentic_trace.max_context_length = 85;  // trace_a peaks at 90 + max(0, 1) tokens
+  const CustomDataset kept = load_public_weka(in);
+  for (const auto& c : kept.conversations) CHECK(c.session_id().rfind("trace_a", 0) != 0);
+
+  auto hf = input_for("weka_hf");
+  CHECK(error_of(hf) == "--public-dataset weka_hf needs --hf-weka-dataset <org>/<name>");
+  hf.hf_weka_dataset = "HuggingFaceH4/mt_bench_prompts";  // not a trace corpus
+  CHECK(error_of(hf).rfind("Row 0 of HuggingFaceH4/mt_bench_prompts failed WekaTrace validation: ", 0) == 0);
 }
