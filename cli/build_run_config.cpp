@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 #include "options.h"
 #include "endpoints/endpoint.h"
@@ -53,6 +55,45 @@ std::string default_tokenizer_name(const std::vector<std::string>& models) {
     }
   }
   return first_real.empty() ? std::string(tok::kBuiltinTokenizerName) : first_real;
+}
+
+// The long names of the options given (input_config shows what was set). --auto-plot counts
+// only when on, since --no-auto-plot is the same option.
+std::vector<std::string> given_options(const ProfileOptions& o) {
+  std::vector<std::string> out;
+  if (o.app == nullptr) return out;
+  for (const CLI::Option* opt : o.app->get_options()) {
+    if (opt->count() == 0) continue;
+    for (const std::string& name : opt->get_lnames())
+      if (name != "auto-plot" || o.output.auto_plot) out.push_back(name);
+  }
+  return out;
+}
+
+// The records of a fixed-schedule input as AIPerf counts them for its request count: non-blank
+// lines of a file, or of every .jsonl under a directory. Other forms (Parquet, Arrow, gzip)
+// are not counted here (nullopt): input_config then shows no request count.
+std::optional<uint64_t> count_schedule_records(const std::string& path) {
+  namespace fs = std::filesystem;
+  auto count_lines = [](const fs::path& file) {
+    std::ifstream in(file);
+    uint64_t n = 0;
+    for (std::string line; std::getline(in, line);)
+      if (line.find_first_not_of(" \t\r") != std::string::npos) ++n;
+    return n;
+  };
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    uint64_t total = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(path, ec))
+      if (entry.is_regular_file() && entry.path().extension() == ".jsonl") total += count_lines(entry.path());
+    return total;
+  }
+  const std::string ext = fs::path(path).extension().string();
+  if (ext == ".parquet" || ext == ".arrow" || ext == ".ipc" || ext == ".gz" || !fs::is_regular_file(path, ec))
+    return std::nullopt;
+  const uint64_t n = count_lines(path);
+  return n > 0 ? std::optional<uint64_t>(n) : std::nullopt;
 }
 
 }  // namespace
@@ -114,6 +155,11 @@ config::RunConfig build_run_config(ProfileOptions& o, const std::vector<std::str
     c.service.zmq_ipc_path = tmpl;
   }
   c.service.cli_command = cli_command(argv, c);
+  c.given_options = given_options(o);
+  const bool count_given =
+      std::find(c.given_options.begin(), c.given_options.end(), "request-count") != c.given_options.end();
+  if (c.input.fixed_schedule && !count_given && !c.input.input_file.empty())
+    c.fixed_schedule_records = count_schedule_records(c.input.input_file);
   c.benchmark_id = util::uuid4();
   return c;
 }

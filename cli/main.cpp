@@ -43,6 +43,7 @@ void add_service_args(CLI::App& cmd, aiperf::cli::ServiceArgs& a) {
 }
 // Every option group of `aiperf profile` (also used to parse each sweep point's command line).
 void add_profile_groups(CLI::App& cmd, aiperf::cli::ProfileOptions& profile) {
+  profile.app = &cmd;
   aiperf::cli::add_endpoint_options(cmd, profile);
   aiperf::cli::add_input_options(cmd, profile);
   aiperf::cli::add_output_options(cmd, profile);

@@ -24,6 +24,7 @@ class OptionError : public std::runtime_error {
 
 struct ProfileOptions {
   config::RunConfig config;  // fields parsed directly
+  const CLI::App* app = nullptr;  // the parsed command: which options were given (input_config)
   // --dry-run (ours): every option parsed and validated as for a real run, then nothing is
   // started and nothing written (no artifact directory, no log file, no IPC directory, no
   // download). What only a download could check is listed in dry_run_notes instead.

@@ -8,12 +8,6 @@ namespace {
 
 using nlohmann::json;
 
-template <typename J, typename T>
-void put(J& j, const char* key, const std::optional<T>& v) {
-  if (v) j[key] = *v;
-}
-
-
 // Python float repr for whole numbers keeps ".0" (AIPerf prints request_rate10.0).
 std::string python_float(double v) {
   std::ostringstream os;
@@ -45,6 +39,8 @@ json to_json(const RunConfig& c) {
          {"telemetry", c.telemetry}, {"benchmark_id", c.benchmark_id}};
   j["network_latency"] = c.network_latency;
   j["accuracy"] = c.accuracy;
+  j["given_options"] = c.given_options;
+  if (c.fixed_schedule_records) j["fixed_schedule_records"] = *c.fixed_schedule_records;
   return j;
 }
 
@@ -60,37 +56,9 @@ RunConfig run_config_from_json(const json& j) {
   if (j.contains("network_latency")) j.at("network_latency").get_to(c.network_latency);
   if (j.contains("accuracy")) j.at("accuracy").get_to(c.accuracy);
   c.benchmark_id = j.value("benchmark_id", std::string());
+  c.given_options = j.value("given_options", std::vector<std::string>());
+  if (j.contains("fixed_schedule_records")) c.fixed_schedule_records = j.at("fixed_schedule_records").get<uint64_t>();
   return c;
-}
-
-nlohmann::ordered_json input_config_json(const RunConfig& c) {
-  nlohmann::ordered_json j;
-  auto& e = j["endpoint"];
-  e["model_names"] = c.endpoint.model_names;
-  e["type"] = c.endpoint.type;
-  e["streaming"] = c.endpoint.streaming;
-  e["urls"] = c.endpoint.urls;
-  if (!c.endpoint.custom_endpoint.empty()) e["custom_endpoint"] = c.endpoint.custom_endpoint;
-  e["timeout_seconds"] = c.endpoint.timeout_seconds;
-
-  auto& in = j["input"];
-  if (!c.input.extra_inputs.empty()) in["extra_inputs"] = c.input.extra_inputs;
-  if (c.input.random_seed) in["random_seed"] = *c.input.random_seed;
-  in["prompt"]["input_tokens"] = {{"mean", c.input.isl_mean}, {"stddev", c.input.isl_stddev}};
-  if (c.input.osl_mean)
-    in["prompt"]["output_tokens"] = {{"mean", *c.input.osl_mean}, {"stddev", c.input.osl_stddev}};
-  in["conversation"]["num_dataset_entries"] = c.input.num_dataset_entries;
-
-  j["output"]["artifact_directory"] = c.output.artifact_dir;
-  j["tokenizer"]["name"] = c.tokenizer.name;
-
-  auto& l = j["loadgen"];
-  put(l, "concurrency", c.loadgen.concurrency);
-  put(l, "request_count", c.loadgen.request_count);
-  put(l, "warmup_request_count", c.loadgen.warmup_request_count);
-  put(l, "benchmark_duration", c.loadgen.benchmark_duration);
-  put(l, "request_rate", c.loadgen.request_rate);
-  return j;
 }
 
 }  // namespace aiperf::config

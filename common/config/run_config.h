@@ -33,6 +33,12 @@ struct RunConfig {
   NetworkLatencyConfig network_latency;
   AccuracyConfig accuracy;  // --accuracy-*
   std::string benchmark_id;
+  // The long names (no dashes) of the profile options the user gave, on the command line or
+  // through --config: input_config's export shows what was set, as AIPerf's exclude_unset dump.
+  std::vector<std::string> given_options;
+  // A fixed schedule without --request-count: the input file's records (non-blank lines), which
+  // AIPerf's converter sets as the profiling phase's request count.
+  std::optional<uint64_t> fixed_schedule_records;
 
   // Timing mode label used in the artifact directory ("concurrency8", ...).
   std::string stimulus() const;
@@ -41,7 +47,9 @@ struct RunConfig {
 nlohmann::json to_json(const RunConfig& config);
 RunConfig run_config_from_json(const nlohmann::json& j);
 
-// AIPerf's input_config export: the user-facing sections without secrets or internals.
-nlohmann::ordered_json input_config_json(const RunConfig& config);
+// AIPerf 0.13's input_config export (input_config_export.cpp): its benchmark configuration's
+// sections with what the user set, without secrets or internals.
+// keep_nulls: the server-metrics export's dump keeps a set field whose value is None.
+nlohmann::ordered_json input_config_json(const RunConfig& config, bool keep_nulls = false);
 
 }  // namespace aiperf::config

@@ -65,8 +65,10 @@ void read_input_config(const json& cfg, RunData& run) {  // cfg: converted from 
       conc = number((*l)["concurrency"]);
   }
   if (conc && *conc > 0) run.concurrency = static_cast<int64_t>(*conc);
-  if (auto o = cfg.find("output"); o != cfg.end() && o->is_object() && o->contains("slice_duration"))
-    run.slice_duration = number((*o)["slice_duration"]);
+  for (const char* section : {"artifacts", "output"})  // AIPerf 0.13's input_config, then 0.6's
+    if (auto o = cfg.find(section);
+        !run.slice_duration && o != cfg.end() && o->is_object() && o->contains("slice_duration"))
+      run.slice_duration = number((*o)["slice_duration"]);
 }
 
 int count_gpus(const json& telemetry) {

@@ -59,7 +59,7 @@ struct RunData {
   std::string model = "Unknown";
   std::string endpoint_type;
   int64_t concurrency = 1;  // input_config loadgen.concurrency (1 when unset, as the reference)
-  std::optional<double> slice_duration;  // output.slice_duration, seconds
+  std::optional<double> slice_duration;  // artifacts.slice_duration (0.6: output.), seconds
   bool aggregate = false;                // loaded from a confidence aggregate
   int trials = 1;                        // aggregate: successful trials
   std::vector<std::string> metric_order;  // summary keys in file order

@@ -211,7 +211,7 @@ void TelemetryCore::finish() {
       } else {
         if (auto totals = known_counter_totals(server_->series(), start_ns, end_ns))
           r.set_server_counters_json(exporting::counter_totals_json(*totals).dump());
-        ExportHeader header{util::kVersion, config_.benchmark_id, config::input_config_json(config_)};
+        ExportHeader header{util::kVersion, config_.benchmark_id, config::input_config_json(config_, true)};
         for (const auto& format : config_.telemetry.server_metrics_formats) {
           if (format == "json") {
             const std::string path = output_path("server_metrics_export.json", "_server_metrics.json");
