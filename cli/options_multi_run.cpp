@@ -60,7 +60,7 @@ namespace {
 // AIPerf's `[name:] key=value, key=value` grammar (its variant_parser), with its messages for a
 // malformed variant.
 void check_variant(const std::string& s) {
-  const auto trim = [](std::string t) {
+  const auto trim = [](const std::string& t) {
     const auto b = t.find_first_not_of(" \t"), e = t.find_last_not_of(" \t");
     return b == std::string::npos ? std::string() : t.substr(b, e - b + 1);
   };
