@@ -16,6 +16,7 @@
 #include "log/log.h"
 #include "mesh_keys_command.h"
 #include "analyze_command.h"
+#include "speed_bench_report_command.h"
 #include "validate_command.h"
 #include "chat_command.h"
 #include "multi_run.h"
@@ -166,6 +167,7 @@ int main(int argc, char** argv) {
   std::function<int()> run_analyze = aiperf::cli::add_analyze_commands(app);
   std::function<int()> run_validate = aiperf::cli::add_validate_command(app);
   std::function<int()> run_chat = aiperf::cli::add_chat_command(app);
+  std::function<int()> run_speed_bench_report = aiperf::cli::add_speed_bench_report_command(app);
 
   app.failure_message(aiperf::cli::failure_message);
   // A comma list on a sweepable option makes a sweep: parse the command line with each list's
@@ -226,6 +228,7 @@ int main(int argc, char** argv) {
   if (const int rc = run_analyze(); rc >= 0) return rc;
   if (*app.get_subcommand("validate")) return run_validate();
   if (*app.get_subcommand("chat")) return run_chat();
+  if (*app.get_subcommand("speed-bench-report")) return run_speed_bench_report();
   if (*worker_cmd) return aiperf::cli::run_service(worker);
   if (*trial_cmd) {
     const int rc = aiperf::cli::run_trial(trial_config);
