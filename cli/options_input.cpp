@@ -258,6 +258,16 @@ void check_other_public_dataset(ProfileOptions& o) {
     in.hf_local_root = fs::current_path().string();
     in.hf_hub_cache = hub_env().hub_cache;
   }
+  if (o.dry_run && info->family != dataset::PublicFamily::kSpecBench) {
+    // What only a download could fix is a note in a dry run, as for sharegpt's cache.
+    try {
+      accuracy::dataset_root(info->repo.empty() ? in.hf_weka_dataset : std::string(info->repo),
+                             {in.hf_local_root, in.hf_hub_cache});
+    } catch (const accuracy::DatasetError& e) {
+      o.dry_run_notes.push_back(flag + ": " + e.what() + " (not checked)");
+      return;
+    }
+  }
   try {
     std::mt19937_64 rng(0);
     dataset::public_dataset_conversations(in, rng);
