@@ -17,6 +17,7 @@
 #include "mesh_keys_command.h"
 #include "analyze_command.h"
 #include "speed_bench_report_command.h"
+#include "variant_sweep.h"
 #include "validate_command.h"
 #include "chat_command.h"
 #include "multi_run.h"
@@ -275,6 +276,46 @@ int main(int argc, char** argv) {
       for (const auto& a : args) plot_flag = plot_flag || a.rfind("--auto-plot", 0) == 0 || a.rfind("--no-auto-plot", 0) == 0;
       if (!plot_flag && g.auto_plot_default) profile.output.auto_plot = true;
     }
+    // --variant: a scenario sweep, one point per variant (variant_sweep.h).
+    if (!profile.multi_run.variants.empty()) {
+      if (!sweep_points.empty()) {
+        std::vector<std::string> lists;
+        for (const auto& p : sweep_lists.parameters) lists.push_back("'" + p.option.substr(2) + "'");
+        std::string joined;
+        for (const std::string& l : lists) joined += (joined.empty() ? "" : ", ") + l;
+        throw aiperf::cli::OptionError("--variant is mutually exclusive with magic-list flags [" + joined +
+                                       "] (e.g. --concurrency 1,2,4). Drop one: magic-lists declare a Cartesian "
+                                       "sweep, --variant declares hand-picked scenarios.");
+      }
+      nlohmann::json base_ic = nlohmann::json::parse(aiperf::config::input_config_json(config).dump());
+      base_ic["artifacts"].erase("dir");
+      const auto& variants = profile.multi_run.variants;
+      for (size_t i = 0; i < variants.size(); ++i) {
+        const aiperf::cli::Variant v = aiperf::cli::parse_variant(variants[i]);
+        aiperf::cli::sweep::Point p;
+        p.index = i;
+        p.label = v.name.value_or("v" + std::to_string(i));
+        p.dir_name = p.label;
+        for (const auto& q : sweep_points)
+          if (q.label == p.label)
+            throw aiperf::cli::OptionError("scenario sweep runs must have unique names; duplicates: ['" + p.label +
+                                           "'].");
+        aiperf::config::RunConfig pc;
+        try {
+          pc =
+              point_config(aiperf::cli::variants::variant_args(sweep_lists.args, v, variants[i], *profile_cmd), config);
+        } catch (const aiperf::cli::OptionError& e) {
+          throw aiperf::cli::OptionError(std::string(e.what()) + " (variant " + p.label + ")");
+        }
+        nlohmann::json ic = nlohmann::json::parse(aiperf::config::input_config_json(pc).dump());
+        ic["artifacts"].erase("dir");
+        nlohmann::json diff = aiperf::cli::variants::benchmark_diff(base_ic, ic);
+        aiperf::cli::variants::integers_as_typed(diff, v);
+        p.values = {{"benchmark", diff.dump()}};
+        sweep_points.push_back(std::move(p));
+        sweep_configs.push_back(std::move(pc));
+      }
+    }
     // An adaptive search (--search-* / --search-recipe) chooses its points itself.
     if (profile.search.spec) {
       if (!sweep_points.empty())
@@ -291,7 +332,7 @@ int main(int argc, char** argv) {
                    config);
     }
     if (!sweep_points.empty()) {
-      if (config.stimulus() == "fixed_schedule") {
+      if (config.stimulus() == "fixed_schedule" && !sweep_lists.parameters.empty()) {
         const auto& p = sweep_lists.parameters.front();
         std::string joined;
         for (const auto& t : p.texts) joined += (joined.empty() ? "" : ",") + t;
@@ -313,6 +354,7 @@ int main(int argc, char** argv) {
                           "none' instead.");
       }
       for (const auto& point : sweep_points) {
+        if (sweep_configs.size() == sweep_points.size()) break;  // variants: built above
         try {
           sweep_configs.push_back(
               point_config(aiperf::cli::sweep::point_args(sweep_lists, point), config));

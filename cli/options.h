@@ -247,6 +247,13 @@ void finalize_service_options(ProfileOptions& o);  // workers, record processors
 void finalize_telemetry_options(ProfileOptions& o);  // GPU telemetry and server-metrics URLs
 void finalize_output_options(ProfileOptions& o);   // artifact directory (spec §7.1), prefix
 void finalize_multi_run_options(ProfileOptions& o);  // convergence checks, the consistent seed
+// One --variant: its name (unset: AIPerf names it v<index>) and its key=value pairs as typed.
+struct Variant {
+  std::optional<std::string> name;
+  std::vector<std::pair<std::string, std::string>> pairs;
+};
+// Throws OptionError with AIPerf's message for a malformed variant.
+Variant parse_variant(const std::string& s);
 // --search-* and --search-recipe (cli/search_options.cpp), registered by add_multi_run_options and
 // finalized by finalize_multi_run_options: validates them and sets o.search.spec.
 void add_search_options(CLI::App& app, ProfileOptions& o);
