@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "config/run_config.h"
+#include "util/redact.h"
 
 namespace aiperf::config {
 namespace {
@@ -69,7 +70,8 @@ OJ endpoint_section(const RunConfig& c, const Given& given) {
   if (given("per-chunk-usage")) j["per_chunk_usage"] = e.per_chunk_usage;
   if (given("header") && !c.input.headers.empty()) {
     OJ h = OJ::object();
-    for (const auto& [name, value] : c.input.headers) h[name] = value;
+    for (const auto& [name, value] : c.input.headers)
+      h[name] = util::is_sensitive_header(name) ? std::string(util::kRedacted) : value;
     j["headers"] = h;
   }
   if (given("extra-inputs") && !c.input.extra_inputs.empty()) j["extra"] = OJ::parse(c.input.extra_inputs.dump());

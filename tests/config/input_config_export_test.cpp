@@ -64,11 +64,11 @@ TEST_CASE("input_config: a Poisson rate for a duration with warmup, goodput, hea
   c.loadgen.arrival_pattern = aiperf::config::ArrivalPattern::kPoisson;
   c.loadgen.warmup.arrival_pattern = aiperf::config::ArrivalPattern::kPoisson;
   c.output.goodput = "request_latency:250";
-  c.input.headers = {{"X-A", "b"}};
+  c.input.headers = {{"X-A", "b"}, {"Authorization", "Bearer s3cret"}};
   c.endpoint.api_key = "k";
   const ordered_json j = aiperf::config::input_config_json(c);
-  CHECK(j["endpoint"].dump() ==
-        R"({"urls":["http://127.0.0.1:8000"],"type":"completions","api_key":"<redacted>","headers":{"X-A":"b"}})");
+  CHECK(j["endpoint"].dump() == R"({"urls":["http://127.0.0.1:8000"],"type":"completions","api_key":"<redacted>",)"
+                                R"("headers":{"X-A":"b","Authorization":"<redacted>"}})");
   CHECK(j["datasets"].dump() == R"([{"name":"main","type":"synthetic","prompts":{"isl":{"mean":550.0}}}])");
   CHECK(j["phases"].dump() ==
         R"([{"name":"warmup","kind":"warmup","type":"poisson","exclude_from_results":true,"requests":2,"rate":5.0},)"

@@ -13,7 +13,7 @@ using aiperf::test::MockServer;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-TEST_CASE("--variant runs one point per variant, named by label, in the sweep files", "[e2e][sweep]") {
+TEST_CASE("scenario sweep: --variant runs one point per variant, named by label, in the sweep files", "[e2e][sweep]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   const std::string rec = tmp + "/requests.jsonl";
   MockServer mock({"--fast", "--record-requests", rec}, tmp);
@@ -46,7 +46,7 @@ TEST_CASE("--variant runs one point per variant, named by label, in the sweep fi
         "small");
 }
 
-TEST_CASE("--variant refusals: one variant, an unknown key, a magic list, a repeated name", "[e2e][sweep]") {
+TEST_CASE("scenario sweep: --variant refusals: one variant, an unknown key, a magic list, a repeated name", "[e2e][sweep]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   MockServer mock({"--fast"}, tmp);
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
