@@ -91,15 +91,21 @@ std::string lower(std::string s) {
   return s;
 }
 
+// vLLM's accepted-token counter over the `denominator` counter (totals over the run).
+std::optional<double> vllm_ratio(const json& metrics, const char* denominator) {
+  const auto accepted = stat_of(metrics, "vllm:spec_decode_num_accepted_tokens", "total");
+  const auto total = stat_of(metrics, denominator, "total");
+  if (accepted && total && *total > 0) return *accepted / *total;
+  return std::nullopt;
+}
+
 // SGLang/TRT-LLM expose a gauge; vLLM counters give accepted / drafts + 1 (each draft step also
 // verifies one token); otherwise any "spec...accept...length" metric.
 std::optional<double> accept_length(const json& server) {
   const json metrics = server.value("metrics", json::object());
   for (const char* name : kAcceptLength)
     if (auto v = stat_of(metrics, name, "avg")) return v;
-  const auto accepted = stat_of(metrics, "vllm:spec_decode_num_accepted_tokens", "total");
-  const auto drafts = stat_of(metrics, "vllm:spec_decode_num_drafts", "total");
-  if (accepted && drafts && *drafts > 0) return *accepted / *drafts + 1.0;
+  if (auto ratio = vllm_ratio(metrics, "vllm:spec_decode_num_drafts")) return *ratio + 1.0;
   for (const auto& [name, data] : metrics.items()) {
     const std::string l = lower(name);
     if (l.find("spec") != std::string::npos && l.find("accept") != std::string::npos &&
@@ -113,10 +119,7 @@ std::optional<double> accept_rate(const json& server) {
   const json metrics = server.value("metrics", json::object());
   for (const char* name : kAcceptRate)
     if (auto v = stat_of(metrics, name, "avg")) return v;
-  const auto accepted = stat_of(metrics, "vllm:spec_decode_num_accepted_tokens", "total");
-  const auto draft_tokens = stat_of(metrics, "vllm:spec_decode_num_draft_tokens", "total");
-  if (accepted && draft_tokens && *draft_tokens > 0) return *accepted / *draft_tokens;
-  return std::nullopt;
+  return vllm_ratio(metrics, "vllm:spec_decode_num_draft_tokens");
 }
 
 std::optional<double> throughput(const json& profile) {
