@@ -63,7 +63,10 @@ bool runs_send_chat_messages(const std::vector<std::string>& records_paths) {
     if (!in) continue;
     const nlohmann::json summary = nlohmann::json::parse(in, nullptr, false);
     if (!summary.is_object()) continue;
-    const nlohmann::json type = summary.value("/input_config/endpoint/type"_json_pointer, nlohmann::json());
+    nlohmann::json type = summary.value("/input_config/endpoint/type"_json_pointer, nlohmann::json());
+    // AIPerf 0.13 writes endpoint.type only when it was given: an endpoint without one is chat.
+    if (type.is_null() && summary.value("/input_config/endpoint"_json_pointer, nlohmann::json()).is_object())
+      type = "chat";
     if (!type.is_string()) continue;
     const endpoints::EndpointInfo* ep = endpoints::find_endpoint(type.get<std::string>());
     if (ep && ep->chat_messages) return true;

@@ -52,7 +52,9 @@ void read_input_config(const json& cfg, RunData& run) {  // cfg: converted from 
       if (names.is_array() && !names.empty() && names[0].is_string()) run.model = names[0].get<std::string>();
     }
   }
-  if (auto e = cfg.find("endpoint"); e != cfg.end() && e->is_object() && (*e)["type"].is_string())
+  // AIPerf 0.13 writes endpoint.type only when it was given (the default, chat, is then absent).
+  if (auto e = cfg.find("endpoint");
+      e != cfg.end() && e->is_object() && e->contains("type") && (*e)["type"].is_string())
     run.endpoint_type = (*e)["type"].get<std::string>();
   std::optional<double> conc;
   if (auto p = cfg.find("phases"); p != cfg.end() && p->is_array()) {
