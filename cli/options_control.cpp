@@ -121,6 +121,9 @@ void finalize_control_options(ProfileOptions& o) {
     throw OptionError("--request-content-type: request_content_type=multipart/form-data is only supported for "
                       "endpoint types that accept form-data (e.g. image_edit, video_generation); endpoint type " +
                       e.type + " does not.");
+  // As the reference's validator: a form-data type without the option records multipart.
+  if (form_data && e.request_content_type == config::RequestContentType::kNone)
+    e.request_content_type = config::RequestContentType::kFormData;
   // The reference's poll interval of video jobs (its Environment.HTTP setting, 0.001 to 10 s).
   if (const char* interval = std::getenv("AIPERF_HTTP_VIDEO_POLL_INTERVAL"); interval && *interval) {
     char* end = nullptr;

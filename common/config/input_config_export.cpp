@@ -76,7 +76,8 @@ OJ endpoint_section(const RunConfig& c, const Given& given) {
   }
   if (given("extra-inputs") && !c.input.extra_inputs.empty()) j["extra"] = OJ::parse(c.input.extra_inputs.dump());
   if (given("download-video-content")) j["download_video_content"] = e.download_video_content;
-  if (given("request-content-type")) j["request_content_type"] = e.request_content_type;
+  // Given, or filled in for a form-data endpoint type (cli/options_control.cpp), as the reference.
+  if (e.request_content_type != RequestContentType::kNone) j["request_content_type"] = e.request_content_type;
   if (given("session-header")) j["session_header"] = e.session_header;
   if (given("uuid-and-strip")) j["uuid_and_strip"] = e.uuid_and_strip;
   if (given("wait-for-model-timeout")) j["wait_for_model_timeout"] = e.wait_for_model_timeout;
@@ -124,6 +125,32 @@ OJ file_osl(const RunConfig& c, const Given& given) {
   return osl;
 }
 
+// The trace-replay fields of a file or public dataset that were given, in the reference's
+// FileDataset order (the routes of its _VERBATIM_DATASET_FIELDS and _apply_trace_delay_flags).
+void trace_fields(OJ& d, const RunConfig& c, const Given& given, bool file) {
+  const TraceReplayConfig& r = c.input.trace_replay;
+  const AgenticTraceConfig& a = c.input.agentic_trace;
+  if (file) {
+    if (given("trace-session-sample-ratio") && r.trace_session_sample_ratio)
+      d["trace_session_sample_ratio"] = *r.trace_session_sample_ratio;
+    if (given("inter-turn-delay-cap-seconds") && r.inter_turn_delay_cap_seconds)
+      d["inter_turn_delay_cap_seconds"] = *r.inter_turn_delay_cap_seconds;
+    if (given("max-idle-gap-cap-seconds") && r.max_idle_gap_cap_seconds)
+      d["max_idle_gap_cap_seconds"] = *r.max_idle_gap_cap_seconds;
+    if (given("replay-speedup") && r.replay_speedup) d["replay_speedup"] = *r.replay_speedup;
+    if (given("open-loop-replay")) d["open_loop_replay"] = r.open_loop_replay;
+    if (given("open-loop-strict")) d["open_loop_strict"] = r.open_loop_strict;
+    if (given("omit-kv-hints")) d["omit_kv_hints"] = r.omit_kv_hints;
+    if (given("force-min-tokens")) d["force_min_tokens"] = r.force_min_tokens;
+    if (OJ osl = file_osl(c, given); !osl.empty()) d["osl"] = osl;
+  }
+  if (given("trace-idle-gap-cap-seconds") && a.trace_idle_gap_cap_seconds)
+    d["trace_idle_gap_cap_seconds"] = *a.trace_idle_gap_cap_seconds;
+  if (given("ignore-trace-delays")) d["ignore_trace_delays"] = a.ignore_trace_delays;
+  if (given("use-think-time-only")) d["use_think_time_only"] = a.use_think_time_only;
+  if (given("max-context-length") && a.max_context_length) d["max_context_length"] = *a.max_context_length;
+}
+
 OJ dataset_section(const RunConfig& c, const Given& given) {
   const InputConfig& in = c.input;
   OJ d{{"name", "main"}};
@@ -134,6 +161,7 @@ OJ dataset_section(const RunConfig& c, const Given& given) {
     if (entries) d["entries"] = *entries;
     if (given("random-seed") && in.random_seed) d["random_seed"] = *in.random_seed;
     if (given("hf-subset") && in.hf_subset) d["hf_subset"] = *in.hf_subset;
+    trace_fields(d, c, given, false);
     if (OJ osl = file_osl(c, given); !osl.empty()) d["osl"] = osl;
     return d;
   }
@@ -145,7 +173,7 @@ OJ dataset_section(const RunConfig& c, const Given& given) {
       d["sampling"] = in.dataset_sampling_strategy;
     if (entries) d["entries"] = *entries;
     if (given("random-seed") && in.random_seed) d["random_seed"] = *in.random_seed;
-    if (OJ osl = file_osl(c, given); !osl.empty()) d["osl"] = osl;
+    trace_fields(d, c, given, true);
     return d;
   }
   d["type"] = "synthetic";
