@@ -328,7 +328,9 @@ TEST_CASE("Pooled percentiles come from every trial's per-request values (numpy'
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("regret terminator: --optuna-terminator regret stops once the regret bound is below the best point's trial spread", "[unit]") {
+TEST_CASE(
+    "regret terminator: --optuna-terminator regret stops once the regret bound is below the best point's trial spread",
+    "[unit]") {
   // Two trials per point around 10000 - (c - 37)^2; from 20 iterations on the terminator compares
   // the GP's regret bound with the best iteration's trial-to-trial error.
   const auto run = [](double spread) {

@@ -46,7 +46,8 @@ TEST_CASE("scenario sweep: --variant runs one point per variant, named by label,
         "small");
 }
 
-TEST_CASE("scenario sweep: --variant refusals: one variant, an unknown key, a magic list, a repeated name", "[e2e][sweep]") {
+TEST_CASE("scenario sweep: --variant refusals: one variant, an unknown key, a magic list, a repeated name",
+          "[e2e][sweep]") {
   const std::string tmp = aiperf::test::make_temp_dir();
   MockServer mock({"--fast"}, tmp);
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
