@@ -223,7 +223,8 @@ Checkpoint::Checkpoint(std::string dir) : dir_(std::move(dir)) {
   std::ifstream in(file);
   std::stringstream text;
   text << in.rdbuf();
-  const J doc = J::parse(text.str(), nullptr, false);
+  // GenAI-Perf (and ours, python_json_dumps) write a non-finite statistic as Infinity/NaN.
+  const J doc = J::parse(python_json_strict(text.str()), nullptr, false);
   if (doc.is_discarded() || !doc.is_object() || !doc.contains("Results") || !doc["Results"].is_object() ||
       !doc["Results"].contains("run_configs") || !doc["Results"]["run_configs"].is_array())
     throw GenAiPerfOptionError("Checkpoint file " + file.string() +

@@ -115,4 +115,35 @@ std::string python_json_dumps(const nlohmann::ordered_json& value) {
   return out;
 }
 
+std::string python_json_strict(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size()) {
+        out += text[++i];
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      out += c;
+    } else if (text.compare(i, 3, "NaN") == 0) {
+      out += "null";
+      i += 2;
+    } else if (text.compare(i, 8, "Infinity") == 0) {
+      out += "1.7976931348623157e308";
+      i += 7;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace aiperf::cli

@@ -12,4 +12,9 @@ namespace aiperf::cli {
 
 std::string python_json_dumps(const nlohmann::ordered_json& value);
 
+// `text` (JSON as Python's json module writes it) with its non-finite literals made strict JSON
+// for nlohmann's parser (which refuses them and overflowing numbers): NaN -> null, Infinity ->
+// the largest double (-Infinity its negative), outside strings only.
+std::string python_json_strict(const std::string& text);
+
 }  // namespace aiperf::cli

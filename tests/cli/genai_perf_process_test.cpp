@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <limits>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -308,4 +309,14 @@ TEST_CASE("process-export-files: split SSE events joined, error events refused",
                     "Detected an error event in the SSE response: event: Error\ndata: {}");
   pa = pa_export(J::array({request(0, {{4 * kMs, "{}"}, {9 * kMs, "tail"}}, {"p"})}), 0);
   CHECK_THROWS_WITH(merged_requests(pa, Format::kChat, bytes), Catch::StartsWith("Detected a splintered SSE response"));
+}
+
+TEST_CASE("python_json_strict: Python's NaN and Infinity read back, strings untouched", "[genai_perf][process]") {
+  const std::string text = R"({"a": NaN, "b": Infinity, "c": -Infinity, "s": "NaN Infinity \" NaN", "d": 1.5})";
+  const J j = J::parse(aiperf::cli::python_json_strict(text));
+  CHECK(j["a"].is_null());
+  CHECK(j["b"].get<double>() == std::numeric_limits<double>::max());
+  CHECK(j["c"].get<double>() == -std::numeric_limits<double>::max());
+  CHECK(j["s"] == "NaN Infinity \" NaN");
+  CHECK(j["d"] == 1.5);
 }

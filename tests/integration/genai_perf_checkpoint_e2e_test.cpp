@@ -30,7 +30,13 @@ size_t lines_in(const std::string& path) { return fs::exists(path) ? read_lines(
 // The checkpoint's run configs, or an empty list while there is no (whole) file.
 json run_configs(const std::string& file) {
   if (!fs::exists(file)) return json::array();
-  const json doc = json::parse(read_file(file), nullptr, false);
+  // A statistic can be Infinity or NaN (tokens arriving together: ITL 0), as Python writes them.
+  std::string text = read_file(file);
+  for (const auto& [from, to] :
+       {std::pair<std::string, std::string>{"NaN", "null"}, {"Infinity", "1.7976931348623157e308"}})
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+      text.replace(at, from.size(), to);
+  const json doc = json::parse(text, nullptr, false);
   if (doc.is_discarded()) return json::array();
   return doc["Results"]["run_configs"];
 }
