@@ -12,6 +12,8 @@
 #include "process.h"
 
 using aiperf::test::MockServer;
+using aiperf::test::ScopedCwd;
+using aiperf::test::ScopedEnv;
 using aiperf::test::read_file;
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -22,19 +24,7 @@ const std::string kData = std::string(AIPERF_TEST_DATA) + "/accuracy";
 const std::string kHub = kData + "/hub";
 const std::string kSnapshot = "/snapshots/0123456789abcdef0123456789abcdef01234567";
 
-struct ScopedEnv {
-  ScopedEnv(const char* name, const std::string& value) : name_(name) { ::setenv(name, value.c_str(), 1); }
-  ~ScopedEnv() { ::unsetenv(name_); }
-  const char* name_;
-};
-
 // Runs in `cwd` (AIPerf reads ./<org>/<name> before the cache).
-struct ScopedCwd {
-  explicit ScopedCwd(const std::string& dir) : old_(fs::current_path()) { fs::current_path(dir); }
-  ~ScopedCwd() { fs::current_path(old_); }
-  fs::path old_;
-};
-
 aiperf::test::ProfileRun profile(const std::string& tmp, std::vector<std::string> args) {
   std::vector<std::string> full{"--tokenizer", "gpt2", "--ui-type", "none", "--model", "m"};
   full.insert(full.end(), args.begin(), args.end());

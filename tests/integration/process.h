@@ -4,6 +4,9 @@
 #pragma once
 #include <sys/types.h>
 
+#include <stdlib.h>
+
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -96,5 +99,21 @@ ProfileRun run_named(const std::string& tmp, const std::string& name, const std:
 
 // The bodies of the requests in a --record-requests file, in arrival order.
 std::vector<nlohmann::json> recorded_bodies(const std::string& file);
+
+// An environment variable set for a scope (the HF cache of the dataset tests), unset after.
+struct ScopedEnv {
+  ScopedEnv(const char* name, const std::string& value) : name_(name) { ::setenv(name, value.c_str(), 1); }
+  ~ScopedEnv() { ::unsetenv(name_); }
+  const char* name_;
+};
+
+// The working directory changed for a scope (./<org>/<name> dataset lookups), restored after.
+struct ScopedCwd {
+  explicit ScopedCwd(const std::string& dir) : old_(std::filesystem::current_path()) {
+    std::filesystem::current_path(dir);
+  }
+  ~ScopedCwd() { std::filesystem::current_path(old_); }
+  std::filesystem::path old_;
+};
 
 }  // namespace aiperf::test

@@ -19,18 +19,6 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 
 double value(const json& record, const char* tag) { return record["metrics"][tag]["value"].get<double>(); }
 
-// Sets an environment variable for the aiperf runs of one scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) { ::setenv(name, value, 1); }
-  ~ScopedEnv() { ::unsetenv(name_); }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-};
-
 struct Run {
   std::string tmp;
   std::unique_ptr<MockServer> mock;
