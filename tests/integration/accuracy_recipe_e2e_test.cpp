@@ -13,9 +13,9 @@
 #include "process.h"
 
 using aiperf::test::MockServer;
+using aiperf::test::read_file;
 using aiperf::test::ScopedCwd;
 using aiperf::test::ScopedEnv;
-using aiperf::test::read_file;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
